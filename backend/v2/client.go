@@ -1,0 +1,584 @@
+// Package v2 is a typed client of the payment acceptance service's current
+// interface, /api/v2: JSON over HTTPS with a bearer token.
+//
+// One service per resource hangs off Client (Payments, Refunds, Stickers...).
+// Every method takes a context and returns the decoded answer, a *Response
+// (raw body, the Idempotency-Key sent, the next-page cursor) and an error.
+// When the service answered with an error, the error is an *Error; test it
+// with IsNotFound, IsRateLimited and the other Is* helpers.
+//
+// Retries are automatic but narrow (design §3): only GETs and creating POSTs,
+// which always carry an Idempotency-Key, are repeated, and only on network
+// failures, 429 and 5xx. PUTs (confirm, cancel, revoke...) are never repeated:
+// the service does not make them idempotent.
+package v2
+
+import (
+	"bytes"
+	"context"
+	"crypto/tls"
+	"crypto/x509"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"net"
+	"net/http"
+	"net/url"
+	"strings"
+	"time"
+)
+
+// Defaults, chosen for a person waiting at a dashboard: a slow answer is
+// better than none, but not after minutes.
+const (
+	defaultTimeout      = 30 * time.Second
+	defaultRetries      = 3
+	defaultBackoff      = 200 * time.Millisecond
+	maxBackoff          = 5 * time.Second  // one backoff step never waits longer
+	maxRetryAfter       = 10 * time.Second // a longer Retry-After is handed to the caller instead
+	maxBodyBytes        = 32 << 20         // a page of 100 payments is ~100 KB; this is a runaway guard
+	defaultUserAgent    = "paydash-v2-client"
+	apiPrefix           = "/api/v2"
+	contentTypeJSON     = "application/json"
+	headerIdempotency   = "Idempotency-Key"
+	headerRetryAfter    = "Retry-After"
+	headerAuthorization = "Authorization"
+)
+
+// Client talks to one service with one bearer token. It is safe for
+// concurrent use; create one and share it.
+type Client struct {
+	Invoices      *InvoicesService
+	Payments      *PaymentsService
+	Refunds       *RefundsService
+	Tokenization  *TokenizationService
+	PaymentTokens *PaymentTokensService
+	Stickers      *StickersService
+
+	base      string // scheme://host[:port][/prefix], without a trailing slash
+	token     string // never logged, never put in an error
+	userAgent string
+	http      *http.Client
+
+	timeout       time.Duration // per attempt
+	maxRetries    int
+	baseBackoff   time.Duration
+	maxBackoff    time.Duration
+	maxRetryAfter time.Duration
+	logRequest    func(RequestLogEntry)
+
+	// Only read while NewClient builds the transport.
+	userHTTP *http.Client
+	rootCAs  *x509.CertPool
+}
+
+// service is what every resource service is: a handle on the shared client.
+type service struct{ client *Client }
+
+// Response is the HTTP answer behind a call, kept for the UI's raw view and
+// for retrying a create by hand. Methods return a nil *Response only when
+// they fail before sending anything (an empty id, a nil request).
+type Response struct {
+	*http.Response // nil when no answer came (network failure); its Body is already read and closed
+
+	Body           []byte // the raw body as received, BOM and all
+	IdempotencyKey string // the key sent with a creating POST, so a caller can retry with the same key
+	Cursor         string // the next-page cursor of a list answer; "" on the last page
+}
+
+// RequestLogEntry describes one attempt of one request. It deliberately has
+// no headers and no body: the bearer token and card data must not reach a log.
+type RequestLogEntry struct {
+	Method         string
+	Path           string // escaped path with its query, e.g. /api/v2/payments?merchantId=m1
+	Status         int    // 0 when no answer came
+	Duration       time.Duration
+	Attempt        int    // 1 for the first try
+	IdempotencyKey string // "" unless a creating POST
+	Err            error  // nil on success
+}
+
+// Option configures a Client in NewClient.
+type Option func(*Client) error
+
+// WithHTTPClient uses hc (its transport, proxy, jar) instead of the client's
+// own. Redirects are never followed either way: the service does not send
+// them, and following one could carry the bearer token elsewhere.
+func WithHTTPClient(hc *http.Client) Option {
+	return func(c *Client) error {
+		if hc == nil {
+			return errors.New("v2: WithHTTPClient: nil client")
+		}
+		c.userHTTP = hc
+		return nil
+	}
+}
+
+// WithRootCAs makes TLS verification trust the certificates in pool, such as
+// the sandbox's self-made CA. The pool replaces the system roots, as in
+// crypto/tls; to trust both, start from x509.SystemCertPool and add to it.
+// Verification is never switched off.
+func WithRootCAs(pool *x509.CertPool) Option {
+	return func(c *Client) error {
+		if pool == nil {
+			return errors.New("v2: WithRootCAs: nil pool")
+		}
+		c.rootCAs = pool
+		return nil
+	}
+}
+
+// WithTimeout bounds each attempt of a request (default 30s), including
+// reading the answer. The caller's context still bounds the whole call.
+func WithTimeout(d time.Duration) Option {
+	return func(c *Client) error {
+		if d <= 0 {
+			return fmt.Errorf("v2: WithTimeout: %s is not a positive duration", d)
+		}
+		c.timeout = d
+		return nil
+	}
+}
+
+// WithRetries sets how many times a retryable request is repeated (default
+// 3; 0 disables retries) and the first backoff (default 200ms), which doubles
+// on each retry with jitter, up to 5s per wait.
+func WithRetries(max int, baseBackoff time.Duration) Option {
+	return func(c *Client) error {
+		if max < 0 || baseBackoff < 0 {
+			return fmt.Errorf("v2: WithRetries(%d, %s): negative value", max, baseBackoff)
+		}
+		c.maxRetries, c.baseBackoff = max, baseBackoff
+		return nil
+	}
+}
+
+// WithUserAgent sets the User-Agent header.
+func WithUserAgent(ua string) Option {
+	return func(c *Client) error {
+		if !validHeaderValue(ua) {
+			return errors.New("v2: WithUserAgent: not a valid header value")
+		}
+		c.userAgent = ua
+		return nil
+	}
+}
+
+// WithRequestLog calls f after every attempt of every request. f runs on the
+// caller's goroutine, so it must be quick and safe for concurrent use.
+func WithRequestLog(f func(RequestLogEntry)) Option {
+	return func(c *Client) error {
+		c.logRequest = f
+		return nil
+	}
+}
+
+// NewClient returns a client of the service at baseURL (the address without
+// /api/v2) that authenticates with the bearer token.
+//
+// baseURL must be https; plain http is accepted only for a loopback host
+// (127.0.0.0/8, ::1, localhost), where nothing crosses a network. A URL with
+// user info, a query or a fragment is refused.
+func NewClient(baseURL, token string, opts ...Option) (*Client, error) {
+	base, err := checkBaseURL(baseURL)
+	if err != nil {
+		return nil, err
+	}
+	if token == "" {
+		return nil, errors.New("v2: empty bearer token")
+	}
+	if !validHeaderValue(token) || strings.ContainsRune(token, ' ') {
+		// The message must not quote the token.
+		return nil, errors.New("v2: the bearer token has characters a header cannot carry")
+	}
+	c := &Client{
+		base:          base,
+		token:         token,
+		userAgent:     defaultUserAgent,
+		timeout:       defaultTimeout,
+		maxRetries:    defaultRetries,
+		baseBackoff:   defaultBackoff,
+		maxBackoff:    maxBackoff,
+		maxRetryAfter: maxRetryAfter,
+	}
+	for _, opt := range opts {
+		if opt == nil {
+			continue
+		}
+		if err := opt(c); err != nil {
+			return nil, err
+		}
+	}
+	if c.http, err = c.buildHTTPClient(); err != nil {
+		return nil, err
+	}
+	c.userHTTP, c.rootCAs = nil, nil
+
+	s := &service{client: c}
+	c.Invoices = (*InvoicesService)(s)
+	c.Payments = (*PaymentsService)(s)
+	c.Refunds = (*RefundsService)(s)
+	c.Tokenization = (*TokenizationService)(s)
+	c.PaymentTokens = (*PaymentTokensService)(s)
+	c.Stickers = (*StickersService)(s)
+	return c, nil
+}
+
+// checkBaseURL enforces HTTPS-only (spec §5) with the loopback exception for
+// the embedded sandbox, and returns the URL without a trailing slash.
+func checkBaseURL(raw string) (string, error) {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return "", fmt.Errorf("v2: base URL: %w", err)
+	}
+	if u.User != nil {
+		// Redacted: the user info may hold a password.
+		return "", fmt.Errorf("v2: base URL %s: user info is not allowed", u.Redacted())
+	}
+	if u.Host == "" {
+		return "", fmt.Errorf("v2: base URL %q: no host", raw)
+	}
+	if u.RawQuery != "" || u.Fragment != "" || u.ForceQuery {
+		return "", fmt.Errorf("v2: base URL %q: a query or fragment is not allowed", raw)
+	}
+	switch strings.ToLower(u.Scheme) {
+	case "https":
+	case "http":
+		if !isLoopback(u.Hostname()) {
+			return "", fmt.Errorf("v2: base URL %q: plain http is allowed only on a loopback host; use https", raw)
+		}
+	default:
+		return "", fmt.Errorf("v2: base URL %q: scheme must be https", raw)
+	}
+	u.Scheme = strings.ToLower(u.Scheme)
+	return strings.TrimRight(u.String(), "/"), nil
+}
+
+func isLoopback(host string) bool {
+	if strings.EqualFold(host, "localhost") {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}
+
+// buildHTTPClient makes the http.Client the requests go through: the
+// caller's, or one with a transport whose every phase has a timeout.
+func (c *Client) buildHTTPClient() (*http.Client, error) {
+	var hc http.Client
+	if c.userHTTP != nil {
+		hc = *c.userHTTP // a copy: CheckRedirect below must not change the caller's client
+	} else {
+		hc.Transport = newTransport(c.timeout)
+	}
+	if c.rootCAs != nil {
+		t := hc.Transport
+		if t == nil {
+			t = http.DefaultTransport
+		}
+		ht, ok := t.(*http.Transport)
+		if !ok {
+			return nil, fmt.Errorf("v2: WithRootCAs needs an *http.Transport, the HTTP client has a %T", t)
+		}
+		ht = ht.Clone()
+		if ht.TLSClientConfig == nil {
+			ht.TLSClientConfig = &tls.Config{MinVersion: tls.VersionTLS12}
+		}
+		ht.TLSClientConfig.RootCAs = c.rootCAs
+		hc.Transport = ht
+	}
+	hc.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
+	return &hc, nil
+}
+
+func newTransport(timeout time.Duration) *http.Transport {
+	dialer := &net.Dialer{Timeout: 10 * time.Second, KeepAlive: 30 * time.Second}
+	return &http.Transport{
+		Proxy:                 http.ProxyFromEnvironment,
+		DialContext:           dialer.DialContext,
+		ForceAttemptHTTP2:     true,
+		TLSClientConfig:       &tls.Config{MinVersion: tls.VersionTLS12},
+		TLSHandshakeTimeout:   10 * time.Second,
+		ResponseHeaderTimeout: timeout,
+		ExpectContinueTimeout: time.Second,
+		IdleConnTimeout:       90 * time.Second,
+		MaxIdleConns:          100,
+		MaxIdleConnsPerHost:   10,
+	}
+}
+
+// call describes one API request as a service method sees it.
+type call struct {
+	method         string
+	path           string     // escaped, from /api/v2 on
+	query          url.Values // nil for none
+	body           any        // nil: no body at all
+	idempotencyKey string     // set on creating POSTs only
+}
+
+func (r call) pathWithQuery() string {
+	if len(r.query) == 0 {
+		return r.path
+	}
+	return r.path + "?" + r.query.Encode()
+}
+
+// get, put and create are the three request shapes the services use.
+func (c *Client) get(ctx context.Context, path string, query url.Values, out any) (*Response, error) {
+	return c.do(ctx, call{method: http.MethodGet, path: path, query: query}, out)
+}
+
+func (c *Client) put(ctx context.Context, path string, body, out any) (*Response, error) {
+	return c.do(ctx, call{method: http.MethodPut, path: path, body: body}, out)
+}
+
+// create sends a creating POST with the caller's Idempotency-Key or a fresh
+// one, so that a retry (ours or the caller's) can never create twice.
+func (c *Client) create(ctx context.Context, path string, body any, opts *CreateOptions, out any) (*Response, error) {
+	key, err := opts.key()
+	if err != nil {
+		return nil, err
+	}
+	return c.do(ctx, call{method: http.MethodPost, path: path, body: body, idempotencyKey: key}, out)
+}
+
+// do sends a request, repeating it when that is safe and useful, and decodes
+// a successful answer into out (unless out is nil). The returned *Response is
+// never nil once the body has been encoded, so the caller always gets the
+// Idempotency-Key back, even after a timeout.
+func (c *Client) do(ctx context.Context, r call, out any) (*Response, error) {
+	var payload []byte
+	if r.body != nil {
+		var err error
+		if payload, err = json.Marshal(r.body); err != nil {
+			return nil, fmt.Errorf("v2: %s %s: encoding the request: %w", r.method, r.path, err)
+		}
+	}
+
+	// A GET changes nothing, and a creating POST repeated with the same key
+	// and the same bytes gets the first answer back (design §4). Nothing else
+	// is safe to repeat.
+	retryable := r.method == http.MethodGet || (r.method == http.MethodPost && r.idempotencyKey != "")
+	attempts := 1
+	if retryable {
+		attempts += c.maxRetries
+	}
+
+	var (
+		resp *Response
+		err  error
+	)
+	for attempt := 1; ; attempt++ {
+		var temporary bool
+		resp, temporary, err = c.send(ctx, r, payload, attempt)
+		if err == nil {
+			break
+		}
+		if !retryable || !temporary || attempt >= attempts {
+			return resp, err
+		}
+		wait, ok := c.retryWait(ctx, err, attempt)
+		if !ok {
+			return resp, err
+		}
+		if werr := sleep(ctx, wait); werr != nil {
+			return resp, fmt.Errorf("v2: %s %s: stopped waiting to retry: %w; last attempt: %w", r.method, r.path, werr, err)
+		}
+	}
+
+	if out != nil {
+		if err := decodeAnswer(resp.Body, out); err != nil {
+			return resp, fmt.Errorf("v2: %s %s: %w", r.method, r.path, err)
+		}
+	}
+	return resp, nil
+}
+
+// send makes one attempt. temporary reports whether another attempt might
+// get a different outcome: a network failure, 429 or 5xx.
+func (c *Client) send(ctx context.Context, r call, payload []byte, attempt int) (resp *Response, temporary bool, err error) {
+	actx, cancel := context.WithTimeout(ctx, c.timeout)
+	defer cancel()
+
+	var body io.Reader
+	if payload != nil {
+		body = bytes.NewReader(payload)
+	}
+	resp = &Response{IdempotencyKey: r.idempotencyKey}
+	target := r.pathWithQuery()
+	req, err := http.NewRequestWithContext(actx, r.method, c.base+target, body)
+	if err != nil {
+		return resp, false, fmt.Errorf("v2: %s %s: %w", r.method, r.path, err)
+	}
+	req.Header.Set(headerAuthorization, "Bearer "+c.token)
+	req.Header.Set("Accept", contentTypeJSON)
+	req.Header.Set("User-Agent", c.userAgent)
+	if payload != nil {
+		req.Header.Set("Content-Type", contentTypeJSON)
+	}
+	if r.idempotencyKey != "" {
+		req.Header.Set(headerIdempotency, r.idempotencyKey)
+	}
+
+	start := time.Now()
+	status := 0
+	defer func() {
+		if c.logRequest != nil {
+			c.logRequest(RequestLogEntry{
+				Method: r.method, Path: target, Status: status, Duration: time.Since(start),
+				Attempt: attempt, IdempotencyKey: r.idempotencyKey, Err: err,
+			})
+		}
+	}()
+
+	hr, err := c.http.Do(req)
+	if err != nil {
+		return resp, ctx.Err() == nil, c.networkError(ctx, actx, r, err)
+	}
+	resp.Response = hr
+	status = hr.StatusCode
+	resp.Body, err = readBody(hr)
+	if err != nil {
+		if errors.Is(err, errBodyTooLarge) {
+			return resp, false, fmt.Errorf("v2: %s %s: %w", r.method, r.path, err)
+		}
+		// A connection dropped mid-body is a network failure like any other.
+		return resp, ctx.Err() == nil, c.networkError(ctx, actx, r, err)
+	}
+	if hr.StatusCode < 200 || hr.StatusCode > 299 {
+		e := newError(r, hr, resp.Body, c.token)
+		return resp, e.StatusCode == http.StatusTooManyRequests || e.StatusCode >= 500, e
+	}
+	return resp, false, nil
+}
+
+// networkError names the failure without repeating the URL that net/http
+// puts in front of it, and says when our per-attempt timeout was the cause
+// rather than the caller's context.
+func (c *Client) networkError(ctx, actx context.Context, r call, err error) error {
+	var ue *url.Error
+	if errors.As(err, &ue) {
+		err = ue.Err
+	}
+	if ctx.Err() == nil && errors.Is(actx.Err(), context.DeadlineExceeded) {
+		return fmt.Errorf("v2: %s %s: no answer within %s: %w", r.method, r.path, c.timeout, err)
+	}
+	return fmt.Errorf("v2: %s %s: %w", r.method, r.path, err)
+}
+
+var errBodyTooLarge = fmt.Errorf("answer larger than %d MiB", maxBodyBytes>>20)
+
+func readBody(hr *http.Response) ([]byte, error) {
+	defer hr.Body.Close()
+	b, err := io.ReadAll(io.LimitReader(hr.Body, maxBodyBytes+1))
+	if err != nil {
+		return b, err
+	}
+	if len(b) > maxBodyBytes {
+		return nil, errBodyTooLarge
+	}
+	return b, nil
+}
+
+// retryWait says how long to wait before attempt+1, or false when waiting is
+// pointless: the service asked for a longer pause than we are willing to
+// block a person for, or the caller's deadline comes first.
+func (c *Client) retryWait(ctx context.Context, err error, attempt int) (time.Duration, bool) {
+	wait := c.backoff(attempt)
+	var e *Error
+	if errors.As(err, &e) && e.RetryAfter > 0 {
+		if e.RetryAfter > c.maxRetryAfter {
+			return 0, false // the caller sees RetryAfter in the error and can decide
+		}
+		wait = max(wait, e.RetryAfter)
+	}
+	if deadline, ok := ctx.Deadline(); ok && time.Until(deadline) < wait {
+		return 0, false
+	}
+	return wait, true
+}
+
+// backoff doubles from baseBackoff on each attempt, capped, with "equal
+// jitter": half fixed, half random, so clients that failed together spread
+// out without any of them retrying at once.
+func (c *Client) backoff(attempt int) time.Duration {
+	limit := max(c.maxBackoff, c.baseBackoff)
+	d := c.baseBackoff
+	for i := 1; i < attempt && d < limit; i++ {
+		d *= 2
+	}
+	d = min(d, limit)
+	if d <= 0 {
+		return 0
+	}
+	half := d / 2
+	return half + rand.N(d-half+1)
+}
+
+func sleep(ctx context.Context, d time.Duration) error {
+	if d <= 0 {
+		return ctx.Err()
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-t.C:
+		return nil
+	}
+}
+
+// ErrMalformedResponse is wrapped by the error for a successful (2xx) answer
+// whose body is not the JSON expected. Such an answer is not retried: the
+// request did reach the service and may have had its effect.
+var ErrMalformedResponse = errors.New("malformed answer")
+
+var utf8BOM = []byte("\xEF\xBB\xBF")
+
+// trimBOM drops a UTF-8 byte order mark, which some servers put in front of
+// JSON and encoding/json refuses (design §4 says to tolerate it).
+func trimBOM(b []byte) []byte { return bytes.TrimPrefix(b, utf8BOM) }
+
+func decodeAnswer(body []byte, out any) error {
+	b := trimBOM(body)
+	if len(bytes.TrimSpace(b)) == 0 {
+		return fmt.Errorf("%w: empty body", ErrMalformedResponse)
+	}
+	if err := json.Unmarshal(b, out); err != nil {
+		// The decoder's message can quote a bit of the body: clean it.
+		return fmt.Errorf("%w: %s", ErrMalformedResponse, clean(err.Error(), 200))
+	}
+	return nil
+}
+
+// validHeaderValue accepts visible ASCII and spaces: enough for tokens, keys
+// and user agents, and nothing that could split a header.
+func validHeaderValue(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] < 0x20 || s[i] > 0x7e {
+			return false
+		}
+	}
+	return true
+}
+
+// idPath builds /api/v2/{collection}/{id}[/{action}]. The id is escaped so
+// that an id holding "/" or "?" cannot address another resource, and an
+// empty id is refused: /api/v2/payments/ would be the list, not a payment.
+func idPath(collection, id, action string) (string, error) {
+	if id == "" || id == "." || id == ".." {
+		return "", fmt.Errorf("v2: %q is not a usable %s id", id, collection)
+	}
+	p := apiPrefix + "/" + collection + "/" + url.PathEscape(id)
+	if action != "" {
+		p += "/" + action
+	}
+	return p, nil
+}
+
+func errNilRequest(method string) error {
+	return fmt.Errorf("v2: %s: nil request", method)
+}

@@ -1,0 +1,46 @@
+package v2
+
+import (
+	"net/http"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+)
+
+func TestBackoffDoublesWithJitterAndIsCapped(t *testing.T) {
+	c := &Client{baseBackoff: 200 * time.Millisecond, maxBackoff: maxBackoff}
+	for range 200 {
+		for attempt, full := range map[int]time.Duration{
+			1: 200 * time.Millisecond, 2: 400 * time.Millisecond, 3: 800 * time.Millisecond,
+			10: maxBackoff, 70: maxBackoff, // no overflow on silly attempt counts
+		} {
+			d := c.backoff(attempt)
+			assert.GreaterOrEqual(t, d, full/2, "attempt %d", attempt)
+			assert.LessOrEqual(t, d, full, "attempt %d", attempt)
+		}
+	}
+	assert.Equal(t, time.Duration(0), (&Client{}).backoff(3), "zero base: immediate")
+}
+
+func TestParseRetryAfter(t *testing.T) {
+	now := time.Date(2024, 5, 1, 12, 0, 0, 0, time.UTC)
+	assert.Equal(t, 7*time.Second, parseRetryAfter("7", now))
+	assert.Equal(t, 30*time.Second, parseRetryAfter(now.Add(30*time.Second).Format(http.TimeFormat), now))
+	for _, bad := range []string{"", "soon", "-5", "0", now.Add(-time.Minute).Format(http.TimeFormat)} {
+		assert.Equal(t, time.Duration(0), parseRetryAfter(bad, now), bad)
+	}
+}
+
+func TestClean(t *testing.T) {
+	assert.Equal(t, "a b c", clean("a\x1b b\r\n\tc", 100))
+	assert.Equal(t, "ab", clean("a\u202eb\u200b", 100))
+	assert.Equal(t, "abc…", clean("abcdef", 3))
+	assert.Equal(t, "x\uFFFDy", clean("x\xffy", 100))
+}
+
+func TestFormatTimeIsUTCWithOptionalFraction(t *testing.T) {
+	msk := time.FixedZone("MSK", 3*3600)
+	assert.Equal(t, "2024-05-01T00:00:00Z", formatTime(time.Date(2024, 5, 1, 3, 0, 0, 0, msk)))
+	assert.Equal(t, "2024-05-01T00:00:00.25Z", formatTime(time.Date(2024, 5, 1, 0, 0, 0, 250_000_000, time.UTC)))
+}

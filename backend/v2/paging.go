@@ -1,0 +1,92 @@
+package v2
+
+import (
+	"errors"
+	"fmt"
+	"iter"
+	"net/url"
+	"time"
+)
+
+// Paging (spec part 4 rule 2, design §4): a list answer is
+// {"items": [...], "cursor": "..."}; the next page is asked for with the
+// query parameter cursor; an absent or empty cursor ends the list.
+
+// ListParams selects payments or refunds of one merchant created in a period.
+type ListParams struct {
+	MerchantID string    // required by the service
+	Start, End time.Time // zero: not sent
+	Cursor     string    // "" for the first page; a list answer's Cursor for the next
+}
+
+func (p ListParams) query() url.Values {
+	q := url.Values{}
+	if p.MerchantID != "" {
+		q.Set("merchantId", p.MerchantID)
+	}
+	if !p.Start.IsZero() {
+		q.Set("start", formatTime(p.Start))
+	}
+	if !p.End.IsZero() {
+		q.Set("end", formatTime(p.End))
+	}
+	if p.Cursor != "" {
+		q.Set("cursor", p.Cursor)
+	}
+	return q
+}
+
+// StickerListParams selects the stickers of one merchant.
+type StickerListParams struct {
+	MerchantID string
+	Cursor     string
+}
+
+func (p StickerListParams) query() url.Values {
+	q := url.Values{}
+	if p.MerchantID != "" {
+		q.Set("merchantId", p.MerchantID)
+	}
+	if p.Cursor != "" {
+		q.Set("cursor", p.Cursor)
+	}
+	return q
+}
+
+// formatTime writes RFC 3339 in UTC, with fractional seconds only when there
+// are some: 2024-05-01T00:00:00Z.
+func formatTime(t time.Time) string { return t.UTC().Format(time.RFC3339Nano) }
+
+// ErrRepeatedCursor is returned by the All iterators when the service hands
+// back a cursor already followed: following it again would loop forever.
+var ErrRepeatedCursor = errors.New("v2: the service repeated a page cursor")
+
+// all turns a page fetcher into an iterator over every item, starting at
+// cursor. It stops at the first error, which it yields with a zero item.
+func all[T any](cursor string, fetch func(cursor string) (items []T, next string, err error)) iter.Seq2[T, error] {
+	return func(yield func(T, error) bool) {
+		var zero T
+		seen := map[string]bool{cursor: true}
+		for {
+			items, next, err := fetch(cursor)
+			if err != nil {
+				yield(zero, err)
+				return
+			}
+			for _, it := range items {
+				if !yield(it, nil) {
+					return
+				}
+			}
+			if next == "" {
+				return
+			}
+			if seen[next] {
+				yield(zero, fmt.Errorf("%w: %q", ErrRepeatedCursor, clean(next, 80)))
+				return
+			}
+			seen[next] = true
+			cursor = next
+		}
+	}
+}

@@ -1,0 +1,90 @@
+package v2
+
+import (
+	"context"
+	"iter"
+	"time"
+
+	"paydash/backend/money"
+)
+
+// RefundsService covers /api/v2/refunds.
+type RefundsService service
+
+// RefundRequest refunds part or all of a settled payment.
+type RefundRequest struct {
+	PaymentID string        `json:"paymentId,omitempty"`
+	Amount    *money.Amount `json:"amount,omitempty"`
+}
+
+// Refund is a refund (2.12). A new refund is Pending; it becomes Success or
+// Rejected later, so re-read it with Get.
+type Refund struct {
+	ID         string       `json:"id"`
+	Created    time.Time    `json:"created"`
+	PaymentID  string       `json:"paymentId"`
+	Amount     money.Amount `json:"amount"`
+	Status     RefundStatus `json:"status"`
+	ResultCode ResultCode   `json:"resultCode,omitempty"` // not in list items
+}
+
+// RefundList is one page of refunds; Cursor is "" on the last page.
+type RefundList struct {
+	Items  []Refund `json:"items"`
+	Cursor string   `json:"cursor,omitempty"`
+}
+
+// Create refunds a payment. With the same Idempotency-Key, a repeat (ours
+// after a failure, or the caller's after a timeout) gets the first refund
+// back instead of refunding twice.
+func (s *RefundsService) Create(ctx context.Context, req *RefundRequest, opts *CreateOptions) (*Refund, *Response, error) {
+	if req == nil {
+		return nil, nil, errNilRequest("Refunds.Create")
+	}
+	r := new(Refund)
+	resp, err := s.client.create(ctx, apiPrefix+"/refunds", req, opts, r)
+	if err != nil {
+		return nil, resp, err
+	}
+	return r, resp, nil
+}
+
+// Get fetches one refund.
+func (s *RefundsService) Get(ctx context.Context, id string) (*Refund, *Response, error) {
+	path, err := idPath("refunds", id, "")
+	if err != nil {
+		return nil, nil, err
+	}
+	r := new(Refund)
+	resp, err := s.client.get(ctx, path, nil, r)
+	if err != nil {
+		return nil, resp, err
+	}
+	return r, resp, nil
+}
+
+// List fetches one page of a merchant's refunds created between p.Start and
+// p.End. For the next page, set p.Cursor to the answer's Cursor.
+func (s *RefundsService) List(ctx context.Context, p ListParams) (*RefundList, *Response, error) {
+	list := new(RefundList)
+	resp, err := s.client.get(ctx, apiPrefix+"/refunds", p.query(), list)
+	if err != nil {
+		return nil, resp, err
+	}
+	resp.Cursor = list.Cursor
+	return list, resp, nil
+}
+
+// All iterates over every refund List would page through, starting at
+// p.Cursor. It stops at the first error, yielded with a zero item.
+func (s *RefundsService) All(ctx context.Context, p ListParams) iter.Seq2[Refund, error] {
+	return all(p.Cursor, func(cursor string) ([]Refund, string, error) {
+		q := p
+		q.Cursor = cursor
+		list, _, err := s.List(ctx, q)
+		if err != nil {
+			return nil, "", err
+		}
+		return list.Items, list.Cursor, nil
+	})
+}

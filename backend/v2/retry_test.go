@@ -1,0 +1,263 @@
+package v2_test
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"paydash/backend/money"
+	v2 "paydash/backend/v2"
+)
+
+const refundAnswer = `{"id":"r1","created":"2024-05-01T10:00:00Z","paymentId":"p1","amount":{"value":5,"currency":"RUB"},"status":"Pending"}`
+
+func TestGETIsRetriedOn503ThenSucceeds(t *testing.T) {
+	s := newServer(t, func(w http.ResponseWriter, r *http.Request, n int) {
+		if n < 2 {
+			reply(http.StatusServiceUnavailable, `{"code":"unavailable","message":"try later"}`)(w, r, n)
+			return
+		}
+		reply(http.StatusOK, paymentAnswer)(w, r, n)
+	})
+	var mu sync.Mutex
+	var log []v2.RequestLogEntry
+	c := newClient(t, s, v2.WithRequestLog(func(e v2.RequestLogEntry) {
+		mu.Lock()
+		defer mu.Unlock()
+		log = append(log, e)
+	}))
+
+	p, resp, err := c.Payments.Get(context.Background(), "p1")
+	require.NoError(t, err)
+	assert.Equal(t, "p1", p.ID)
+	assert.Equal(t, http.StatusOK, resp.StatusCode)
+	assert.Len(t, s.requests(), 3)
+
+	mu.Lock()
+	defer mu.Unlock()
+	require.Len(t, log, 3)
+	for i, e := range log {
+		assert.Equal(t, i+1, e.Attempt)
+		assert.Equal(t, http.MethodGet, e.Method)
+		assert.Equal(t, "/api/v2/payments/p1", e.Path)
+	}
+	assert.Equal(t, http.StatusServiceUnavailable, log[0].Status)
+	assert.True(t, v2.IsServerError(log[0].Err))
+	assert.Equal(t, http.StatusOK, log[2].Status)
+	assert.NoError(t, log[2].Err)
+	assert.NotContains(t, fmt.Sprintf("%#v", log), testToken)
+}
+
+func TestKeyedPOSTIsRetriedWithTheSameKeyAndBody(t *testing.T) {
+	s := newServer(t, func(w http.ResponseWriter, r *http.Request, n int) {
+		switch n {
+		case 0:
+			reply(http.StatusInternalServerError, `{"code":"internal","message":"boom"}`)(w, r, n)
+		case 1:
+			dropConnection(w)
+		default:
+			reply(http.StatusOK, refundAnswer)(w, r, n)
+		}
+	})
+	c := newClient(t, s)
+	amount := &money.Amount{Value: money.MustParse("5"), Currency: "RUB"}
+
+	for _, key := range []string{"", "caller-key-42"} {
+		t.Run("key="+key, func(t *testing.T) {
+			s.mu.Lock()
+			s.reqs = nil // the handler counts from here: 500, drop, success
+			s.mu.Unlock()
+			r, resp, err := c.Refunds.Create(context.Background(), &v2.RefundRequest{PaymentID: "p1", Amount: amount}, &v2.CreateOptions{IdempotencyKey: key})
+			require.NoError(t, err)
+			assert.Equal(t, "r1", r.ID)
+
+			reqs := s.requests()
+			require.GreaterOrEqual(t, len(reqs), 3, "500, dropped connection, success")
+			sent := reqs[0].Header.Get("Idempotency-Key")
+			require.NotEmpty(t, sent)
+			if key != "" {
+				assert.Equal(t, key, sent)
+			}
+			assert.Equal(t, sent, resp.IdempotencyKey)
+			for i, req := range reqs {
+				assert.Equal(t, sent, req.Header.Get("Idempotency-Key"), "attempt %d", i+1)
+				assert.True(t, bytes.Equal(reqs[0].Body, req.Body), "attempt %d sends identical bytes", i+1)
+			}
+			assert.JSONEq(t, `{"paymentId":"p1","amount":{"value":5,"currency":"RUB"}}`, string(reqs[0].Body))
+		})
+	}
+}
+
+func TestPUTIsNotRetried(t *testing.T) {
+	t.Run("503", func(t *testing.T) {
+		s := newServer(t, reply(http.StatusServiceUnavailable, `{"code":"unavailable"}`))
+		c := newClient(t, s)
+		_, err := c.Payments.Confirm(context.Background(), "p1", nil)
+		assert.True(t, v2.IsServerError(err))
+		_, err = c.Payments.Cancel(context.Background(), "p1")
+		assert.True(t, v2.IsServerError(err))
+		_, err = c.PaymentTokens.Revoke(context.Background(), "t1")
+		assert.True(t, v2.IsServerError(err))
+		_, err = c.Stickers.Update(context.Background(), "s1", true)
+		assert.True(t, v2.IsServerError(err))
+		_, _, err = c.Payments.Complete(context.Background(), "p1", &v2.CompleteRequest{Code: "1"})
+		assert.True(t, v2.IsServerError(err))
+		assert.Len(t, s.requests(), 5, "one request per call")
+	})
+	t.Run("dropped connection", func(t *testing.T) {
+		s := newServer(t, func(w http.ResponseWriter, _ *http.Request, _ int) { dropConnection(w) })
+		resp, err := newClient(t, s).Payments.Confirm(context.Background(), "p1", &money.Amount{Value: 1, Currency: "RUB"})
+		require.Error(t, err)
+		var e *v2.Error
+		assert.False(t, errors.As(err, &e), "no answer, so no *Error")
+		require.NotNil(t, resp)
+		assert.Nil(t, resp.Response)
+		assert.Len(t, s.requests(), 1)
+	})
+}
+
+func TestDroppedBodyIsRetried(t *testing.T) {
+	s := newServer(t, func(w http.ResponseWriter, r *http.Request, n int) {
+		if n == 0 {
+			w.Header().Set("Content-Length", "500")
+			w.WriteHeader(http.StatusOK)
+			_, _ = w.Write([]byte(`{"id":"p1",`))
+			dropConnection(w)
+			return
+		}
+		reply(http.StatusOK, paymentAnswer)(w, r, n)
+	})
+	p, _, err := newClient(t, s).Payments.Get(context.Background(), "p1")
+	require.NoError(t, err)
+	assert.Equal(t, "p1", p.ID)
+	assert.Len(t, s.requests(), 2)
+}
+
+func TestAttemptTimeoutIsRetried(t *testing.T) {
+	s := newServer(t, func(w http.ResponseWriter, r *http.Request, n int) {
+		if n == 0 {
+			// A server that never answers: whatever happens, no response
+			// (not even an empty 200) may reach the client from this attempt.
+			select {
+			case <-r.Context().Done():
+			case <-time.After(5 * time.Second):
+			}
+			panic(http.ErrAbortHandler)
+		}
+		reply(http.StatusOK, paymentAnswer)(w, r, n)
+	})
+	start := time.Now()
+	_, _, err := newClient(t, s, v2.WithTimeout(100*time.Millisecond)).Payments.Get(context.Background(), "p1")
+	require.NoError(t, err)
+	assert.Less(t, time.Since(start), 3*time.Second)
+	assert.Len(t, s.requests(), 2)
+}
+
+func TestRetryAfterIsHonoured(t *testing.T) {
+	s := newServer(t, func(w http.ResponseWriter, r *http.Request, n int) {
+		if n == 0 {
+			w.Header().Set("Retry-After", "1")
+			reply(http.StatusTooManyRequests, `{"code":"rate_limited"}`)(w, r, n)
+			return
+		}
+		reply(http.StatusOK, `{"items":[]}`)(w, r, n)
+	})
+	start := time.Now()
+	_, _, err := newClient(t, s).Payments.List(context.Background(), v2.ListParams{MerchantID: "m1"})
+	require.NoError(t, err)
+	assert.GreaterOrEqual(t, time.Since(start), time.Second, "waited as asked, not the 1ms backoff")
+	assert.Len(t, s.requests(), 2)
+}
+
+func TestLongRetryAfterIsHandedToTheCaller(t *testing.T) {
+	s := newServer(t, func(w http.ResponseWriter, r *http.Request, n int) {
+		w.Header().Set("Retry-After", "3600")
+		reply(http.StatusTooManyRequests, `{"code":"rate_limited"}`)(w, r, n)
+	})
+	start := time.Now()
+	_, _, err := newClient(t, s).Payments.Get(context.Background(), "p1")
+	assert.True(t, v2.IsRateLimited(err))
+	var e *v2.Error
+	require.ErrorAs(t, err, &e)
+	assert.Equal(t, time.Hour, e.RetryAfter)
+	assert.Less(t, time.Since(start), time.Second, "did not block for an hour")
+	assert.Len(t, s.requests(), 1)
+}
+
+func TestRetryBoundIsRespected(t *testing.T) {
+	s := newServer(t, reply(http.StatusServiceUnavailable, `{"code":"unavailable"}`))
+	_, _, err := newClient(t, s, v2.WithRetries(2, time.Millisecond)).Stickers.Get(context.Background(), "s1")
+	assert.True(t, v2.IsServerError(err))
+	assert.Len(t, s.requests(), 3, "the first try and 2 retries")
+
+	s2 := newServer(t, reply(http.StatusServiceUnavailable, `{"code":"unavailable"}`))
+	_, _, err = newClient(t, s2, v2.WithRetries(0, time.Millisecond)).Stickers.Get(context.Background(), "s1")
+	assert.True(t, v2.IsServerError(err))
+	assert.Len(t, s2.requests(), 1, "retries disabled")
+}
+
+func TestCancelStopsTheBackoff(t *testing.T) {
+	answered := make(chan struct{}, 1)
+	s := newServer(t, func(w http.ResponseWriter, r *http.Request, n int) {
+		reply(http.StatusServiceUnavailable, `{"code":"unavailable"}`)(w, r, n)
+		answered <- struct{}{}
+	})
+	c := newClient(t, s, v2.WithRetries(5, 10*time.Second))
+	ctx, cancel := context.WithCancel(context.Background())
+	go func() {
+		<-answered
+		time.Sleep(20 * time.Millisecond)
+		cancel()
+	}()
+
+	start := time.Now()
+	_, _, err := c.Payments.Get(ctx, "p1")
+	assert.Less(t, time.Since(start), 3*time.Second, "did not sit out a 5-10s backoff")
+	assert.ErrorIs(t, err, context.Canceled)
+	assert.True(t, v2.IsServerError(err), "the last answer is still in the error")
+	assert.Len(t, s.requests(), 1)
+}
+
+func TestDeadlineShorterThanBackoffGivesUpAtOnce(t *testing.T) {
+	s := newServer(t, reply(http.StatusBadGateway, `{"code":"bad_gateway"}`))
+	c := newClient(t, s, v2.WithRetries(5, 10*time.Second))
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	defer cancel()
+	start := time.Now()
+	_, _, err := c.Refunds.Get(ctx, "r1")
+	assert.Less(t, time.Since(start), time.Second)
+	assert.True(t, v2.IsServerError(err))
+	assert.Len(t, s.requests(), 1)
+}
+
+func TestCancelledContextSendsNothing(t *testing.T) {
+	s := newServer(t, reply(http.StatusOK, paymentAnswer))
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	_, _, err := newClient(t, s).Payments.Get(ctx, "p1")
+	assert.ErrorIs(t, err, context.Canceled)
+	assert.Empty(t, s.requests())
+}
+
+func TestKeyIsReturnedWhenNoAnswerCame(t *testing.T) {
+	s := newServer(t, func(w http.ResponseWriter, _ *http.Request, _ int) { dropConnection(w) })
+	_, resp, err := newClient(t, s, v2.WithRetries(1, time.Millisecond)).Stickers.Create(context.Background(),
+		&v2.StickerRequest{MerchantID: "m1"}, &v2.CreateOptions{IdempotencyKey: "k-9"})
+	require.Error(t, err)
+	require.NotNil(t, resp, "the caller needs the key to retry by hand")
+	assert.Nil(t, resp.Response)
+	assert.Equal(t, "k-9", resp.IdempotencyKey)
+	assert.False(t, strings.Contains(err.Error(), testToken))
+	for _, r := range s.requests() {
+		assert.Equal(t, "k-9", r.Header.Get("Idempotency-Key"))
+	}
+}
