@@ -1,0 +1,190 @@
+package sandbox
+
+import (
+	"encoding/base64"
+	"encoding/binary"
+	"hash/fnv"
+	"math"
+	"strconv"
+)
+
+// Paging (design §4): newest first, by (created, id). A cursor is the key of
+// the last item served plus a fingerprint of the query, base64url-encoded.
+// The next page is "items strictly older than the key", so objects created
+// while a client pages (they are newer) never shift or repeat anything, and a
+// cursor handed to another query is recognised and refused.
+
+const cursorVersion = 1
+
+func fingerprint(parts ...string) uint32 {
+	h := fnv.New32a()
+	for _, p := range parts {
+		h.Write([]byte(p))
+		h.Write([]byte{0})
+	}
+	return h.Sum32()
+}
+
+func encodeCursor(k sortKey, fp uint32) string {
+	var b [21]byte
+	b[0] = cursorVersion
+	binary.BigEndian.PutUint64(b[1:], uint64(k.created))
+	binary.BigEndian.PutUint64(b[9:], uint64(k.seq))
+	binary.BigEndian.PutUint32(b[17:], fp)
+	return base64.RawURLEncoding.EncodeToString(b[:])
+}
+
+// decodeCursor reads a cursor of the query fingerprinted fp.
+func decodeCursor(c string, fp uint32) (sortKey, error) {
+	b, err := base64.RawURLEncoding.DecodeString(c)
+	if err != nil || len(b) != 21 || b[0] != cursorVersion {
+		return sortKey{}, invalid("cursor is not a cursor this service issued")
+	}
+	if binary.BigEndian.Uint32(b[17:]) != fp {
+		return sortKey{}, invalid("cursor belongs to another query (merchantId, start and end must stay the same while paging)")
+	}
+	return sortKey{int64(binary.BigEndian.Uint64(b[1:])), int64(binary.BigEndian.Uint64(b[9:]))}, nil
+}
+
+// pageOf serves one page of all (sorted ascending) within [lo, hi), strictly
+// before the cursor key if there is one, newest first. It returns the key of
+// the last item when more remain.
+func pageOf[T keyed](all []T, lo, hi int64, before *sortKey, limit int) ([]T, *sortKey) {
+	a, b := rangeOf(all, lo, hi)
+	if before != nil {
+		// The earliest position whose key is >= the cursor key.
+		j := searchKey(all, *before)
+		b = min(b, j)
+		if b < a {
+			b = a
+		}
+	}
+	n := min(b-a, limit)
+	out := make([]T, 0, n)
+	for i := b - 1; i >= b-n; i-- {
+		out = append(out, all[i])
+	}
+	if b-a > limit {
+		k := keyOf(all[b-n])
+		return out, &k
+	}
+	return out, nil
+}
+
+func searchKey[T keyed](all []T, k sortKey) int {
+	lo, hi := 0, len(all)
+	for lo < hi {
+		m := int(uint(lo+hi) >> 1)
+		if keyOf(all[m]).less(k) {
+			lo = m + 1
+		} else {
+			hi = m
+		}
+	}
+	return lo
+}
+
+// listSpec checks a list query and works out its fingerprint and position.
+func (s *Store) listSpec(kind string, q ListQuery, ranged bool) (*merchantData, int64, int64, *sortKey, uint32, error) {
+	var problems []string
+	m := s.checkMerchant(q.MerchantID, &problems)
+	if ranged && !q.Start.IsZero() && !q.End.IsZero() && q.Start.After(q.End) {
+		problems = append(problems, "start must not be after end")
+	}
+	if len(problems) > 0 {
+		return nil, 0, 0, nil, 0, invalid(problems...)
+	}
+	lo, hi := int64(math.MinInt64), int64(math.MaxInt64)
+	if ranged {
+		lo, hi = timeBounds(q.Start, q.End)
+	}
+	fp := fingerprint(kind, q.MerchantID, strconv.FormatInt(lo, 10), strconv.FormatInt(hi, 10))
+	var before *sortKey
+	if q.Cursor != "" {
+		k, err := decodeCursor(q.Cursor, fp)
+		if err != nil {
+			return nil, 0, 0, nil, 0, err
+		}
+		before = &k
+	}
+	return m, lo, hi, before, fp, nil
+}
+
+func limitOf(q ListQuery) int {
+	if q.Limit <= 0 || q.Limit > 1000 {
+		return PageSize
+	}
+	return q.Limit
+}
+
+// ListPayments serves one page of a merchant's payments created in
+// [q.Start, q.End) (a zero bound is open), newest first.
+func (s *Store) ListPayments(q ListQuery) (Page[Payment], error) {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	m, lo, hi, before, fp, err := s.listSpec("payments", q, true)
+	if err != nil {
+		return Page[Payment]{}, err
+	}
+	items, next := pageOf(m.payments, lo, hi, before, limitOf(q))
+	page := Page[Payment]{Items: make([]Payment, len(items))}
+	for i, p := range items {
+		page.Items[i] = *p
+	}
+	if next != nil {
+		page.Cursor = encodeCursor(*next, fp)
+	}
+	return page, nil
+}
+
+// ListRefunds serves one page of a merchant's refunds, like ListPayments.
+func (s *Store) ListRefunds(q ListQuery) (Page[Refund], error) {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	m, lo, hi, before, fp, err := s.listSpec("refunds", q, true)
+	if err != nil {
+		return Page[Refund]{}, err
+	}
+	items, next := pageOf(m.refunds, lo, hi, before, limitOf(q))
+	page := Page[Refund]{Items: make([]Refund, len(items))}
+	for i, r := range items {
+		page.Items[i] = *r
+	}
+	if next != nil {
+		page.Cursor = encodeCursor(*next, fp)
+	}
+	return page, nil
+}
+
+// ListStickers serves one page of a merchant's stickers, newest first
+// (q.Start and q.End are ignored).
+func (s *Store) ListStickers(q ListQuery) (Page[Sticker], error) {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	m, lo, hi, before, fp, err := s.listSpec("stickers", q, false)
+	if err != nil {
+		return Page[Sticker]{}, err
+	}
+	items, next := pageOf(m.stickers, lo, hi, before, limitOf(q))
+	page := Page[Sticker]{Items: make([]Sticker, len(items))}
+	for i, st := range items {
+		page.Items[i] = *st
+	}
+	if next != nil {
+		page.Cursor = encodeCursor(*next, fp)
+	}
+	return page, nil
+}
+
+// checkMerchant finds the merchant or notes the problem.
+func (s *Store) checkMerchant(id string, problems *[]string) *merchantData {
+	if id == "" {
+		*problems = append(*problems, "merchantId is required")
+		return nil
+	}
+	m := s.merchantByID[id]
+	if m == nil {
+		*problems = append(*problems, "merchantId "+strconv.Quote(id)+" is unknown")
+	}
+	return m
+}

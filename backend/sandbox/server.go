@@ -1,0 +1,290 @@
+package sandbox
+
+import (
+	"context"
+	"crypto/tls"
+	"crypto/x509"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+)
+
+// DefaultPayments is the number of payments `paydash sandbox` seeds by default.
+const DefaultPayments = 100000
+
+// Options configure a sandbox. The zero value is usable (an empty store on
+// a random loopback port).
+type Options struct {
+	Addr            string           // default "127.0.0.1:0"; a non-loopback address is refused unless Public
+	Public          bool             // allow a non-loopback Addr
+	Seed            int64            // deterministic seed data; default 1
+	Payments        int              // number of seeded payments (DefaultPayments for the default; 0 = none)
+	Now             func() time.Time // store clock; nil = time.Now. The seed spans the 90 days before Now()
+	SettleDelay     time.Duration    // how long new Pending payments/refunds stay pending; default 5s
+	Arrivals        time.Duration    // if > 0, a new realistic payment arrives this often; default off
+	CallbackBackoff time.Duration    // first retry delay of a failed callback, doubling, 5 retries; default 1s
+	Faults          Faults           // injected on /api/ requests only
+	Logger          *slog.Logger     // nil = discard
+}
+
+func (o Options) withDefaults() Options {
+	if o.Addr == "" {
+		o.Addr = "127.0.0.1:0"
+	}
+	if o.Seed == 0 {
+		o.Seed = 1
+	}
+	if o.Now == nil {
+		o.Now = time.Now
+	}
+	if o.SettleDelay <= 0 {
+		o.SettleDelay = 5 * time.Second
+	}
+	if o.CallbackBackoff <= 0 {
+		o.CallbackBackoff = time.Second
+	}
+	if o.Logger == nil {
+		o.Logger = slog.New(slog.DiscardHandler)
+	}
+	if o.Payments < 0 {
+		o.Payments = 0
+	}
+	return o
+}
+
+// Info is what other tools need to use a running sandbox (the info file of
+// `paydash sandbox --info-file`, design §7).
+type Info struct {
+	BaseURL         string   `json:"baseUrl"`
+	CAFile          string   `json:"caFile"`
+	MerchantIDs     []string `json:"merchantIds"`
+	V2Token         string   `json:"v2Token"`
+	V2ReadOnlyToken string   `json:"v2ReadOnlyToken"`
+	V1Users         []V1User `json:"v1Users"`
+}
+
+// Server is a running sandbox: the store behind an HTTPS listener, with the
+// settler, arrivals and callback deliveries running.
+type Server struct {
+	opts    Options
+	store   *Store
+	certs   *certs
+	baseURL string
+	srv     *http.Server
+	idem    *idempotency
+	deliver *deliverer
+	faults  *faultInjector
+	log     *slog.Logger
+
+	cancel    context.CancelFunc
+	wg        sync.WaitGroup
+	closeOnce sync.Once
+	closeErr  error
+
+	mu     sync.Mutex
+	caFile string
+}
+
+// isLoopbackHost accepts "localhost" and loopback IPs.
+func isLoopbackHost(host string) bool {
+	if strings.EqualFold(host, "localhost") {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}
+
+// Start builds and seeds the store and serves it over HTTPS until Close (or
+// until ctx ends).
+func Start(ctx context.Context, opts Options) (*Server, error) {
+	opts = opts.withDefaults()
+	for _, r := range []float64{opts.Faults.ErrorRate, opts.Faults.DropRate, opts.Faults.MalformedRate} {
+		if r < 0 || r > 1 || r != r {
+			return nil, fmt.Errorf("sandbox: fault rates must be between 0 and 1")
+		}
+	}
+	host, _, err := net.SplitHostPort(opts.Addr)
+	if err != nil {
+		return nil, fmt.Errorf("sandbox: address %q: %w", opts.Addr, err)
+	}
+	if !opts.Public && !isLoopbackHost(host) {
+		return nil, fmt.Errorf("sandbox: %q is not a loopback address; the sandbox listens on other addresses only when asked to be public", opts.Addr)
+	}
+	c, err := makeCerts(host)
+	if err != nil {
+		return nil, err
+	}
+	ln, err := net.Listen("tcp", opts.Addr)
+	if err != nil {
+		return nil, fmt.Errorf("sandbox: listen: %w", err)
+	}
+	tcp := ln.Addr().(*net.TCPAddr)
+	ip := tcp.IP
+	if ip.IsUnspecified() {
+		ip = net.IPv4(127, 0, 0, 1)
+	}
+	baseURL := "https://" + net.JoinHostPort(ip.String(), strconv.Itoa(tcp.Port))
+
+	store := NewStore(opts)
+	store.setBaseURL(baseURL)
+	s := &Server{
+		opts: opts, store: store, certs: c, baseURL: baseURL, log: opts.Logger,
+		idem:    newIdempotency(store.Now),
+		deliver: newDeliverer(c.ca, opts.CallbackBackoff, opts.Logger),
+		faults:  newFaultInjector(opts.Faults, opts.Seed),
+	}
+	store.setNotifier(s.deliver.send)
+	s.srv = &http.Server{
+		Handler:           s.routes(),
+		ReadHeaderTimeout: 10 * time.Second,
+		IdleTimeout:       2 * time.Minute,
+		ErrorLog:          slog.NewLogLogger(opts.Logger.Handler(), slog.LevelDebug),
+		// HTTP/1.1 only: a dropped-connection fault hijacks the connection.
+		TLSNextProto: map[string]func(*http.Server, *tls.Conn, http.Handler){},
+	}
+	runCtx, cancel := context.WithCancel(context.Background())
+	s.cancel = cancel
+	tlsLn := tls.NewListener(ln, c.serverConfig())
+	s.wg.Add(2)
+	go func() {
+		defer s.wg.Done()
+		if err := s.srv.Serve(tlsLn); err != nil && !errors.Is(err, http.ErrServerClosed) {
+			s.log.Error("sandbox server stopped", "error", err.Error())
+		}
+	}()
+	go func() {
+		defer s.wg.Done()
+		store.runSettler(runCtx)
+	}()
+	if opts.Arrivals > 0 {
+		s.wg.Add(1)
+		go func() {
+			defer s.wg.Done()
+			store.runArrivals(runCtx, opts.Arrivals)
+		}()
+	}
+	go func() {
+		select {
+		case <-ctx.Done():
+			_ = s.Close()
+		case <-runCtx.Done():
+		}
+	}()
+	s.log.Info("sandbox started", "baseUrl", baseURL, "payments", store.PaymentCount(), "faults", opts.Faults.String())
+	return s, nil
+}
+
+// routes puts the interfaces together; faults apply to /api/ paths only.
+// The v1 interface will be mounted at /api/v1/ beside v2.
+func (s *Server) routes() http.Handler {
+	root := http.NewServeMux()
+	root.Handle("/api/v2/", s.v2Routes())
+	s.pageRoutes(root)
+	root.HandleFunc("/", notFoundJSON)
+	return s.faults.wrap(root)
+}
+
+// BaseURL is "https://127.0.0.1:PORT".
+func (s *Server) BaseURL() string { return s.baseURL }
+
+// CertPool trusts the CA made at start (a new pool each call).
+func (s *Server) CertPool() *x509.CertPool {
+	p := x509.NewCertPool()
+	p.AddCert(s.certs.ca)
+	return p
+}
+
+// CACertPEM is the CA certificate in PEM.
+func (s *Server) CACertPEM() []byte { return append([]byte(nil), s.certs.caPEM...) }
+
+// Store is the sandbox's store.
+func (s *Server) Store() *Store { return s.store }
+
+// Info describes the running sandbox. V1Users stays empty until the v1
+// interface is served, so no tool is handed credentials that do not work.
+func (s *Server) Info() Info {
+	s.mu.Lock()
+	caFile := s.caFile
+	s.mu.Unlock()
+	return Info{
+		BaseURL: s.baseURL, CAFile: caFile, MerchantIDs: s.store.MerchantIDs(),
+		V2Token: s.store.V2Token(), V2ReadOnlyToken: s.store.V2ReadOnlyToken(),
+		V1Users: []V1User{},
+	}
+}
+
+// WriteInfoFile writes the CA beside path ("<path without extension>-ca.pem"),
+// then Info as JSON to path. Both are written to a temporary file and renamed
+// into place, so a reader polling for the file never sees half of it.
+func (s *Server) WriteInfoFile(path string) error {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return err
+	}
+	caPath := strings.TrimSuffix(abs, filepath.Ext(abs)) + "-ca.pem"
+	if err := writeAtomic(caPath, s.certs.caPEM, 0o644); err != nil {
+		return err
+	}
+	s.mu.Lock()
+	s.caFile = caPath
+	s.mu.Unlock()
+	b, err := json.MarshalIndent(s.Info(), "", "  ")
+	if err != nil {
+		return err
+	}
+	return writeAtomic(abs, append(b, '\n'), 0o600) // it holds credentials
+}
+
+func writeAtomic(path string, data []byte, perm os.FileMode) error {
+	dir := filepath.Dir(path)
+	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp*")
+	if err != nil {
+		return fmt.Errorf("sandbox: write %s: %w", path, err)
+	}
+	tmp := f.Name()
+	defer os.Remove(tmp) // a no-op once renamed
+	if _, err := f.Write(data); err != nil {
+		f.Close()
+		return fmt.Errorf("sandbox: write %s: %w", path, err)
+	}
+	if err := f.Chmod(perm); err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Sync(); err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Close(); err != nil {
+		return err
+	}
+	if err := os.Rename(tmp, path); err != nil {
+		return fmt.Errorf("sandbox: write %s: %w", path, err)
+	}
+	return nil
+}
+
+// Close stops the listener, the settler, arrivals and callback deliveries.
+func (s *Server) Close() error {
+	s.closeOnce.Do(func() {
+		s.cancel()
+		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+		defer cancel()
+		if err := s.srv.Shutdown(ctx); err != nil {
+			_ = s.srv.Close() // requests still running after the grace time
+		}
+		s.deliver.close()
+		s.wg.Wait()
+		s.log.Info("sandbox stopped", "baseUrl", s.baseURL)
+	})
+	return s.closeErr
+}

@@ -1,0 +1,512 @@
+package sandbox
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"net/http"
+	"strings"
+	"time"
+)
+
+// The /api/v2 HTTP side: routes, bearer auth, request decoding and answers
+// (design §4). Handlers only translate: every rule lives in the Store.
+
+type ctxKey int
+
+const tokenKey ctxKey = 1
+
+func (s *Server) v2Routes() http.Handler {
+	mux := http.NewServeMux()
+	// Creating POSTs honour Idempotency-Key.
+	mux.HandleFunc("POST /api/v2/invoices", s.keyed(s.createInvoice))
+	mux.HandleFunc("POST /api/v2/payments", s.keyed(s.createPayment))
+	mux.HandleFunc("POST /api/v2/refunds", s.keyed(s.createRefund))
+	mux.HandleFunc("POST /api/v2/tokenization", s.keyed(s.createTokenization))
+	mux.HandleFunc("POST /api/v2/paymenttokens", s.keyed(s.createPaymentToken))
+	mux.HandleFunc("POST /api/v2/stickers", s.keyed(s.createSticker))
+
+	mux.HandleFunc("PUT /api/v2/payments/{id}/complete", s.completePayment)
+	mux.HandleFunc("PUT /api/v2/payments/{id}/confirm", s.confirmPayment)
+	mux.HandleFunc("PUT /api/v2/payments/{id}/cancel", s.cancelPayment)
+	mux.HandleFunc("GET /api/v2/payments/{id}", s.getPayment)
+	mux.HandleFunc("GET /api/v2/payments", s.listPayments)
+	mux.HandleFunc("GET /api/v2/refunds/{id}", s.getRefund)
+	mux.HandleFunc("GET /api/v2/refunds", s.listRefunds)
+	mux.HandleFunc("PUT /api/v2/paymenttokens/{id}/complete", s.completePaymentToken)
+	mux.HandleFunc("GET /api/v2/paymenttokens/{id}", s.getPaymentToken)
+	mux.HandleFunc("PUT /api/v2/paymenttokens/{id}/revoke", s.revokePaymentToken)
+	mux.HandleFunc("PUT /api/v2/stickers/{id}", s.updateSticker)
+	mux.HandleFunc("GET /api/v2/stickers/{id}", s.getSticker)
+	mux.HandleFunc("GET /api/v2/stickers", s.listStickers)
+	return s.auth(jsonErrorsFor(mux))
+}
+
+// jsonErrorsFor answers an unknown path with a JSON 404 and a known path
+// asked with the wrong method with a JSON 405 (ServeMux's own answers are
+// plain text).
+func jsonErrorsFor(mux *http.ServeMux) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if _, pattern := mux.Handler(r); pattern != "" {
+			mux.ServeHTTP(w, r)
+			return
+		}
+		var allowed []string
+		for _, m := range []string{http.MethodGet, http.MethodPost, http.MethodPut} {
+			r2 := r.WithContext(r.Context())
+			r2.Method = m
+			if _, pattern := mux.Handler(r2); pattern != "" {
+				allowed = append(allowed, m)
+			}
+		}
+		if len(allowed) > 0 {
+			w.Header().Set("Allow", strings.Join(allowed, ", "))
+			writeJSON(w, http.StatusMethodNotAllowed, wireError{Code: "invalid_operation",
+				Message: "method " + r.Method + " is not allowed on " + r.URL.Path + " (allowed: " + strings.Join(allowed, ", ") + ")"})
+			return
+		}
+		notFoundJSON(w, r)
+	})
+}
+
+func notFoundJSON(w http.ResponseWriter, r *http.Request) {
+	writeJSON(w, http.StatusNotFound, wireError{Code: "invalid_operation", Message: "endpoint " + r.Method + " " + r.URL.Path + " not found"})
+}
+
+// auth checks the bearer token: unknown or missing is 401, the read-only
+// token on anything but a read is 403 not_authorized.
+func (s *Server) auth(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		token := ""
+		if h := r.Header.Get("Authorization"); len(h) > 7 && strings.EqualFold(h[:7], "Bearer ") {
+			token = strings.TrimSpace(h[7:])
+		}
+		switch s.store.V2Access(token) {
+		case AccessNone:
+			w.Header().Set("WWW-Authenticate", `Bearer realm="paydash sandbox"`)
+			writeJSON(w, http.StatusUnauthorized, wireError{Code: "not_authorized", Message: "missing or unknown bearer token"})
+			return
+		case AccessReadOnly:
+			if r.Method != http.MethodGet && r.Method != http.MethodHead {
+				writeJSON(w, http.StatusForbidden, wireError{Code: "not_authorized", Message: "this bearer token may only read"})
+				return
+			}
+		}
+		next.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), tokenKey, token)))
+	})
+}
+
+// keyed reads the body once and runs the handler through the idempotency
+// store when the request carries an Idempotency-Key.
+func (s *Server) keyed(h func(http.ResponseWriter, *http.Request, []byte)) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		body, err := readBody(r)
+		if err != nil {
+			writeJSON(w, http.StatusBadRequest, wireError{Code: "validation_error", Message: "request is not valid", Errors: []string{err.Error()}})
+			return
+		}
+		key := r.Header.Get("Idempotency-Key")
+		if key == "" {
+			h(w, r, body)
+			return
+		}
+		token, _ := r.Context().Value(tokenKey).(string)
+		route := r.Method + " " + r.URL.Path
+		s.idem.do(w, r, token+"\x00"+route+"\x00"+key, body, func(w http.ResponseWriter) { h(w, r, body) })
+	}
+}
+
+// --- answers ---
+
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		status, b = http.StatusInternalServerError, []byte(`{"code":"internal_error","message":"could not render the answer"}`)
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	_, _ = w.Write(b)
+}
+
+// writeEmpty is the 200 with an empty body of confirm, cancel, revoke and
+// sticker update.
+func writeEmpty(w http.ResponseWriter) {
+	w.Header().Set("Content-Length", "0")
+	w.WriteHeader(http.StatusOK)
+}
+
+func badRequest(w http.ResponseWriter, problems []string) {
+	writeJSON(w, http.StatusBadRequest, wireError{Code: "validation_error", Message: "request is not valid", Errors: problems})
+}
+
+// fail maps a store error to its answer.
+func fail(w http.ResponseWriter, err error) {
+	var (
+		ve  *ValidationError
+		nf  *NotFoundError
+		iop *InvalidOperationError
+		tr  *TokenRevokedError
+		tb  *TokenBlockedError
+	)
+	switch {
+	case errors.As(err, &ve):
+		badRequest(w, ve.Problems)
+	case errors.As(err, &nf):
+		writeJSON(w, http.StatusNotFound, wireError{Code: "invalid_operation", Message: nf.Error()})
+	case errors.As(err, &iop):
+		writeJSON(w, http.StatusConflict, wireError{Code: "invalid_operation", Message: iop.Message})
+	case errors.As(err, &tr):
+		writeJSON(w, http.StatusUnprocessableEntity, wireError{Code: "payment_token_revoked", Message: tr.Error()})
+	case errors.As(err, &tb):
+		writeJSON(w, http.StatusUnprocessableEntity, wireError{Code: "payment_token_blocked", Message: tb.Error()})
+	default:
+		writeJSON(w, http.StatusInternalServerError, wireError{Code: "internal_error", Message: err.Error()})
+	}
+}
+
+// decodeOptional decodes a body that may be empty; it reports whether
+// there was one.
+func decodeOptional(w http.ResponseWriter, r *http.Request, v any) (present, ok bool) {
+	body, err := readBody(r)
+	if err != nil {
+		badRequest(w, []string{err.Error()})
+		return false, false
+	}
+	if isBlank(body) {
+		return false, true
+	}
+	if problems := decodeInto(body, v); len(problems) > 0 {
+		badRequest(w, problems)
+		return true, false
+	}
+	return true, true
+}
+
+func (s *Server) paymentAnswer(w http.ResponseWriter, p Payment) {
+	var tok *PaymentToken
+	if p.TokenID != "" {
+		if t, err := s.store.GetPaymentToken(p.TokenID); err == nil {
+			tok = &t
+		}
+	}
+	writeJSON(w, http.StatusOK, renderPayment(&p, tok))
+}
+
+// --- payments ---
+
+func (s *Server) createInvoice(w http.ResponseWriter, r *http.Request, body []byte) {
+	var in invoiceReqIn
+	if problems := decodeInto(body, &in); len(problems) > 0 {
+		badRequest(w, problems)
+		return
+	}
+	p, err := s.store.CreateInvoice(in.request())
+	if err != nil {
+		fail(w, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, wireInvoiceCreated{PaymentID: p.ID, URL: s.baseURL + "/pay/" + p.ID})
+}
+
+func (s *Server) createPayment(w http.ResponseWriter, r *http.Request, body []byte) {
+	var in paymentIn
+	if problems := decodeInto(body, &in); len(problems) > 0 {
+		badRequest(w, problems)
+		return
+	}
+	p, err := s.store.CreatePayment(in.request())
+	if err != nil {
+		fail(w, err)
+		return
+	}
+	s.paymentAnswer(w, p)
+}
+
+func (s *Server) completePayment(w http.ResponseWriter, r *http.Request) {
+	var in completeIn
+	if _, ok := decodeOptional(w, r, &in); !ok {
+		return
+	}
+	p, err := s.store.CompletePayment(r.PathValue("id"), CompleteRequest(in))
+	if err != nil {
+		fail(w, err)
+		return
+	}
+	s.paymentAnswer(w, p)
+}
+
+func (s *Server) confirmPayment(w http.ResponseWriter, r *http.Request) {
+	var in confirmIn
+	if _, ok := decodeOptional(w, r, &in); !ok {
+		return
+	}
+	var problems []string
+	amount, _ := in.Amount.parse("amount", &problems)
+	if amount != nil && amount.Currency == "" {
+		problems = append(problems, "amount.currency is required")
+	}
+	if len(problems) > 0 {
+		badRequest(w, problems)
+		return
+	}
+	if _, err := s.store.CapturePayment(r.PathValue("id"), amount); err != nil {
+		fail(w, err)
+		return
+	}
+	writeEmpty(w)
+}
+
+func (s *Server) cancelPayment(w http.ResponseWriter, r *http.Request) {
+	if _, err := s.store.CancelPayment(r.PathValue("id")); err != nil {
+		fail(w, err)
+		return
+	}
+	writeEmpty(w)
+}
+
+func (s *Server) getPayment(w http.ResponseWriter, r *http.Request) {
+	p, err := s.store.GetPayment(r.PathValue("id"))
+	if err != nil {
+		fail(w, err)
+		return
+	}
+	s.paymentAnswer(w, p)
+}
+
+// listQuery reads merchantId, start, end and cursor; all but cursor are required.
+func (s *Server) listQuery(w http.ResponseWriter, r *http.Request, ranged bool) (ListQuery, bool) {
+	q := r.URL.Query()
+	lq := ListQuery{MerchantID: q.Get("merchantId"), Cursor: q.Get("cursor")}
+	var problems []string
+	if lq.MerchantID == "" {
+		problems = append(problems, "merchantId is required")
+	} else if _, ok := s.store.Merchant(lq.MerchantID); !ok {
+		problems = append(problems, `merchantId "`+lq.MerchantID+`" is unknown`)
+	}
+	if ranged {
+		lq.Start = dateParam(q.Get("start"), "start", &problems)
+		lq.End = dateParam(q.Get("end"), "end", &problems)
+		if !lq.Start.IsZero() && !lq.End.IsZero() && lq.Start.After(lq.End) {
+			problems = append(problems, "start must not be after end")
+		}
+	}
+	if len(problems) > 0 {
+		badRequest(w, problems)
+		return lq, false
+	}
+	return lq, true
+}
+
+func dateParam(v, name string, problems *[]string) time.Time {
+	if v == "" {
+		*problems = append(*problems, name+" is required")
+		return time.Time{}
+	}
+	t, ok := parseDate(v)
+	if !ok {
+		*problems = append(*problems, name+" must be an RFC 3339 date (or yyyy-MM-dd)")
+	}
+	return t
+}
+
+func (s *Server) listPayments(w http.ResponseWriter, r *http.Request) {
+	lq, ok := s.listQuery(w, r, true)
+	if !ok {
+		return
+	}
+	page, err := s.store.ListPayments(lq)
+	if err != nil {
+		fail(w, err)
+		return
+	}
+	out := wireList[wirePayment]{Items: make([]wirePayment, len(page.Items)), Cursor: page.Cursor}
+	for i := range page.Items {
+		out.Items[i] = renderPaymentItem(&page.Items[i])
+	}
+	writeJSON(w, http.StatusOK, out)
+}
+
+// --- refunds ---
+
+func (s *Server) createRefund(w http.ResponseWriter, r *http.Request, body []byte) {
+	var in refundIn
+	if problems := decodeInto(body, &in); len(problems) > 0 {
+		badRequest(w, problems)
+		return
+	}
+	var problems []string
+	req := RefundRequest{PaymentID: in.PaymentID}
+	req.Amount, req.amountBad = in.Amount.parse("amount", &problems)
+	if req.Amount != nil && !req.amountBad && req.Amount.Currency == "" {
+		problems = append(problems, "amount.currency is required")
+	}
+	req.problems = problems
+	ref, err := s.store.CreateRefund(req)
+	if err != nil {
+		fail(w, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, renderRefund(&ref, true))
+}
+
+func (s *Server) getRefund(w http.ResponseWriter, r *http.Request) {
+	ref, err := s.store.GetRefund(r.PathValue("id"))
+	if err != nil {
+		fail(w, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, renderRefund(&ref, true))
+}
+
+func (s *Server) listRefunds(w http.ResponseWriter, r *http.Request) {
+	lq, ok := s.listQuery(w, r, true)
+	if !ok {
+		return
+	}
+	page, err := s.store.ListRefunds(lq)
+	if err != nil {
+		fail(w, err)
+		return
+	}
+	out := wireList[wireRefund]{Items: make([]wireRefund, len(page.Items)), Cursor: page.Cursor}
+	for i := range page.Items {
+		out.Items[i] = renderRefund(&page.Items[i], false)
+	}
+	writeJSON(w, http.StatusOK, out)
+}
+
+// --- payment tokens ---
+
+func (s *Server) createTokenization(w http.ResponseWriter, r *http.Request, body []byte) {
+	var in tokenizationReqIn
+	if problems := decodeInto(body, &in); len(problems) > 0 {
+		badRequest(w, problems)
+		return
+	}
+	t, err := s.store.CreateTokenization(TokenizationRequest{
+		MerchantID: in.MerchantID, TestMode: in.TestMode, Type: in.Type, Purpose: in.Purpose,
+		PaymentMethod: in.PaymentMethod, CallbackURL: in.CallbackURL, ReturnURL: in.ReturnURL, Customer: in.Customer.get(),
+	})
+	if err != nil {
+		fail(w, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, wireTokenizationCreated{TokenID: t.ID, URL: s.baseURL + "/tokenize/" + t.ID})
+}
+
+func (s *Server) createPaymentToken(w http.ResponseWriter, r *http.Request, body []byte) {
+	var in paymentTokenIn
+	if problems := decodeInto(body, &in); len(problems) > 0 {
+		badRequest(w, problems)
+		return
+	}
+	req := PaymentTokenRequest{
+		MerchantID: in.MerchantID, TestMode: in.TestMode, Type: in.Type, Purpose: in.Purpose,
+		Protocol: in.Protocol.get(), Customer: in.Customer.get(),
+	}
+	if d := in.PaymentData; d != nil {
+		req.PaymentMethod, req.Card = d.PaymentMethod, d.Card.get()
+	}
+	t, err := s.store.CreatePaymentToken(req)
+	if err != nil {
+		fail(w, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, renderToken(&t))
+}
+
+func (s *Server) completePaymentToken(w http.ResponseWriter, r *http.Request) {
+	var in completeIn
+	if _, ok := decodeOptional(w, r, &in); !ok {
+		return
+	}
+	t, err := s.store.CompletePaymentToken(r.PathValue("id"), CompleteRequest(in))
+	if err != nil {
+		fail(w, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, renderToken(&t))
+}
+
+func (s *Server) getPaymentToken(w http.ResponseWriter, r *http.Request) {
+	t, err := s.store.GetPaymentToken(r.PathValue("id"))
+	if err != nil {
+		fail(w, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, renderToken(&t))
+}
+
+func (s *Server) revokePaymentToken(w http.ResponseWriter, r *http.Request) {
+	if _, err := s.store.RevokePaymentToken(r.PathValue("id")); err != nil {
+		fail(w, err)
+		return
+	}
+	writeEmpty(w)
+}
+
+// --- stickers ---
+
+func (s *Server) createSticker(w http.ResponseWriter, r *http.Request, body []byte) {
+	var in stickerIn
+	if problems := decodeInto(body, &in); len(problems) > 0 {
+		badRequest(w, problems)
+		return
+	}
+	var problems []string
+	req := StickerRequest{
+		MerchantID: in.MerchantID, StickerType: in.StickerType, Cashlink: in.Cashlink, Description: in.Description,
+		ProductCode: in.ProductCode, PaymentPurpose: in.PaymentPurpose, CallbackURL: in.CallbackURL,
+	}
+	req.Amount, req.amountBad = in.Amount.parse("amount", &problems)
+	req.problems = problems
+	st, err := s.store.CreateSticker(req)
+	if err != nil {
+		fail(w, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, renderSticker(&st))
+}
+
+func (s *Server) updateSticker(w http.ResponseWriter, r *http.Request) {
+	var in stickerUpdateIn
+	present, ok := decodeOptional(w, r, &in)
+	if !ok {
+		return
+	}
+	if !present || in.Active == nil {
+		badRequest(w, []string{"active is required"})
+		return
+	}
+	if _, err := s.store.SetStickerActive(r.PathValue("id"), *in.Active); err != nil {
+		fail(w, err)
+		return
+	}
+	writeEmpty(w)
+}
+
+func (s *Server) getSticker(w http.ResponseWriter, r *http.Request) {
+	st, err := s.store.GetSticker(r.PathValue("id"))
+	if err != nil {
+		fail(w, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, renderSticker(&st))
+}
+
+func (s *Server) listStickers(w http.ResponseWriter, r *http.Request) {
+	lq, ok := s.listQuery(w, r, false)
+	if !ok {
+		return
+	}
+	page, err := s.store.ListStickers(lq)
+	if err != nil {
+		fail(w, err)
+		return
+	}
+	out := wireList[wireSticker]{Items: make([]wireSticker, len(page.Items)), Cursor: page.Cursor}
+	for i := range page.Items {
+		out.Items[i] = renderSticker(&page.Items[i])
+	}
+	writeJSON(w, http.StatusOK, out)
+}
