@@ -1,0 +1,163 @@
+// Package backend is the adapter the UI talks to. It hides which of the
+// service's two interfaces answers: domain types, one Backend interface,
+// pagers for lists, and what the credentials may do. The v2 client lives in
+// backend/v2, the embedded service in backend/sandbox.
+package backend
+
+import (
+	"context"
+	"crypto/rand"
+	"crypto/x509"
+	"fmt"
+	"log/slog"
+	"net/url"
+	"time"
+
+	"paydash/backend/money"
+)
+
+// Backend is everything the UI can ask of the service. Every call takes a
+// context so that leaving a view cancels what it asked for.
+type Backend interface {
+	// Describe says what the UI is connected to, for the status bar.
+	Describe() Description
+	// Can reports whether an action may be tried, and if not, why.
+	Can(a Action) (ok bool, reason string)
+
+	ListPayments(q PeriodQuery) Pager[Payment]
+	GetPayment(ctx context.Context, id string) (Payment, error)
+	ListRefunds(q PeriodQuery) Pager[Refund]
+	GetRefund(ctx context.Context, id string) (Refund, error)
+	// RefundsOfPayment lists a payment's refunds, newest first.
+	RefundsOfPayment(ctx context.Context, p Payment) ([]Refund, error)
+	GetToken(ctx context.Context, id string) (Token, error)
+	ListStickers(q StickerQuery) Pager[Sticker]
+	GetSticker(ctx context.Context, id string) (Sticker, error)
+
+	// The actions answer with the object as it is after the action.
+	CapturePayment(ctx context.Context, r CaptureRequest) (Payment, error)
+	CancelPayment(ctx context.Context, paymentID string) (Payment, error)
+	RefundPayment(ctx context.Context, r RefundRequest) (Refund, error)
+	RevokeToken(ctx context.Context, tokenID string) (Token, error)
+	SetStickerActive(ctx context.Context, stickerID string, active bool) (Sticker, error)
+	CreateInvoiceLink(ctx context.Context, r InvoiceLinkRequest) (InvoiceLink, error)
+	CreateSticker(ctx context.Context, r StickerRequest) (Sticker, error)
+	CreateTokenizationLink(ctx context.Context, r TokenizationLinkRequest) (TokenizationLink, error)
+}
+
+// Description is what the status bar shows about the connection.
+type Description struct {
+	Sandbox     bool
+	BaseURL     string
+	Host        string
+	Interfaces  []Interface
+	MerchantIDs []string
+	ReadOnly    bool
+}
+
+// PeriodQuery selects a merchant's objects created in [Start, End).
+type PeriodQuery struct {
+	MerchantID string
+	Start, End time.Time
+}
+
+// StickerQuery selects a merchant's stickers.
+type StickerQuery struct {
+	MerchantID string
+}
+
+// CaptureRequest captures an authorized hold; a nil Amount captures all of it.
+type CaptureRequest struct {
+	PaymentID string
+	Amount    *money.Amount
+}
+
+// RefundRequest refunds part or all of a settled payment. IdempotencyKey
+// makes a retry safe: send the same key again and the service answers with
+// the first refund instead of making a second one. Leave it empty and one is
+// made, but then a retry cannot be recognised; the UI always sets it.
+type RefundRequest struct {
+	PaymentID      string
+	Amount         money.Amount
+	IdempotencyKey string
+}
+
+// InvoiceLinkRequest makes a payment page to send to a customer.
+type InvoiceLinkRequest struct {
+	MerchantID     string
+	Amount         money.Amount
+	Description    string
+	OrderNo        string
+	Expires        time.Time
+	DualMode       bool
+	CustomerEmail  string
+	CustomerPhone  string
+	ReturnURL      string
+	CallbackURL    string
+	IdempotencyKey string
+}
+
+// StickerRequest registers a new payment sticker.
+type StickerRequest struct {
+	MerchantID     string
+	StickerType    string // "Sbp" when empty
+	Cashlink       bool
+	Description    string
+	ProductCode    string
+	PaymentPurpose string
+	Amount         money.Amount
+	CallbackURL    string
+	IdempotencyKey string
+}
+
+// TokenizationLinkRequest makes a page where a customer saves a card.
+type TokenizationLinkRequest struct {
+	MerchantID      string
+	Purpose         string
+	CustomerAccount string
+	CustomerEmail   string
+	ReturnURL       string
+	CallbackURL     string
+	IdempotencyKey  string
+}
+
+// Config is what Open needs: where the service is and who we are. Secrets
+// (the token and the password) are never logged or shown.
+type Config struct {
+	BaseURL     string
+	RootCAs     *x509.CertPool // CAs to trust besides the system's (the sandbox's own, or --ca-file)
+	V2Token     string
+	V1Login     string
+	V1Password  string
+	MerchantIDs []string // the merchants to offer; v2 cannot list them
+	ReadOnly    bool     // no action may be sent
+	Sandbox     bool     // connected to the embedded sandbox (for the status bar)
+	Timeout     time.Duration
+	Logger      *slog.Logger // request log; nil = none
+}
+
+// Open connects the adapter to the configured interfaces. It does no I/O:
+// bad credentials show up on the first request, as a clear error.
+func Open(cfg Config) (Backend, error) {
+	u, err := url.Parse(cfg.BaseURL)
+	if err != nil || u.Host == "" {
+		return nil, fmt.Errorf("base URL %q is not a valid URL (expected e.g. https://pay.example.com)", cfg.BaseURL)
+	}
+	switch {
+	case cfg.V2Token != "":
+		return openV2(cfg, u.Host)
+	case cfg.V1Login != "" || cfg.V1Password != "":
+		return nil, fmt.Errorf("only v1 credentials are configured, and paydash does not speak the legacy interface yet; set PAYDASH_V2_TOKEN")
+	default:
+		return nil, fmt.Errorf("no credentials: set PAYDASH_V2_TOKEN (or PAYDASH_V1_LOGIN and PAYDASH_V1_PASSWORD) in the environment or the config file")
+	}
+}
+
+// NewIdempotencyKey makes a random key (UUID version 4) for a creating call.
+func NewIdempotencyKey() string {
+	var b [16]byte
+	_, _ = rand.Read(b[:])
+	b[6] = b[6]&0x0f | 0x40
+	b[8] = b[8]&0x3f | 0x80
+	return fmt.Sprintf("%x-%x-%x-%x-%x", b[0:4], b[4:6], b[6:8], b[8:10], b[10:16])
+}

@@ -1,0 +1,128 @@
+package backend
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+)
+
+// ErrorKind sorts failures by what the person at the keyboard can do about them.
+type ErrorKind int
+
+const (
+	KindUnknown         ErrorKind = iota
+	KindNotFound                  // no such payment, refund, token or sticker
+	KindRefused                   // the service refused the move in this state
+	KindNotAuthorized             // the credentials may not do this
+	KindUnauthenticated           // the credentials are wrong or missing
+	KindInvalid                   // the request was malformed (a bad amount, a missing field)
+	KindConflict                  // an idempotency key was reused with other data
+	KindUnavailable               // network trouble, rate limit or a server failure: try again
+	KindTokenRevoked              // the saved card was revoked
+	KindTokenBlocked              // the saved card is locked out
+	KindMalformed                 // the service answered something that cannot be read
+	KindUnsupported               // the configured interfaces cannot do this at all
+)
+
+// Error is the adapter's error: the same shape whichever interface answered.
+type Error struct {
+	Kind      ErrorKind
+	Op        string    // what was being done, e.g. "refund payment 43149010"
+	Interface Interface // which interface answered (empty if none did)
+	Code      string    // the service's own code (v2 `code`, v1 ErrorCode as text)
+	Message   string    // the service's own reason
+	Details   []string  // e.g. the list of validation problems
+	Err       error     // the underlying error
+}
+
+func (e *Error) Error() string {
+	var b strings.Builder
+	b.WriteString(e.Op)
+	b.WriteString(": ")
+	switch {
+	case e.Message != "":
+		b.WriteString(e.Message)
+	case e.Err != nil:
+		b.WriteString(e.Err.Error())
+	default:
+		b.WriteString(e.Kind.String())
+	}
+	if len(e.Details) > 0 {
+		b.WriteString(" (")
+		b.WriteString(strings.Join(e.Details, "; "))
+		b.WriteString(")")
+	}
+	return b.String()
+}
+
+func (e *Error) Unwrap() error { return e.Err }
+
+// Hint says what to do next, in words a support person can act on.
+func (e *Error) Hint() string {
+	switch e.Kind {
+	case KindNotFound:
+		return "check the id; it may belong to another merchant"
+	case KindRefused:
+		return "refresh to see the current state"
+	case KindNotAuthorized:
+		return "these credentials may not do this; ask for an account with the right role"
+	case KindUnauthenticated:
+		return "check the token or login in the environment or config file"
+	case KindInvalid:
+		return "correct the input and try again"
+	case KindConflict:
+		return "this was already sent with other data; refresh before trying again"
+	case KindUnavailable:
+		return "the service did not answer; try again (a retry will not duplicate the action)"
+	case KindTokenRevoked, KindTokenBlocked:
+		return "the customer must save a card again"
+	case KindMalformed:
+		return "the service answered something unreadable; try again or check the request log"
+	case KindUnsupported:
+		return "configure the interface that offers it"
+	}
+	return ""
+}
+
+func (k ErrorKind) String() string {
+	switch k {
+	case KindNotFound:
+		return "not found"
+	case KindRefused:
+		return "refused"
+	case KindNotAuthorized:
+		return "not authorized"
+	case KindUnauthenticated:
+		return "not authenticated"
+	case KindInvalid:
+		return "invalid request"
+	case KindConflict:
+		return "conflict"
+	case KindUnavailable:
+		return "service unavailable"
+	case KindTokenRevoked:
+		return "token revoked"
+	case KindTokenBlocked:
+		return "token blocked"
+	case KindMalformed:
+		return "malformed answer"
+	case KindUnsupported:
+		return "not supported"
+	}
+	return "error"
+}
+
+// KindOf returns the kind of an adapter error, or KindUnknown.
+func KindOf(err error) ErrorKind {
+	var e *Error
+	if errors.As(err, &e) {
+		return e.Kind
+	}
+	return KindUnknown
+}
+
+func unsupported(op, why string) error {
+	return &Error{Kind: KindUnsupported, Op: op, Message: why}
+}
+
+func opf(format string, args ...any) string { return fmt.Sprintf(format, args...) }

@@ -1,0 +1,445 @@
+package backend
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	v2 "paydash/backend/v2"
+)
+
+// overV2 serves the Backend over the current JSON interface.
+type overV2 struct {
+	api  *v2.Client
+	desc Description
+	caps *Capabilities
+}
+
+// writeActions are the actions a read-only v2 token is refused.
+var writeActions = Actions
+
+func openV2(cfg Config, host string) (*overV2, error) {
+	opts := []v2.Option{v2.WithUserAgent("paydash")}
+	if cfg.RootCAs != nil {
+		opts = append(opts, v2.WithRootCAs(cfg.RootCAs))
+	}
+	if cfg.Timeout > 0 {
+		opts = append(opts, v2.WithTimeout(cfg.Timeout))
+	}
+	if cfg.Logger != nil {
+		opts = append(opts, v2.WithRequestLog(func(e v2.RequestLogEntry) {
+			attrs := []any{"method", e.Method, "path", e.Path, "status", e.Status,
+				"duration", e.Duration, "attempt", e.Attempt}
+			if e.IdempotencyKey != "" {
+				attrs = append(attrs, "idempotency_key", e.IdempotencyKey)
+			}
+			if e.Err != nil {
+				attrs = append(attrs, "error", e.Err.Error())
+			}
+			cfg.Logger.Info("v2 request", attrs...)
+		}))
+	}
+	api, err := v2.NewClient(cfg.BaseURL, cfg.V2Token, opts...)
+	if err != nil {
+		return nil, err
+	}
+	b := &overV2{
+		api: api,
+		desc: Description{
+			Sandbox: cfg.Sandbox, BaseURL: cfg.BaseURL, Host: host,
+			Interfaces: []Interface{V2}, MerchantIDs: cfg.MerchantIDs, ReadOnly: cfg.ReadOnly,
+		},
+		caps: newCapabilities(),
+	}
+	if cfg.ReadOnly {
+		b.caps.deny("paydash was started read-only (--read-only)", writeActions...)
+	}
+	return b, nil
+}
+
+func (b *overV2) Describe() Description                 { return b.desc }
+func (b *overV2) Can(a Action) (ok bool, reason string) { return b.caps.Can(a) }
+
+// guard refuses an action the capabilities rule out, before any request.
+func (b *overV2) guard(a Action, op string) error {
+	if ok, reason := b.caps.Can(a); !ok {
+		return &Error{Kind: KindNotAuthorized, Op: op, Message: reason}
+	}
+	return nil
+}
+
+// fail turns a client error into the adapter's, and learns from a refusal
+// of rights that writes are not allowed with this token.
+func (b *overV2) fail(op string, write bool, err error) error {
+	e := fromV2(op, err)
+	if write && e.Kind == KindNotAuthorized {
+		b.caps.deny("the v2 token may not change anything (the service answered not_authorized)", writeActions...)
+	}
+	return e
+}
+
+func fromV2(op string, err error) *Error {
+	e := &Error{Op: op, Err: err, Interface: V2}
+	var ae *v2.Error
+	if !errors.As(err, &ae) {
+		switch {
+		case errors.Is(err, context.Canceled):
+			e.Kind, e.Message = KindUnavailable, "cancelled"
+		case errors.Is(err, v2.ErrMalformedResponse):
+			e.Kind = KindMalformed
+		default:
+			// Network failures, time-outs and unreadable answers land here.
+			e.Kind = KindUnavailable
+		}
+		return e
+	}
+	e.Code, e.Message, e.Details = ae.Code, ae.Message, ae.Errors
+	switch {
+	case v2.IsUnauthenticated(err):
+		e.Kind = KindUnauthenticated
+	case v2.IsNotAuthorized(err):
+		e.Kind = KindNotAuthorized
+	case v2.IsNotFound(err):
+		e.Kind = KindNotFound
+	case v2.IsIdempotencyViolation(err):
+		e.Kind = KindConflict
+	case v2.IsInvalidOperation(err):
+		e.Kind = KindRefused
+	case v2.IsValidation(err):
+		e.Kind = KindInvalid
+	case v2.IsTokenRevoked(err):
+		e.Kind = KindTokenRevoked
+	case v2.IsTokenBlocked(err):
+		e.Kind = KindTokenBlocked
+	case v2.IsRateLimited(err), v2.IsServerError(err):
+		e.Kind = KindUnavailable
+	}
+	return e
+}
+
+// --- reads -------------------------------------------------------------
+
+func (b *overV2) ListPayments(q PeriodQuery) Pager[Payment] {
+	return &cursorPager[Payment]{fetch: func(ctx context.Context, cursor string) ([]Payment, string, error) {
+		page, _, err := b.api.Payments.List(ctx, v2.ListParams{
+			MerchantID: q.MerchantID, Start: q.Start, End: q.End, Cursor: cursor})
+		if err != nil {
+			return nil, "", b.fail("list payments", false, err)
+		}
+		items := make([]Payment, len(page.Items))
+		for i, it := range page.Items {
+			items[i] = paymentFromV2List(it)
+		}
+		return items, page.Cursor, nil
+	}}
+}
+
+func (b *overV2) GetPayment(ctx context.Context, id string) (Payment, error) {
+	p, resp, err := b.api.Payments.Get(ctx, id)
+	if err != nil {
+		return Payment{}, b.fail(opf("read payment %s", id), false, err)
+	}
+	return paymentFromV2(p, resp.Body), nil
+}
+
+func (b *overV2) ListRefunds(q PeriodQuery) Pager[Refund] {
+	return &cursorPager[Refund]{fetch: func(ctx context.Context, cursor string) ([]Refund, string, error) {
+		page, _, err := b.api.Refunds.List(ctx, v2.ListParams{
+			MerchantID: q.MerchantID, Start: q.Start, End: q.End, Cursor: cursor})
+		if err != nil {
+			return nil, "", b.fail("list refunds", false, err)
+		}
+		items := make([]Refund, len(page.Items))
+		for i := range page.Items {
+			items[i] = refundFromV2(&page.Items[i], nil)
+			items[i].MerchantID = q.MerchantID
+		}
+		return items, page.Cursor, nil
+	}}
+}
+
+func (b *overV2) GetRefund(ctx context.Context, id string) (Refund, error) {
+	r, resp, err := b.api.Refunds.Get(ctx, id)
+	if err != nil {
+		return Refund{}, b.fail(opf("read refund %s", id), false, err)
+	}
+	return refundFromV2(r, resp.Body), nil
+}
+
+// RefundsOfPayment walks the merchant's refunds made since the payment was
+// created: v2 cannot filter refunds by payment, and no refund predates its
+// payment, so this period holds them all.
+func (b *overV2) RefundsOfPayment(ctx context.Context, p Payment) ([]Refund, error) {
+	op := opf("list refunds of payment %s", p.ID)
+	if p.MerchantID == "" || p.Created.IsZero() {
+		full, err := b.GetPayment(ctx, p.ID)
+		if err != nil {
+			return nil, err
+		}
+		p = full
+	}
+	params := v2.ListParams{MerchantID: p.MerchantID, Start: p.Created, End: time.Now().Add(time.Hour)}
+	var out []Refund
+	for r, err := range b.api.Refunds.All(ctx, params) {
+		if err != nil {
+			return nil, b.fail(op, false, err)
+		}
+		if r.PaymentID == p.ID {
+			rf := refundFromV2(&r, nil)
+			rf.MerchantID = p.MerchantID
+			out = append(out, rf)
+		}
+	}
+	return out, nil
+}
+
+func (b *overV2) GetToken(ctx context.Context, id string) (Token, error) {
+	t, resp, err := b.api.PaymentTokens.Get(ctx, id)
+	if err != nil {
+		return Token{}, b.fail(opf("read token %s", id), false, err)
+	}
+	return tokenFromV2(t, resp.Body), nil
+}
+
+func (b *overV2) ListStickers(q StickerQuery) Pager[Sticker] {
+	return &cursorPager[Sticker]{fetch: func(ctx context.Context, cursor string) ([]Sticker, string, error) {
+		page, _, err := b.api.Stickers.List(ctx, v2.StickerListParams{MerchantID: q.MerchantID, Cursor: cursor})
+		if err != nil {
+			return nil, "", b.fail("list stickers", false, err)
+		}
+		items := make([]Sticker, len(page.Items))
+		for i := range page.Items {
+			items[i] = stickerFromV2(&page.Items[i], nil)
+			items[i].MerchantID = q.MerchantID
+		}
+		return items, page.Cursor, nil
+	}}
+}
+
+func (b *overV2) GetSticker(ctx context.Context, id string) (Sticker, error) {
+	s, resp, err := b.api.Stickers.Get(ctx, id)
+	if err != nil {
+		return Sticker{}, b.fail(opf("read sticker %s", id), false, err)
+	}
+	return stickerFromV2(s, resp.Body), nil
+}
+
+// --- actions -----------------------------------------------------------
+
+// CapturePayment confirms a hold. The service answers an empty 200, so the
+// payment is read again to show its new state. When the answer is lost (a
+// network failure after the request left), the payment is read again too:
+// if it is Settled the capture went through and that is the answer, since
+// sending it again would be refused anyway.
+func (b *overV2) CapturePayment(ctx context.Context, r CaptureRequest) (Payment, error) {
+	op := opf("capture payment %s", r.PaymentID)
+	if err := b.guard(ActionCapture, op); err != nil {
+		return Payment{}, err
+	}
+	_, err := b.api.Payments.Confirm(ctx, r.PaymentID, r.Amount)
+	return b.afterPaymentMove(ctx, op, r.PaymentID, PaymentSettled, err)
+}
+
+// CancelPayment releases a hold; a lost answer is settled as in CapturePayment.
+func (b *overV2) CancelPayment(ctx context.Context, paymentID string) (Payment, error) {
+	op := opf("cancel payment %s", paymentID)
+	if err := b.guard(ActionCancel, op); err != nil {
+		return Payment{}, err
+	}
+	_, err := b.api.Payments.Cancel(ctx, paymentID)
+	return b.afterPaymentMove(ctx, op, paymentID, PaymentCancelled, err)
+}
+
+func (b *overV2) afterPaymentMove(ctx context.Context, op, id string, want PaymentStatus, err error) (Payment, error) {
+	if err != nil {
+		e := b.fail(op, true, err)
+		if KindOf(e) != KindUnavailable {
+			return Payment{}, e
+		}
+		if p, rerr := b.GetPayment(ctx, id); rerr == nil && p.Status == want {
+			return p, nil
+		}
+		return Payment{}, e
+	}
+	return b.GetPayment(ctx, id)
+}
+
+// RefundPayment makes a refund under the request's idempotency key, so a
+// repeat with the same key returns the first refund instead of a second one.
+func (b *overV2) RefundPayment(ctx context.Context, r RefundRequest) (Refund, error) {
+	op := opf("refund %s of payment %s", r.Amount, r.PaymentID)
+	if err := b.guard(ActionRefund, op); err != nil {
+		return Refund{}, err
+	}
+	amount := r.Amount
+	ref, resp, err := b.api.Refunds.Create(ctx, &v2.RefundRequest{PaymentID: r.PaymentID, Amount: &amount},
+		&v2.CreateOptions{IdempotencyKey: r.IdempotencyKey})
+	if err != nil {
+		return Refund{}, b.fail(op, true, err)
+	}
+	return refundFromV2(ref, resp.Body), nil
+}
+
+func (b *overV2) RevokeToken(ctx context.Context, tokenID string) (Token, error) {
+	op := opf("revoke token %s", tokenID)
+	if err := b.guard(ActionRevokeToken, op); err != nil {
+		return Token{}, err
+	}
+	if _, err := b.api.PaymentTokens.Revoke(ctx, tokenID); err != nil {
+		e := b.fail(op, true, err)
+		if KindOf(e) == KindUnavailable {
+			if t, rerr := b.GetToken(ctx, tokenID); rerr == nil && t.Status == TokenRevoked {
+				return t, nil
+			}
+		}
+		return Token{}, e
+	}
+	return b.GetToken(ctx, tokenID)
+}
+
+// SetStickerActive switches a sticker on or off. Setting the state it
+// already has is harmless, so a lost answer is simply re-read.
+func (b *overV2) SetStickerActive(ctx context.Context, stickerID string, active bool) (Sticker, error) {
+	op := opf("switch sticker %s %s", stickerID, map[bool]string{true: "on", false: "off"}[active])
+	if err := b.guard(ActionToggleSticker, op); err != nil {
+		return Sticker{}, err
+	}
+	if _, err := b.api.Stickers.Update(ctx, stickerID, active); err != nil {
+		return Sticker{}, b.fail(op, true, err)
+	}
+	return b.GetSticker(ctx, stickerID)
+}
+
+func (b *overV2) CreateInvoiceLink(ctx context.Context, r InvoiceLinkRequest) (InvoiceLink, error) {
+	op := opf("create an invoice link for %s", r.Amount)
+	if err := b.guard(ActionCreateInvoice, op); err != nil {
+		return InvoiceLink{}, err
+	}
+	amount := r.Amount
+	req := &v2.InvoiceRequest{
+		MerchantID: r.MerchantID, DualMode: r.DualMode, Amount: &amount,
+		Invoice: &v2.Invoice{Description: r.Description, OrderNo: r.OrderNo, Expires: r.Expires},
+	}
+	if r.ReturnURL != "" || r.CallbackURL != "" {
+		req.Protocol = &v2.Protocol{ReturnURL: r.ReturnURL, CallbackURL: r.CallbackURL}
+	}
+	if r.CustomerEmail != "" || r.CustomerPhone != "" {
+		req.Customer = &v2.Customer{Email: r.CustomerEmail, Phone: r.CustomerPhone}
+	}
+	out, _, err := b.api.Invoices.Create(ctx, req, &v2.CreateOptions{IdempotencyKey: r.IdempotencyKey})
+	if err != nil {
+		return InvoiceLink{}, b.fail(op, true, err)
+	}
+	return InvoiceLink{PaymentID: out.PaymentID, URL: out.URL}, nil
+}
+
+func (b *overV2) CreateSticker(ctx context.Context, r StickerRequest) (Sticker, error) {
+	op := opf("create sticker %q", r.Description)
+	if err := b.guard(ActionCreateSticker, op); err != nil {
+		return Sticker{}, err
+	}
+	kind := r.StickerType
+	if kind == "" {
+		kind = "Sbp"
+	}
+	amount := r.Amount
+	s, resp, err := b.api.Stickers.Create(ctx, &v2.StickerRequest{
+		MerchantID: r.MerchantID, StickerType: kind, Cashlink: r.Cashlink, Description: r.Description,
+		ProductCode: r.ProductCode, PaymentPurpose: r.PaymentPurpose, Amount: &amount, CallbackURL: r.CallbackURL,
+	}, &v2.CreateOptions{IdempotencyKey: r.IdempotencyKey})
+	if err != nil {
+		return Sticker{}, b.fail(op, true, err)
+	}
+	out := stickerFromV2(s, resp.Body)
+	out.MerchantID = r.MerchantID
+	return out, nil
+}
+
+func (b *overV2) CreateTokenizationLink(ctx context.Context, r TokenizationLinkRequest) (TokenizationLink, error) {
+	op := "create a tokenization link"
+	if err := b.guard(ActionCreateTokenization, op); err != nil {
+		return TokenizationLink{}, err
+	}
+	req := &v2.TokenizationRequest{
+		MerchantID: r.MerchantID, Type: "recurring", Purpose: r.Purpose, PaymentMethod: "bankcard",
+		CallbackURL: r.CallbackURL, ReturnURL: r.ReturnURL,
+	}
+	if r.CustomerAccount != "" || r.CustomerEmail != "" {
+		req.Customer = &v2.Customer{Account: r.CustomerAccount, Email: r.CustomerEmail}
+	}
+	out, _, err := b.api.Tokenization.Create(ctx, req, &v2.CreateOptions{IdempotencyKey: r.IdempotencyKey})
+	if err != nil {
+		return TokenizationLink{}, b.fail(op, true, err)
+	}
+	return TokenizationLink{TokenID: out.TokenID, URL: out.URL}, nil
+}
+
+// --- conversions ---------------------------------------------------------
+
+func paymentFromV2List(it v2.PaymentListItem) Payment {
+	return Payment{
+		Source: V2, ID: it.ID, MerchantID: it.MerchantID, Created: it.Created, Completed: it.Completed,
+		Status: PaymentStatus(it.Status), Amount: it.Amount,
+		OrderNo: it.Invoice.OrderNo, Description: it.Invoice.Description, InvoiceExpires: it.Invoice.Expires,
+		PaymentMethod: it.PaymentData.PaymentMethod, InstrumentTitle: it.PaymentData.PaymentInstrumentTitle,
+	}
+}
+
+func paymentFromV2(p *v2.Payment, raw []byte) Payment {
+	out := Payment{
+		Source: V2, Detailed: true, ID: p.ID, MerchantID: p.MerchantID, Created: p.Created, Completed: p.Completed,
+		Status: PaymentStatus(p.Status), ResultCode: string(p.ResultCode), Message: p.Message, TestMode: p.TestMode,
+		Amount: p.Amount, OrderNo: p.Invoice.OrderNo, Description: p.Invoice.Description,
+		InvoiceExpires: p.Invoice.Expires, InvoiceParams: p.Invoice.Params, CustomerIP: p.Customer.IP,
+		PaymentMethod: p.PaymentData.PaymentMethod, InstrumentTitle: p.PaymentData.PaymentInstrumentTitle,
+		Agreement: p.PaymentData.Agreement, Card: cardFromV2(p.PaymentData.CardInfo),
+		Confirmation: confirmationFromV2(p.Confirmation), Raw: raw,
+	}
+	if t := p.PaymentToken; t != nil {
+		out.Token = &TokenRef{ID: t.ID, Title: t.Title, Expires: t.Expires}
+	}
+	return out
+}
+
+func refundFromV2(r *v2.Refund, raw []byte) Refund {
+	return Refund{
+		Source: V2, ID: r.ID, PaymentID: r.PaymentID, Created: r.Created, Amount: r.Amount,
+		Status: RefundStatus(r.Status), ResultCode: string(r.ResultCode), Raw: raw,
+	}
+}
+
+func tokenFromV2(t *v2.PaymentToken, raw []byte) Token {
+	return Token{
+		Source: V2, ID: t.ID, Status: TokenStatus(t.Status), ResultCode: string(t.ResultCode), Title: t.Title,
+		Expires: t.Expires, Card: cardFromV2(t.CardInfo), Confirmation: confirmationFromV2(t.Confirmation), Raw: raw,
+	}
+}
+
+func stickerFromV2(s *v2.Sticker, raw []byte) Sticker {
+	return Sticker{
+		Source: V2, ID: s.ID, StickerType: s.StickerType, Cashlink: s.Cashlink, Description: s.Description,
+		ProductCode: s.ProductCode, PaymentPurpose: s.PaymentPurpose, Amount: s.Amount,
+		Status: string(s.Status), Payload: s.Payload, Raw: raw,
+	}
+}
+
+func cardFromV2(c *v2.CardInfo) *CardInfo {
+	if c == nil {
+		return nil
+	}
+	return &CardInfo{Brand: c.Brand, Issuer: c.Issuer, Country: c.Country, Type: c.Type, Category: c.Category}
+}
+
+func confirmationFromV2(c *v2.Confirmation) *Confirmation {
+	if c == nil {
+		return nil
+	}
+	return &Confirmation{
+		Type: string(c.Type), PaymentURL: c.PaymentURL, UniversalLink: c.UniversalLink, Instruction: c.Instruction,
+		MaskedPhone: c.MaskedPhone, MethodURL: c.MethodURL, TransactionID: c.TransactionID,
+		AcsURL: c.ACSURL, CReq: c.CReq, PAReq: c.PAReq,
+	}
+}
+
+// ResultMeaning explains an authorization result code in words.
+func ResultMeaning(code string) string { return v2.ResultCodeMeaning(v2.ResultCode(code)) }
