@@ -1,0 +1,32 @@
+# paydash: the two commands a fresh machine needs are `make run` and `make test`.
+GO      ?= go
+BIN     := bin/paydash
+VERSION := $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
+LDFLAGS := -X main.version=$(VERSION)
+
+.PHONY: run build test bench lint fuzz clean
+
+## run: the embedded sandbox in the foreground (the TUI will open here once it lands)
+run: build
+	./$(BIN) sandbox
+
+## build: compile the binary into bin/
+build:
+	$(GO) build -ldflags '$(LDFLAGS)' -o $(BIN) .
+
+## test: vet, then every test with the race detector
+test:
+	$(GO) vet ./...
+	$(GO) test -race -count=1 ./...
+
+## bench: the benchmarks of the quality bars (figures as ratios against the baselines in the same run)
+bench:
+	$(GO) test -run '^$$' -bench . -benchmem -count 1 ./...
+
+## lint: formatting and vet
+lint:
+	@out=$$(gofmt -l .); if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
+	$(GO) vet ./...
+
+clean:
+	rm -rf bin
