@@ -16,7 +16,8 @@
 //
 // Payment: Pending -> Confirmation -> Authorized (dualMode) or Settled;
 // Pending/Confirmation -> Rejected; Authorized -confirm(amount <= authorized)->
-// Settled, recording the captured amount (Amount stays as authorized);
+// Settled, recording the captured amount (v2 then shows the captured amount;
+// the store keeps the authorized one, which v1 shows as Amount beside PaymentAmount);
 // Authorized -cancel-> Cancelled. Everything else is invalid_operation
 // (HTTP 409). Refunds only of Settled payments, in the payment's currency,
 // their non-Rejected sum never above the captured amount; a new refund is
