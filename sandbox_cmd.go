@@ -9,6 +9,8 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"strconv"
+	"strings"
 	"time"
 
 	"paydash/backend/sandbox"
@@ -83,23 +85,37 @@ func runSandbox(ctx context.Context, args []string, stdout, stderr io.Writer) in
 		return 1
 	}
 	info := srv.Info()
-	fmt.Fprintf(stdout, "paydash sandbox is serving %d payments of merchants %v (ready in %s)\n\n",
-		*payments, info.MerchantIDs, time.Since(start).Round(time.Millisecond))
+	fmt.Fprintf(stdout, "paydash sandbox: %s payments, merchants %s, ready in %s\n\n",
+		thousands(*payments), strings.Join(info.MerchantIDs, " "), time.Since(start).Round(time.Millisecond))
 	fmt.Fprintf(stdout, "  base URL        %s\n", info.BaseURL)
 	fmt.Fprintf(stdout, "  CA certificate  %s\n", info.CAFile)
 	fmt.Fprintf(stdout, "  info file       %s\n", path)
 	fmt.Fprintf(stdout, "  v2 token        %s\n", info.V2Token)
 	fmt.Fprintf(stdout, "  v2 read-only    %s\n", info.V2ReadOnlyToken)
 	for _, u := range info.V1Users {
-		fmt.Fprintf(stdout, "  v1 %-12s %s / %s\n", u.Role, u.Login, u.Password)
+		fmt.Fprintf(stdout, "  v1 %-12s %s / %s\n", strings.ToLower(u.Role), u.Login, u.Password)
 	}
-	fmt.Fprintf(stdout, "\nTry:\n  curl --cacert %s -H 'Authorization: Bearer %s' \\\n    '%s/api/v2/payments?merchantId=%s&start=%s&end=%s'\n\nPress Ctrl-C to stop.\n",
-		info.CAFile, info.V2Token, info.BaseURL, first(info.MerchantIDs),
-		time.Now().UTC().Add(-24*time.Hour).Format(time.RFC3339), time.Now().UTC().Add(time.Hour).Format(time.RFC3339))
+	// The example is cut into short lines so that it fits an 80-column
+	// terminal and can be pasted into a shell as it is.
+	today := time.Now().UTC()
+	fmt.Fprintf(stdout, "\nTry:\n  export CA=%s\n  export TOKEN=%s\n", info.CAFile, info.V2Token)
+	fmt.Fprintf(stdout, "  curl --cacert \"$CA\" -H \"Authorization: Bearer $TOKEN\" -G \\\n")
+	fmt.Fprintf(stdout, "    %s/api/v2/payments \\\n", info.BaseURL)
+	fmt.Fprintf(stdout, "    -d merchantId=%s -d start=%s -d end=%s\n\nPress Ctrl-C to stop.\n",
+		first(info.MerchantIDs), today.AddDate(0, 0, -1).Format(time.DateOnly), today.AddDate(0, 0, 1).Format(time.DateOnly))
 
 	<-ctx.Done()
 	fmt.Fprintln(stdout, "\nstopping the sandbox")
 	return 0
+}
+
+// thousands writes 100000 as "100,000".
+func thousands(n int) string {
+	s := strconv.Itoa(n)
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
 }
 
 func first(ids []string) string {

@@ -510,3 +510,22 @@ func BenchmarkPageThroughClient(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkBaselineClientRoundTrip is one Payments.Get through the same
+// client against a server answering a fixed payment: the floor of what one
+// page of BenchmarkPageThroughClient can cost (that one takes 1,000 pages).
+func BenchmarkBaselineClientRoundTrip(b *testing.B) {
+	srv := httptest.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = io.WriteString(w, `{"id":"1","status":"Settled","merchantId":"1001","amount":{"value":10,"currency":"RUB"}}`)
+	}))
+	defer srv.Close()
+	api, err := v2.NewClient(srv.URL, "token", v2.WithHTTPClient(srv.Client()))
+	require.NoError(b, err)
+	ctx := context.Background()
+	for b.Loop() {
+		if _, _, err := api.Payments.Get(ctx, "1"); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
