@@ -330,6 +330,17 @@ func (c *Client) get(ctx context.Context, path string, query url.Values, out any
 	return c.do(ctx, call{method: http.MethodGet, path: path, query: query}, out)
 }
 
+// fetch GETs path and decodes the answer into a new T; the services' Get
+// and List methods are this plus their path.
+func fetch[T any](ctx context.Context, c *Client, path string, query url.Values) (*T, *Response, error) {
+	out := new(T)
+	resp, err := c.get(ctx, path, query, out)
+	if err != nil {
+		return nil, resp, err
+	}
+	return out, resp, nil
+}
+
 func (c *Client) put(ctx context.Context, path string, body, out any) (*Response, error) {
 	return c.do(ctx, call{method: http.MethodPut, path: path, body: body}, out)
 }

@@ -150,24 +150,17 @@ func (s *PaymentsService) Get(ctx context.Context, id string) (*Payment, *Respon
 	if err != nil {
 		return nil, nil, err
 	}
-	p := new(Payment)
-	resp, err := s.client.get(ctx, path, nil, p)
-	if err != nil {
-		return nil, resp, err
-	}
-	return p, resp, nil
+	return fetch[Payment](ctx, s.client, path, nil)
 }
 
 // List fetches one page of a merchant's payments created between p.Start
 // and p.End. For the next page, set p.Cursor to the answer's Cursor.
 func (s *PaymentsService) List(ctx context.Context, p ListParams) (*PaymentList, *Response, error) {
-	list := new(PaymentList)
-	resp, err := s.client.get(ctx, apiPrefix+"/payments", p.query(), list)
-	if err != nil {
-		return nil, resp, err
+	list, resp, err := fetch[PaymentList](ctx, s.client, apiPrefix+"/payments", p.query())
+	if err == nil {
+		resp.Cursor = list.Cursor
 	}
-	resp.Cursor = list.Cursor
-	return list, resp, nil
+	return list, resp, err
 }
 
 // All iterates over every payment List would page through, starting at

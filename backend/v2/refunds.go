@@ -55,24 +55,17 @@ func (s *RefundsService) Get(ctx context.Context, id string) (*Refund, *Response
 	if err != nil {
 		return nil, nil, err
 	}
-	r := new(Refund)
-	resp, err := s.client.get(ctx, path, nil, r)
-	if err != nil {
-		return nil, resp, err
-	}
-	return r, resp, nil
+	return fetch[Refund](ctx, s.client, path, nil)
 }
 
 // List fetches one page of a merchant's refunds created between p.Start and
 // p.End. For the next page, set p.Cursor to the answer's Cursor.
 func (s *RefundsService) List(ctx context.Context, p ListParams) (*RefundList, *Response, error) {
-	list := new(RefundList)
-	resp, err := s.client.get(ctx, apiPrefix+"/refunds", p.query(), list)
-	if err != nil {
-		return nil, resp, err
+	list, resp, err := fetch[RefundList](ctx, s.client, apiPrefix+"/refunds", p.query())
+	if err == nil {
+		resp.Cursor = list.Cursor
 	}
-	resp.Cursor = list.Cursor
-	return list, resp, nil
+	return list, resp, err
 }
 
 // All iterates over every refund List would page through, starting at

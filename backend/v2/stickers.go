@@ -76,24 +76,17 @@ func (s *StickersService) Get(ctx context.Context, id string) (*Sticker, *Respon
 	if err != nil {
 		return nil, nil, err
 	}
-	st := new(Sticker)
-	resp, err := s.client.get(ctx, path, nil, st)
-	if err != nil {
-		return nil, resp, err
-	}
-	return st, resp, nil
+	return fetch[Sticker](ctx, s.client, path, nil)
 }
 
 // List fetches one page of a merchant's stickers. For the next page, set
 // p.Cursor to the answer's Cursor.
 func (s *StickersService) List(ctx context.Context, p StickerListParams) (*StickerList, *Response, error) {
-	list := new(StickerList)
-	resp, err := s.client.get(ctx, apiPrefix+"/stickers", p.query(), list)
-	if err != nil {
-		return nil, resp, err
+	list, resp, err := fetch[StickerList](ctx, s.client, apiPrefix+"/stickers", p.query())
+	if err == nil {
+		resp.Cursor = list.Cursor
 	}
-	resp.Cursor = list.Cursor
-	return list, resp, nil
+	return list, resp, err
 }
 
 // All iterates over every sticker List would page through, starting at

@@ -104,12 +104,7 @@ func (s *PaymentTokensService) Get(ctx context.Context, id string) (*PaymentToke
 	if err != nil {
 		return nil, nil, err
 	}
-	t := new(PaymentToken)
-	resp, err := s.client.get(ctx, path, nil, t)
-	if err != nil {
-		return nil, resp, err
-	}
-	return t, resp, nil
+	return fetch[PaymentToken](ctx, s.client, path, nil)
 }
 
 // Revoke ends a payment token for good (a lost card, say). Not retried
