@@ -26,6 +26,7 @@ import (
 	"net"
 	"net/http"
 	"net/url"
+	"paydash/backend/textsafe"
 	"strings"
 	"time"
 )
@@ -560,7 +561,7 @@ func decodeAnswer(body []byte, out any) error {
 	}
 	if err := json.Unmarshal(b, out); err != nil {
 		// The decoder's message can quote a bit of the body: clean it.
-		return fmt.Errorf("%w: %s", ErrMalformedResponse, clean(err.Error(), 200))
+		return fmt.Errorf("%w: %s", ErrMalformedResponse, textsafe.Line(err.Error(), 200))
 	}
 	return nil
 }

@@ -1,16 +1,14 @@
 package v2
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
+	"paydash/backend/textsafe"
 	"strconv"
 	"strings"
 	"time"
-	"unicode"
-	"unicode/utf8"
 )
 
 // Error codes of the service (spec §7).
@@ -158,17 +156,17 @@ func newError(r call, hr *http.Response, body []byte, token string) *Error {
 		Errors  []json.RawMessage `json:"errors"` // strings per spec; anything else is kept as JSON text
 	}
 	if err := json.Unmarshal(trimBOM(body), &wire); err == nil && (wire.Code != "" || wire.Message != "" || len(wire.Errors) > 0) {
-		e.Code = clean(redact(wire.Code, token), 100)
-		e.Message = clean(redact(wire.Message, token), 500)
+		e.Code = textsafe.Line(textsafe.Redact(wire.Code, token), 100)
+		e.Message = textsafe.Line(textsafe.Redact(wire.Message, token), 500)
 		for _, raw := range wire.Errors {
 			var s string
 			if json.Unmarshal(raw, &s) != nil {
 				s = string(raw)
 			}
-			e.Errors = append(e.Errors, clean(redact(s, token), 300))
+			e.Errors = append(e.Errors, textsafe.Line(textsafe.Redact(s, token), 300))
 		}
 	} else {
-		e.Message = excerpt([]byte(redact(string(body), token)), hr.Header.Get("Content-Type"))
+		e.Message = textsafe.Excerpt([]byte(textsafe.Redact(string(body), token)), hr.Header.Get("Content-Type"), 200)
 	}
 	if e.Message == "" && e.Code == "" {
 		e.Message = http.StatusText(hr.StatusCode)
@@ -193,64 +191,4 @@ func parseRetryAfter(v string, now time.Time) time.Duration {
 		return t.Sub(now)
 	}
 	return 0
-}
-
-// excerpt makes a short, printable summary of a body that is not a JSON
-// error, such as a proxy's HTML error page: tags dropped, text kept.
-func excerpt(body []byte, contentType string) string {
-	b := bytes.TrimSpace(trimBOM(body))
-	s := string(b)
-	if strings.Contains(strings.ToLower(contentType), "html") || bytes.HasPrefix(b, []byte("<")) {
-		s = stripTags(s)
-	}
-	return clean(s, 200)
-}
-
-func stripTags(s string) string {
-	var b strings.Builder
-	inTag := false
-	for _, r := range s {
-		switch {
-		case r == '<':
-			inTag = true
-		case r == '>' && inTag:
-			inTag = false
-			b.WriteByte(' ')
-		case !inTag:
-			b.WriteRune(r)
-		}
-	}
-	return b.String()
-}
-
-// clean makes server text safe to show in a terminal or a log line: invalid
-// UTF-8 replaced, control characters (escape sequences included) turned into
-// spaces, invisible format characters (bidi overrides) dropped, runs of
-// space collapsed, and the result cut to maxRunes.
-func clean(s string, maxRunes int) string {
-	s = strings.ToValidUTF8(s, string(utf8.RuneError))
-	s = strings.Map(func(r rune) rune {
-		switch {
-		case unicode.IsControl(r):
-			return ' '
-		case unicode.Is(unicode.Cf, r):
-			return -1
-		}
-		return r
-	}, s)
-	s = strings.Join(strings.Fields(s), " ")
-	if utf8.RuneCountInString(s) > maxRunes {
-		s = string([]rune(s)[:maxRunes]) + "…"
-	}
-	return s
-}
-
-// redact removes the bearer token from server text, for a service that
-// echoes it back ("unknown token ..."); error strings reach the screen and
-// logs. It runs before clean, which could cut the token in half.
-func redact(s, token string) string {
-	if token == "" {
-		return s
-	}
-	return strings.ReplaceAll(s, token, "[redacted]")
 }

@@ -142,7 +142,7 @@ func TestErrorTextIsCleaned(t *testing.T) {
 	_, _, err := newClient(t, s).Payments.Get(context.Background(), "p1")
 	var e *v2.Error
 	require.ErrorAs(t, err, &e)
-	assert.Equal(t, "bad ]0;pwned value", e.Message)
+	assert.Equal(t, "bad value", e.Message, "the whole escape sequence is dropped, not only its ESC")
 	assert.Equal(t, []string{"line1 line2"}, e.Errors)
 }
 

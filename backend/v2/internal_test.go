@@ -32,13 +32,6 @@ func TestParseRetryAfter(t *testing.T) {
 	}
 }
 
-func TestClean(t *testing.T) {
-	assert.Equal(t, "a b c", clean("a\x1b b\r\n\tc", 100))
-	assert.Equal(t, "ab", clean("a\u202eb\u200b", 100))
-	assert.Equal(t, "abc…", clean("abcdef", 3))
-	assert.Equal(t, "x\uFFFDy", clean("x\xffy", 100))
-}
-
 func TestFormatTimeIsUTCWithOptionalFraction(t *testing.T) {
 	msk := time.FixedZone("MSK", 3*3600)
 	assert.Equal(t, "2024-05-01T00:00:00Z", formatTime(time.Date(2024, 5, 1, 3, 0, 0, 0, msk)))

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"iter"
 	"net/url"
+	"paydash/backend/textsafe"
 	"time"
 )
 
@@ -82,7 +83,7 @@ func all[T any](cursor string, fetch func(cursor string) (items []T, next string
 				return
 			}
 			if seen[next] {
-				yield(zero, fmt.Errorf("%w: %q", ErrRepeatedCursor, clean(next, 80)))
+				yield(zero, fmt.Errorf("%w: %q", ErrRepeatedCursor, textsafe.Line(next, 80)))
 				return
 			}
 			seen[next] = true
