@@ -1,0 +1,153 @@
+package keys
+
+import (
+	"slices"
+	"unicode"
+	"unicode/utf8"
+)
+
+// Context is where the keyboard focus is; it selects which bindings are
+// live, which the help shows, and which keys may not share a binding.
+type Context int
+
+const (
+	// ContextList: a tab's list has the focus. Global, List and Actions
+	// bindings are live.
+	ContextList Context = iota
+	// ContextDetail: the detail pane is open. Same bindings as the list
+	// (movement scrolls the pane, esc closes it).
+	ContextDetail
+	// ContextFilter: the filter input has the focus. Keys that type text go
+	// to the input; enter applies, esc clears, arrows move, ctrl+c quits.
+	ContextFilter
+	// ContextJump: the ":" jump input has the focus. Keys that type text go
+	// to the input; enter jumps, esc cancels, ctrl+c quits.
+	ContextJump
+	// ContextModal: a confirmation modal whose field (if any) is not
+	// focused. Only Modal bindings are live.
+	ContextModal
+	// ContextModalField: the modal's amount field has the focus. Keys that
+	// type text go to the field; only leaving the field and cancelling are
+	// live.
+	ContextModalField
+)
+
+type contextSpec struct {
+	name string
+	// live lists the live actions; Lookup tries them in this order.
+	live []string
+	// short lists the actions of the one-line help, most important first.
+	short []string
+	// pinHelp keeps "? all keys" at the end of the one-line help.
+	pinHelp bool
+	// text: keys that type text belong to an input here.
+	text bool
+	// desc overrides help descriptions in this context.
+	desc map[string]string
+}
+
+var listLive = func() []string {
+	var live []string
+	for _, s := range specs {
+		if s.group != GroupModal {
+			live = append(live, s.name)
+		}
+	}
+	return live
+}()
+
+var contexts = map[Context]*contextSpec{
+	ContextList: {
+		name: "list",
+		live: listLive,
+		short: []string{ActOpen, ActFilter, ActJump, ActCapture, ActCancelHold, ActRefund, ActRevoke,
+			ActToggleSticker, ActNew, ActCopyID, ActRefresh, ActExport, ActNextTab, ActQuit},
+		pinHelp: true,
+	},
+	ContextDetail: {
+		name: "detail pane",
+		live: listLive,
+		short: []string{ActClose, ActCapture, ActCancelHold, ActRefund, ActRevoke, ActToggleSticker,
+			ActCopyID, ActRefresh, ActUp, ActDown, ActQuit},
+		pinHelp: true,
+	},
+	ContextFilter: {
+		name:  "filter input",
+		live:  []string{ActOpen, ActClose, ActUp, ActDown, ActQuit},
+		short: []string{ActOpen, ActClose, ActUp, ActDown, ActQuit},
+		text:  true,
+		desc:  map[string]string{ActOpen: "apply filter", ActClose: "clear filter"},
+	},
+	ContextJump: {
+		name:  "jump input",
+		live:  []string{ActOpen, ActClose, ActQuit},
+		short: []string{ActOpen, ActClose, ActQuit},
+		text:  true,
+		desc:  map[string]string{ActOpen: "jump", ActClose: "cancel"},
+	},
+	ContextModal: {
+		name:  "modal",
+		live:  []string{ActModalConfirm, ActModalCancel, ActModalEditField},
+		short: []string{ActModalConfirm, ActModalCancel, ActModalEditField},
+	},
+	ContextModalField: {
+		name:  "modal field",
+		live:  []string{ActModalLeaveField, ActModalCancel},
+		short: []string{ActModalLeaveField, ActModalCancel},
+		text:  true,
+	},
+}
+
+// Contexts lists every context.
+func Contexts() []Context {
+	return []Context{ContextList, ContextDetail, ContextFilter, ContextJump, ContextModal, ContextModalField}
+}
+
+func (c Context) spec() *contextSpec {
+	if s, ok := contexts[c]; ok {
+		return s
+	}
+	return contexts[ContextList]
+}
+
+// String names the context as the error messages do ("list", "modal").
+func (c Context) String() string { return c.spec().name }
+
+func (c Context) live() []string { return c.spec().live }
+
+func (c Context) typesText() bool { return c.spec().text }
+
+// Live reports whether an action can be triggered in c.
+func (c Context) Live(action string) bool { return slices.Contains(c.live(), action) }
+
+func (c Context) desc(s *spec) string {
+	if d, ok := c.spec().desc[s.name]; ok {
+		return d
+	}
+	return s.desc
+}
+
+// effectiveKeys are the keys of an action that can trigger it in c: in a
+// context that types text, keys that type text are left out.
+func (c Context) effectiveKeys(keys []string) []string {
+	if !c.typesText() {
+		return keys
+	}
+	var out []string
+	for _, k := range keys {
+		if !isTextKey(k) {
+			out = append(out, k)
+		}
+	}
+	return out
+}
+
+// isTextKey reports whether a key string is one Bubble Tea reports for a key
+// that types text: a single printable character or "space".
+func isTextKey(k string) bool {
+	if k == "space" {
+		return true
+	}
+	r, size := utf8.DecodeRuneInString(k)
+	return size == len(k) && r != utf8.RuneError && unicode.IsPrint(r)
+}

@@ -1,0 +1,400 @@
+// Package keys is paydash's one keymap: every key binding of the app, the
+// help generated from it (a one-line bar and the full "?" overlay), the
+// translation of a key press into an action name, and the user's remapping
+// from the config file's [keys] table.
+//
+// Bindings are grouped by where they work (Global, List, Actions, Modal);
+// a Context says which of them are live at a given moment. A binding that
+// cannot act right now (wrong state, wrong role, read-only) stays bound and
+// is shown greyed out with the reason (see Availability), following
+// lazygit's disabled-reason bindings.
+package keys
+
+import (
+	"slices"
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+)
+
+// Action names: the stable names of the bindings, used in the config file's
+// [keys] table, returned by Lookup and passed to Availability.
+const (
+	// Global.
+	ActNextTab = "next_tab"
+	ActPrevTab = "prev_tab"
+	ActTab1    = "tab_1"
+	ActTab2    = "tab_2"
+	ActTab3    = "tab_3"
+	ActTab4    = "tab_4"
+	ActTab5    = "tab_5"
+	ActHelp    = "help"
+	ActQuit    = "quit"
+	ActRefresh = "refresh"
+	ActJump    = "jump"
+	ActFilter  = "filter"
+	ActCopyID  = "copy_id"
+	ActExport  = "export"
+
+	// List (navigation, also used by the detail pane).
+	ActUp       = "up"
+	ActDown     = "down"
+	ActPageUp   = "page_up"
+	ActPageDown = "page_down"
+	ActTop      = "top"
+	ActBottom   = "bottom"
+	ActOpen     = "open"
+	ActClose    = "close"
+
+	// Actions on the selected object.
+	ActCapture       = "capture"
+	ActCancelHold    = "cancel_hold"
+	ActRefund        = "refund"
+	ActRevoke        = "revoke"
+	ActToggleSticker = "toggle_sticker"
+	ActNew           = "new"
+
+	// Confirmation modal.
+	ActModalConfirm    = "modal_confirm"
+	ActModalCancel     = "modal_cancel"
+	ActModalEditField  = "modal_edit_field"
+	ActModalLeaveField = "modal_leave_field"
+)
+
+// Global holds the bindings that work everywhere outside a modal.
+type Global struct {
+	NextTab, PrevTab             key.Binding
+	Tab1, Tab2, Tab3, Tab4, Tab5 key.Binding
+	Help, Quit, Refresh, Jump    key.Binding
+	Filter, CopyID, Export       key.Binding
+}
+
+// List holds the movement bindings of the list and the detail pane.
+type List struct {
+	Up, Down, PageUp, PageDown key.Binding
+	Top, Bottom                key.Binding
+	Open, Close                key.Binding
+}
+
+// Actions holds the bindings that change something at the service.
+type Actions struct {
+	Capture, CancelHold, Refund key.Binding
+	Revoke, ToggleSticker, New  key.Binding
+}
+
+// Modal holds the bindings of a confirmation modal. EditField works while
+// the modal's field is not focused, LeaveField while it is.
+type Modal struct {
+	Confirm, Cancel       key.Binding
+	EditField, LeaveField key.Binding
+}
+
+// Map is the whole keymap. Build it with Default, then Apply the user's
+// overrides once at start.
+type Map struct {
+	Global  Global
+	List    List
+	Actions Actions
+	Modal   Modal
+}
+
+// Group is a column of the full help.
+type Group int
+
+const (
+	GroupNavigation Group = iota
+	GroupActions
+	GroupGlobal
+	GroupModal
+)
+
+// String is the group's column title.
+func (g Group) String() string {
+	switch g {
+	case GroupNavigation:
+		return "Navigation"
+	case GroupActions:
+		return "Actions"
+	case GroupGlobal:
+		return "Global"
+	case GroupModal:
+		return "Modal"
+	}
+	return "?"
+}
+
+// spec describes one binding: its action name, group, help text and
+// default keys (Map.field says where it lives). specs is the single source
+// of truth for Default, Apply, Lookup and the help.
+type spec struct {
+	name  string
+	group Group
+	desc  string
+	keys  []string
+}
+
+var specs = []spec{
+	{ActNextTab, GroupGlobal, "next tab", []string{"tab"}},
+	{ActPrevTab, GroupGlobal, "previous tab", []string{"shift+tab"}},
+	{ActTab1, GroupGlobal, "go to tab 1", []string{"1"}},
+	{ActTab2, GroupGlobal, "go to tab 2", []string{"2"}},
+	{ActTab3, GroupGlobal, "go to tab 3", []string{"3"}},
+	{ActTab4, GroupGlobal, "go to tab 4", []string{"4"}},
+	{ActTab5, GroupGlobal, "go to tab 5", []string{"5"}},
+	{ActFilter, GroupGlobal, "filter rows", []string{"/"}},
+	{ActJump, GroupGlobal, "jump to payment", []string{":"}},
+	{ActRefresh, GroupGlobal, "refresh now", []string{"r"}},
+	{ActCopyID, GroupGlobal, "copy id", []string{"y"}},
+	{ActExport, GroupGlobal, "export rows", []string{"ctrl+s"}},
+	{ActHelp, GroupGlobal, "all keys", []string{"?"}},
+	{ActQuit, GroupGlobal, "quit", []string{"q", "ctrl+c"}},
+
+	{ActUp, GroupNavigation, "up", []string{"k", "up"}},
+	{ActDown, GroupNavigation, "down", []string{"j", "down"}},
+	{ActPageUp, GroupNavigation, "page up", []string{"pgup"}},
+	{ActPageDown, GroupNavigation, "page down", []string{"pgdown"}},
+	{ActTop, GroupNavigation, "first row", []string{"g", "home"}},
+	{ActBottom, GroupNavigation, "last row", []string{"G", "end"}},
+	{ActOpen, GroupNavigation, "open details", []string{"enter"}},
+	{ActClose, GroupNavigation, "close pane", []string{"esc"}},
+
+	{ActCapture, GroupActions, "capture hold", []string{"c"}},
+	{ActCancelHold, GroupActions, "cancel hold", []string{"x"}},
+	{ActRefund, GroupActions, "refund", []string{"R"}},
+	{ActRevoke, GroupActions, "revoke token", []string{"v"}},
+	{ActToggleSticker, GroupActions, "switch sticker on/off", []string{"t"}},
+	{ActNew, GroupActions, "new invoice/sticker/link", []string{"n"}},
+
+	{ActModalConfirm, GroupModal, "confirm", []string{"y"}},
+	{ActModalCancel, GroupModal, "cancel", []string{"n", "esc"}},
+	{ActModalEditField, GroupModal, "edit amount", []string{"tab", "e"}},
+	{ActModalLeaveField, GroupModal, "done editing", []string{"enter", "tab"}},
+}
+
+var specByName = func() map[string]*spec {
+	idx := make(map[string]*spec, len(specs))
+	for i := range specs {
+		idx[specs[i].name] = &specs[i]
+	}
+	return idx
+}()
+
+// field is where an action's binding lives in m. A switch rather than a
+// table of accessors lets m stay on the stack in Lookup.
+func (m *Map) field(action string) *key.Binding {
+	switch action {
+	case ActNextTab:
+		return &m.Global.NextTab
+	case ActPrevTab:
+		return &m.Global.PrevTab
+	case ActTab1:
+		return &m.Global.Tab1
+	case ActTab2:
+		return &m.Global.Tab2
+	case ActTab3:
+		return &m.Global.Tab3
+	case ActTab4:
+		return &m.Global.Tab4
+	case ActTab5:
+		return &m.Global.Tab5
+	case ActFilter:
+		return &m.Global.Filter
+	case ActJump:
+		return &m.Global.Jump
+	case ActRefresh:
+		return &m.Global.Refresh
+	case ActCopyID:
+		return &m.Global.CopyID
+	case ActExport:
+		return &m.Global.Export
+	case ActHelp:
+		return &m.Global.Help
+	case ActQuit:
+		return &m.Global.Quit
+	case ActUp:
+		return &m.List.Up
+	case ActDown:
+		return &m.List.Down
+	case ActPageUp:
+		return &m.List.PageUp
+	case ActPageDown:
+		return &m.List.PageDown
+	case ActTop:
+		return &m.List.Top
+	case ActBottom:
+		return &m.List.Bottom
+	case ActOpen:
+		return &m.List.Open
+	case ActClose:
+		return &m.List.Close
+	case ActCapture:
+		return &m.Actions.Capture
+	case ActCancelHold:
+		return &m.Actions.CancelHold
+	case ActRefund:
+		return &m.Actions.Refund
+	case ActRevoke:
+		return &m.Actions.Revoke
+	case ActToggleSticker:
+		return &m.Actions.ToggleSticker
+	case ActNew:
+		return &m.Actions.New
+	case ActModalConfirm:
+		return &m.Modal.Confirm
+	case ActModalCancel:
+		return &m.Modal.Cancel
+	case ActModalEditField:
+		return &m.Modal.EditField
+	case ActModalLeaveField:
+		return &m.Modal.LeaveField
+	}
+	return nil
+}
+
+// Default returns the keymap of design §7.
+func Default() Map {
+	var m Map
+	for _, s := range specs {
+		b := m.field(s.name)
+		*b = key.NewBinding(key.WithKeys(append([]string(nil), s.keys...)...))
+		b.SetHelp(Label(s.keys), s.desc)
+	}
+	return m
+}
+
+// ActionNames lists every action name, in the order of the keymap.
+func ActionNames() []string {
+	names := make([]string, len(specs))
+	for i, s := range specs {
+		names[i] = s.name
+	}
+	return names
+}
+
+// Binding returns the binding of an action name.
+func (m Map) Binding(action string) (key.Binding, bool) {
+	b := m.field(action)
+	if b == nil {
+		return key.Binding{}, false
+	}
+	return *b, true
+}
+
+// Label is the help label for a list of keys: "k/↑", "q/ctrl+c", "pgup".
+func Label(keys []string) string {
+	out := make([]string, len(keys))
+	for i, k := range keys {
+		out[i] = keyGlyph(k)
+	}
+	return strings.Join(out, "/")
+}
+
+func keyGlyph(k string) string {
+	mods, base := splitMods(k)
+	switch base {
+	case "up":
+		base = "↑"
+	case "down":
+		base = "↓"
+	case "left":
+		base = "←"
+	case "right":
+		base = "→"
+	}
+	return mods + base
+}
+
+// modifierNames are the modifier prefixes Bubble Tea writes, in its order.
+var modifierNames = []string{"ctrl", "alt", "shift", "meta", "hyper", "super"}
+
+// splitMods splits "ctrl+alt+x" into "ctrl+alt+" and "x". Only known
+// modifiers are split off, and a final "+" is a key ("ctrl++", "+").
+func splitMods(k string) (mods, base string) {
+	rest := k
+	for {
+		stripped := false
+		for _, m := range modifierNames {
+			p := m + "+"
+			if len(rest) > len(p) && strings.EqualFold(rest[:len(p)], p) {
+				rest = rest[len(p):]
+				stripped = true
+				break
+			}
+		}
+		if !stripped {
+			return k[:len(k)-len(rest)], rest
+		}
+	}
+}
+
+// Matches reports whether a key press triggers b (which must be enabled).
+// It takes only presses, so a key release cannot act twice.
+func Matches(msg tea.KeyPressMsg, b key.Binding) bool {
+	return key.Matches(msg, b)
+}
+
+// Lookup maps a key press to the action it triggers in ctx. In a context
+// where the user types text (filter, jump, the modal's field), presses that
+// produce text are never actions: they belong to the input.
+func (m Map) Lookup(msg tea.KeyPressMsg, ctx Context) (action string, b key.Binding, ok bool) {
+	if ctx.typesText() && isTextPress(msg) {
+		return "", key.Binding{}, false
+	}
+	pressed := msg.String() // once, not once per binding as key.Matches would
+	for _, name := range ctx.live() {
+		b := m.field(name)
+		if b.Enabled() && slices.Contains(b.Keys(), pressed) {
+			return name, *b, true
+		}
+	}
+	return "", key.Binding{}, false
+}
+
+// Availability says whether an action can act right now and, if not, why
+// ("read-only mode", "only a held payment can be captured"). Return
+// (false, reason) to show the key greyed out with the reason; return
+// (false, "") to leave the key out of the help altogether because the
+// action does not exist here (revoke on the Payments tab). A nil
+// Availability means everything is available.
+type Availability func(action string) (ok bool, reason string)
+
+func (a Availability) check(action string) (ok bool, reason string) {
+	if a == nil {
+		return true, ""
+	}
+	return a(action)
+}
+
+// NotHere is the reason Resolve gives for an action that Availability hides.
+const NotHere = "not available here"
+
+// Press is what a key press means in a context.
+type Press struct {
+	Action  string
+	Binding key.Binding
+	// Enabled is false when the action cannot act now; the app shows
+	// Reason instead of acting.
+	Enabled bool
+	Reason  string
+}
+
+// Resolve is Lookup followed by the availability check, so that the app
+// handles "act" and "say why not" in one place. ok is false when the key
+// means nothing in ctx.
+func (m Map) Resolve(msg tea.KeyPressMsg, ctx Context, avail Availability) (p Press, ok bool) {
+	action, b, ok := m.Lookup(msg, ctx)
+	if !ok {
+		return Press{}, false
+	}
+	en, reason := avail.check(action)
+	if !en && reason == "" {
+		reason = NotHere
+	}
+	return Press{Action: action, Binding: b, Enabled: en, Reason: reason}, true
+}
+
+// isTextPress reports whether a press types text into a focused input.
+func isTextPress(msg tea.KeyPressMsg) bool {
+	return msg.Text != "" || isTextKey(msg.String())
+}
