@@ -117,7 +117,7 @@ func Line(s string, maxRunes int) string {
 func Excerpt(body []byte, contentType string, maxRunes int) string {
 	b := bytes.TrimSpace(bytes.TrimPrefix(body, []byte("\xef\xbb\xbf")))
 	s := string(b)
-	if strings.Contains(strings.ToLower(contentType), "html") || bytes.HasPrefix(b, []byte("<")) {
+	if ct := strings.ToLower(contentType); strings.Contains(ct, "html") || strings.Contains(ct, "xml") || bytes.HasPrefix(b, []byte("<")) {
 		s = stripTags(s)
 	}
 	return Line(s, maxRunes)

@@ -1,0 +1,620 @@
+package v1
+
+import (
+	"bytes"
+	"errors"
+	"unicode/utf8"
+)
+
+// A fast path for XML answers. encoding/xml reads about 15 MB/s, so the
+// XML register of 50,000 operations (~13 MB) would take most of a second
+// against the 300 ms the design allows (§6). The answers are plain: no
+// namespaces, no CDATA, no DTD. fastXML reads exactly that subset straight
+// into the wire types and gives up (errSlowPath) on anything else, or on
+// any error at all, and decodeXML then runs encoding/xml on the same bytes.
+// So the fast path decides nothing on its own: whenever it succeeds, the
+// result is the one encoding/xml gives, which FuzzDecodeXML checks.
+
+var errSlowPath = errors.New("fastxml: not handled")
+
+const fastMaxDepth = 64
+
+type fastXML struct {
+	b     []byte
+	i     int
+	depth int
+	buf   []byte // the text of the element being read
+}
+
+// decodeXMLFast fills root from b (BOM and surrounding space already
+// trimmed) or returns errSlowPath.
+func decodeXMLFast(b []byte, root *xmlRoot) error {
+	f := &fastXML{b: b}
+	if err := f.prolog(); err != nil {
+		return err
+	}
+	name, empty, err := f.startTag()
+	if err != nil {
+		return err
+	}
+	return f.root(root, name, empty)
+	// Whatever follows the root element is not read, as by xml.Decoder.Decode.
+}
+
+// prolog skips what may precede the root: space, one XML declaration
+// (version 1.0, UTF-8) at the very start, and comments.
+func (f *fastXML) prolog() error {
+	if bytes.HasPrefix(f.b, []byte("<?xml")) {
+		end := bytes.Index(f.b, []byte("?>"))
+		if end < 0 {
+			return errSlowPath
+		}
+		decl := f.b[len("<?xml"):end]
+		if len(decl) == 0 || !isSpace(decl[0]) {
+			return errSlowPath
+		}
+		if !plainDeclaration(decl) {
+			return errSlowPath
+		}
+		f.i = end + 2
+	}
+	for {
+		f.skipSpace()
+		if bytes.HasPrefix(f.b[f.i:], []byte("<!--")) {
+			if err := f.comment(); err != nil {
+				return err
+			}
+			continue
+		}
+		if f.i < len(f.b) && f.b[f.i] == '<' && f.i+1 < len(f.b) && isNameStart(f.b[f.i+1]) {
+			return nil
+		}
+		return errSlowPath
+	}
+}
+
+// plainDeclaration accepts version="1.0" with an optional UTF-8 encoding,
+// in either quotes, and nothing else.
+func plainDeclaration(decl []byte) bool {
+	fields := bytes.Fields(decl)
+	if len(fields) == 0 || len(fields) > 2 {
+		return false
+	}
+	ok := func(field []byte, name string, values ...string) bool {
+		for _, v := range values {
+			if string(field) == name+`="`+v+`"` || string(field) == name+`='`+v+`'` {
+				return true
+			}
+		}
+		return false
+	}
+	if !ok(fields[0], "version", "1.0") {
+		return false
+	}
+	return len(fields) == 1 || ok(fields[1], "encoding", "UTF-8", "utf-8")
+}
+
+func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
+
+func isNameStart(c byte) bool {
+	return c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' || c == '_'
+}
+
+func isNameChar(c byte) bool {
+	return isNameStart(c) || c >= '0' && c <= '9' || c == '-' || c == '.'
+}
+
+func (f *fastXML) skipSpace() {
+	for f.i < len(f.b) && isSpace(f.b[f.i]) {
+		f.i++
+	}
+}
+
+// comment skips <!-- ... -->, with plain ASCII inside and no "--".
+func (f *fastXML) comment() error {
+	f.i += len("<!--")
+	end := bytes.Index(f.b[f.i:], []byte("--"))
+	if end < 0 || f.i+end+2 >= len(f.b) || f.b[f.i+end+2] != '>' {
+		return errSlowPath
+	}
+	for _, c := range f.b[f.i : f.i+end] {
+		if c >= 0x7f || c < 0x20 && !isSpace(c) {
+			return errSlowPath
+		}
+	}
+	f.i += end + 3
+	return nil
+}
+
+// name reads an element or attribute name: ASCII letters, digits, _ - .;
+// a prefix (":") sends the document to the slow path.
+func (f *fastXML) name() ([]byte, error) {
+	start := f.i
+	if f.i >= len(f.b) || !isNameStart(f.b[f.i]) {
+		return nil, errSlowPath
+	}
+	for f.i < len(f.b) && isNameChar(f.b[f.i]) {
+		f.i++
+	}
+	return f.b[start:f.i], nil
+}
+
+// startTag reads <name attr="v" ...> or <name .../> from f.i at '<'.
+// Attributes are checked and skipped.
+func (f *fastXML) startTag() (name []byte, empty bool, err error) {
+	f.i++ // '<'
+	if name, err = f.name(); err != nil {
+		return nil, false, err
+	}
+	for {
+		hadSpace := f.i < len(f.b) && isSpace(f.b[f.i])
+		f.skipSpace()
+		if f.i >= len(f.b) {
+			return nil, false, errSlowPath
+		}
+		switch f.b[f.i] {
+		case '>':
+			f.i++
+			return name, false, nil
+		case '/':
+			if f.i+1 < len(f.b) && f.b[f.i+1] == '>' {
+				f.i += 2
+				return name, true, nil
+			}
+			return nil, false, errSlowPath
+		}
+		if !hadSpace {
+			return nil, false, errSlowPath
+		}
+		if _, err := f.name(); err != nil {
+			return nil, false, err
+		}
+		f.skipSpace()
+		if f.i >= len(f.b) || f.b[f.i] != '=' {
+			return nil, false, errSlowPath
+		}
+		f.i++
+		f.skipSpace()
+		if f.i >= len(f.b) || (f.b[f.i] != '"' && f.b[f.i] != '\'') {
+			return nil, false, errSlowPath
+		}
+		q := f.b[f.i]
+		f.i++
+		end := bytes.IndexByte(f.b[f.i:], q)
+		if end < 0 {
+			return nil, false, errSlowPath
+		}
+		for _, c := range f.b[f.i : f.i+end] {
+			if c == '<' || c == '&' || c >= 0x7f || c < 0x20 {
+				return nil, false, errSlowPath
+			}
+		}
+		f.i += end + 1
+	}
+}
+
+// content reads an element's content up to and including its end tag.
+// Text goes to f.buf when keep is set (checked either way); each child
+// start tag is handed to child, which must consume the child.
+func (f *fastXML) content(name []byte, keep bool, child func(name []byte, empty bool) error) error {
+	f.depth++
+	defer func() { f.depth-- }()
+	if f.depth > fastMaxDepth {
+		return errSlowPath
+	}
+	for f.i < len(f.b) {
+		c := f.b[f.i]
+		if c != '<' {
+			if err := f.text(keep); err != nil {
+				return err
+			}
+			continue
+		}
+		if f.i+1 >= len(f.b) {
+			return errSlowPath
+		}
+		switch next := f.b[f.i+1]; {
+		case next == '/':
+			f.i += 2
+			end, err := f.name()
+			if err != nil || !bytes.Equal(end, name) {
+				return errSlowPath
+			}
+			f.skipSpace()
+			if f.i >= len(f.b) || f.b[f.i] != '>' {
+				return errSlowPath
+			}
+			f.i++
+			return nil
+		case next == '!':
+			if !bytes.HasPrefix(f.b[f.i:], []byte("<!--")) {
+				return errSlowPath // CDATA, a DOCTYPE inside...
+			}
+			if err := f.comment(); err != nil {
+				return err
+			}
+		case isNameStart(next):
+			cname, empty, err := f.startTag()
+			if err != nil {
+				return err
+			}
+			if err := child(cname, empty); err != nil {
+				return err
+			}
+		default:
+			return errSlowPath // a processing instruction, a stray '<'
+		}
+	}
+	return errSlowPath // the document ends inside the element
+}
+
+// text reads character data up to the next '<': the five predefined
+// entities are decoded, "\r\n" and "\r" become "\n" (as encoding/xml
+// does), and anything unusual (character references, "]]>", characters
+// XML does not allow, invalid UTF-8) sends the document to the slow path.
+func (f *fastXML) text(keep bool) error {
+	start := f.i
+	end := bytes.IndexByte(f.b[f.i:], '<')
+	if end < 0 {
+		return errSlowPath
+	}
+	seg := f.b[start : start+end]
+	f.i += end
+	plain := true
+	for _, c := range seg {
+		if c == '&' || c == '\r' || c == ']' || c >= 0x80 || c < 0x20 && c != '\t' && c != '\n' {
+			plain = false
+			break
+		}
+	}
+	if plain {
+		if keep {
+			f.buf = append(f.buf, seg...)
+		}
+		return nil
+	}
+	if bytes.Contains(seg, []byte("]]>")) {
+		return errSlowPath
+	}
+	for j := 0; j < len(seg); {
+		c := seg[j]
+		switch {
+		case c == '&':
+			semi := bytes.IndexByte(seg[j:], ';')
+			if semi < 0 {
+				return errSlowPath
+			}
+			var r byte
+			switch string(seg[j+1 : j+semi]) {
+			case "lt":
+				r = '<'
+			case "gt":
+				r = '>'
+			case "amp":
+				r = '&'
+			case "apos":
+				r = '\''
+			case "quot":
+				r = '"'
+			default:
+				return errSlowPath
+			}
+			if keep {
+				f.buf = append(f.buf, r)
+			}
+			j += semi + 1
+		case c == '\r':
+			if keep {
+				f.buf = append(f.buf, '\n')
+			}
+			j++
+			if j < len(seg) && seg[j] == '\n' {
+				j++
+			}
+		case c < 0x20 && c != '\t' && c != '\n':
+			return errSlowPath
+		case c < 0x80:
+			if keep {
+				f.buf = append(f.buf, c)
+			}
+			j++
+		default:
+			r, size := utf8.DecodeRune(seg[j:])
+			if r == utf8.RuneError || !xmlChar(r) {
+				return errSlowPath
+			}
+			if keep {
+				f.buf = append(f.buf, seg[j:j+size]...)
+			}
+			j += size
+		}
+	}
+	return nil
+}
+
+// xmlChar is XML 1.0's Char production for non-ASCII runes.
+func xmlChar(r rune) bool {
+	return r >= 0x80 && r <= 0xD7FF || r >= 0xE000 && r <= 0xFFFD || r >= 0x10000 && r <= 0x10FFFF
+}
+
+// skip consumes a child that is not read.
+func (f *fastXML) skip(name []byte, empty bool) error {
+	if empty {
+		return nil
+	}
+	return f.content(name, false, f.skip)
+}
+
+// value reads a child's text (its own character data, without that of any
+// element inside it, as encoding/xml gives a text field) into set.
+func (f *fastXML) value(name []byte, empty bool, set func([]byte) error) error {
+	f.buf = f.buf[:0]
+	if !empty {
+		if err := f.content(name, true, f.skip); err != nil {
+			return err
+		}
+	}
+	if set(f.buf) != nil {
+		return errSlowPath
+	}
+	return nil
+}
+
+// list reads a container element whose children named item are records.
+func (f *fastXML) list(name []byte, empty bool, item string, add func(name []byte, empty bool) error) error {
+	if empty {
+		return nil
+	}
+	return f.content(name, false, func(cname []byte, cempty bool) error {
+		if string(cname) == item {
+			return add(cname, cempty)
+		}
+		return f.skip(cname, cempty)
+	})
+}
+
+// record reads an element whose children are text fields; field gives the
+// setter of a child name, or nil for an unknown child (skipped).
+func (f *fastXML) record(name []byte, empty bool, field func(string) func([]byte) error) error {
+	if empty {
+		return nil
+	}
+	return f.content(name, false, func(cname []byte, cempty bool) error {
+		if set := field(string(cname)); set != nil {
+			return f.value(cname, cempty, set)
+		}
+		return f.skip(cname, cempty)
+	})
+}
+
+func (f *fastXML) root(r *xmlRoot, name []byte, empty bool) error {
+	if empty {
+		return nil
+	}
+	return f.content(name, false, func(cname []byte, cempty bool) error {
+		switch string(cname) {
+		case "ErrorCode":
+			if r.ErrorCode == nil {
+				r.ErrorCode = new(flexInt)
+			}
+			return f.value(cname, cempty, r.ErrorCode.UnmarshalText)
+		case "Message":
+			return f.value(cname, cempty, r.Message.UnmarshalText)
+		case "Overflow":
+			return f.value(cname, cempty, r.Overflow.UnmarshalText)
+		case "Payment":
+			var w paymentWire
+			if err := f.record(cname, cempty, w.field); err != nil {
+				return err
+			}
+			p := w.payment()
+			r.Payment = &p
+		case "Refund":
+			var w refundWire
+			if err := f.record(cname, cempty, w.field); err != nil {
+				return err
+			}
+			x := w.refund()
+			r.Refund = &x
+		case "Payments":
+			if r.Payments == nil {
+				r.Payments = &struct {
+					Items []paymentWire `xml:"Payment"`
+				}{}
+			}
+			return f.list(cname, cempty, "Payment", func(n []byte, e bool) error {
+				r.Payments.Items = append(r.Payments.Items, paymentWire{})
+				return f.record(n, e, r.Payments.Items[len(r.Payments.Items)-1].field)
+			})
+		case "Refunds":
+			if r.Refunds == nil {
+				r.Refunds = &struct {
+					Items []refundWire `xml:"Refund"`
+				}{}
+			}
+			return f.list(cname, cempty, "Refund", func(n []byte, e bool) error {
+				r.Refunds.Items = append(r.Refunds.Items, refundWire{})
+				return f.record(n, e, r.Refunds.Items[len(r.Refunds.Items)-1].field)
+			})
+		case "Documents":
+			if r.Documents == nil {
+				r.Documents = &struct {
+					Items []documentWire `xml:"Document"`
+				}{}
+			}
+			return f.list(cname, cempty, "Document", func(n []byte, e bool) error {
+				r.Documents.Items = append(r.Documents.Items, documentWire{})
+				return f.record(n, e, r.Documents.Items[len(r.Documents.Items)-1].field)
+			})
+		case "Transfers":
+			if r.Transfers == nil {
+				r.Transfers = &struct {
+					Items []transferWire `xml:"Transfer"`
+				}{}
+			}
+			return f.list(cname, cempty, "Transfer", func(n []byte, e bool) error {
+				r.Transfers.Items = append(r.Transfers.Items, transferWire{})
+				return f.record(n, e, r.Transfers.Items[len(r.Transfers.Items)-1].field)
+			})
+		case "Register":
+			var w registerWire
+			if !cempty {
+				err := f.content(cname, false, func(n []byte, e bool) error {
+					if string(n) == "Operations" {
+						return f.list(n, e, "Operation", func(n []byte, e bool) error {
+							w.Operations = append(w.Operations, operationWire{})
+							return f.record(n, e, w.Operations[len(w.Operations)-1].field)
+						})
+					}
+					if set := w.field(string(n)); set != nil {
+						return f.value(n, e, set)
+					}
+					return f.skip(n, e)
+				})
+				if err != nil {
+					return err
+				}
+			}
+			reg := w.register()
+			r.Register = &reg
+		case "Response":
+			if r.Response == nil {
+				r.Response = &xmlRoot{}
+			}
+			return f.root(r.Response, cname, cempty)
+		default:
+			return f.skip(cname, cempty)
+		}
+		return nil
+	})
+}
+
+// The setters of each record's text fields, by element name.
+
+func (w *paymentWire) field(name string) func([]byte) error {
+	switch name {
+	case "PaymentID":
+		return w.PaymentID.UnmarshalText
+	case "SiteInvoiceID":
+		return w.SiteInvoiceID.UnmarshalText
+	case "SiteID":
+		return w.SiteID.UnmarshalText
+	case "CurrencyCode":
+		return w.CurrencyCode.UnmarshalText
+	case "Amount":
+		return w.Amount.UnmarshalText
+	case "PaymentMethod":
+		return w.PaymentMethod.UnmarshalText
+	case "PaymentCurrencyCode":
+		return w.PaymentCurrencyCode.UnmarshalText
+	case "PaymentAmount":
+		return w.PaymentAmount.UnmarshalText
+	case "State":
+		return w.State.UnmarshalText
+	case "Purpose":
+		return w.Purpose.UnmarshalText
+	case "IsTestPayment":
+		return w.IsTestPayment.UnmarshalText
+	case "LastUpdateTime":
+		return w.LastUpdateTime.UnmarshalText
+	case "LastUpdate":
+		return w.LastUpdate.UnmarshalText
+	case "UserIdentifier":
+		return w.UserIdentifier.UnmarshalText
+	case "UserPhoneNumber":
+		return w.UserPhoneNumber.UnmarshalText
+	case "ErrorCode":
+		return w.ErrorCode.UnmarshalText
+	}
+	return nil
+}
+
+func (w *refundWire) field(name string) func([]byte) error {
+	switch name {
+	case "RefundID":
+		return w.RefundID.UnmarshalText
+	case "ExternalID":
+		return w.ExternalID.UnmarshalText
+	case "PaymentID":
+		return w.PaymentID.UnmarshalText
+	case "Amount":
+		return w.Amount.UnmarshalText
+	case "ErrorCode":
+		return w.ErrorCode.UnmarshalText
+	case "ErrorDesc":
+		return w.ErrorDesc.UnmarshalText
+	case "State":
+		return w.State.UnmarshalText
+	case "Status":
+		return w.Status.UnmarshalText
+	case "LastUpdate":
+		return w.LastUpdate.UnmarshalText
+	case "LastUpdateTime":
+		return w.LastUpdateTime.UnmarshalText
+	}
+	return nil
+}
+
+func (w *documentWire) field(name string) func([]byte) error {
+	switch name {
+	case "Created":
+		return w.Created.UnmarshalText
+	case "Description":
+		return w.Description.UnmarshalText
+	case "DocumentID":
+		return w.DocumentID.UnmarshalText
+	case "FileName":
+		return w.FileName.UnmarshalText
+	}
+	return nil
+}
+
+func (w *transferWire) field(name string) func([]byte) error {
+	switch name {
+	case "Created":
+		return w.Created.UnmarshalText
+	case "CurrencyCode":
+		return w.CurrencyCode.UnmarshalText
+	case "TransferAmount":
+		return w.TransferAmount.UnmarshalText
+	case "PaymentOrderID":
+		return w.PaymentOrderID.UnmarshalText
+	case "RegisterID":
+		return w.RegisterID.UnmarshalText
+	}
+	return nil
+}
+
+func (w *registerWire) field(name string) func([]byte) error {
+	switch name {
+	case "PeriodFrom":
+		return w.PeriodFrom.UnmarshalText
+	case "PeriodTo":
+		return w.PeriodTo.UnmarshalText
+	case "RegisterID":
+		return w.RegisterID.UnmarshalText
+	case "RegisterNumber":
+		return w.RegisterNumber.UnmarshalText
+	}
+	return nil
+}
+
+func (w *operationWire) field(name string) func([]byte) error {
+	switch name {
+	case "OperationID":
+		return w.OperationID.UnmarshalText
+	case "SiteAlias":
+		return w.SiteAlias.UnmarshalText
+	case "InvoiceID":
+		return w.InvoiceID.UnmarshalText
+	case "Stamp":
+		return w.Stamp.UnmarshalText
+	case "CurrencyCode":
+		return w.CurrencyCode.UnmarshalText
+	case "OperationAmount":
+		return w.OperationAmount.UnmarshalText
+	case "TransferAmount":
+		return w.TransferAmount.UnmarshalText
+	}
+	return nil
+}

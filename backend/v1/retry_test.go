@@ -1,0 +1,235 @@
+package v1_test
+
+import (
+	"context"
+	"net/http"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	v1 "paydash/backend/v1"
+)
+
+// hashedNames gives, per path, the parameters the server checks the hash with.
+var hashedNames = map[string][]string{
+	"/api/v1/getPayment":            {"paymentID"},
+	"/api/v1/getPaymentByInvoiceID": {"invoiceID", "siteAlias"},
+	"/api/v1/listPaymentsFilter":    {"accountID", "siteAlias", "periodFrom", "periodTo", "invoiceID", "state"},
+	"/api/v1/refundPayment":         {"paymentID", "amount", "externalID"},
+	"/api/v1/listRefunds":           {"accountID", "paymentID", "periodFrom", "periodTo", "externalID"},
+	"/api/v1/confirmPayment":        {"paymentID", "amount"},
+	"/api/v1/cancelPayment":         {"paymentID", "error"},
+	"/api/v1/listDocuments":         {"accountID", "periodFrom", "periodTo"},
+	"/api/v1/getDocumentContent":    {"documentID"},
+	"/api/v1/listTransfers":         {"accountID", "periodFrom", "periodTo"},
+	"/api/v1/getTransferRegister":   {"registerID"},
+}
+
+var reads = map[string]bool{
+	"getPayment": true, "getPaymentByInvoiceID": true, "listPaymentsFilter": true, "listRefunds": true,
+	"listDocuments": true, "getDocumentContent": true, "listTransfers": true, "getTransferRegister": true,
+}
+
+// Every read is retried after a 503 and a 500, each attempt
+// with a fresh nonce and a hash that is right for it; refundPayment,
+// confirmPayment and cancelPayment are sent once whatever happens.
+func TestRetriesOnlyReadsEachWithAFreshNonce(t *testing.T) {
+	for _, tc := range opCases() {
+		t.Run(tc.name, func(t *testing.T) {
+			s := newServer(t, func(w http.ResponseWriter, r *http.Request, n int) {
+				switch n {
+				case 0:
+					reply(http.StatusServiceUnavailable, "busy")(w, r, n)
+				case 1:
+					reply(http.StatusInternalServerError, "boom")(w, r, n)
+				default:
+					reply(http.StatusOK, tc.answer)(w, r, n)
+				}
+			})
+			var mu sync.Mutex
+			var log []v1.RequestLogEntry
+			c := newClient(t, s, v1.WithRequestLog(func(e v1.RequestLogEntry) {
+				mu.Lock()
+				defer mu.Unlock()
+				log = append(log, e)
+			}))
+			err := tc.call(context.Background(), c)
+			reqs := s.requests()
+			op := tc.path[len("/api/v1/"):]
+			if !reads[op] {
+				require.True(t, v1.IsServerFailure(err), "%v", err)
+				require.Len(t, reqs, 1, "%s is never retried", op)
+				return
+			}
+			require.NoError(t, err)
+			require.Len(t, reqs, 3)
+			nonces := map[string]bool{}
+			for _, r := range reqs {
+				nonces[r.Form.Get("nonce")] = true
+				assert.Equal(t, wantHash(r.Form, hashedNames[r.Path]...), r.Form.Get("hash"), "the hash matches the attempt's nonce")
+			}
+			assert.Len(t, nonces, 3, "a fresh nonce on every attempt")
+			mu.Lock()
+			defer mu.Unlock()
+			require.Len(t, log, 3)
+			for i, e := range log {
+				assert.Equal(t, i+1, e.Attempt)
+				assert.Equal(t, op, e.Operation)
+			}
+			assert.Equal(t, http.StatusServiceUnavailable, log[0].Status)
+			assert.True(t, v1.IsServerFailure(log[0].Err))
+			assert.Equal(t, http.StatusInternalServerError, log[1].Status)
+			assert.Error(t, log[1].Err)
+			assert.Equal(t, http.StatusOK, log[2].Status)
+			assert.NoError(t, log[2].Err)
+		})
+	}
+}
+
+func TestWritesAreNotRetriedOnADroppedConnection(t *testing.T) {
+	s := newServer(t, func(w http.ResponseWriter, r *http.Request, n int) { dropConnection(w) })
+	c := newClient(t, s)
+	ctx := context.Background()
+	_, resp, err := c.RefundPayment(ctx, v1.RefundRequest{PaymentID: "1", Amount: "1.00", ExternalID: "X"})
+	require.Error(t, err)
+	assert.NotEmpty(t, resp.Nonce)
+	_, _, err = c.ConfirmPayment(ctx, "1", "1.00")
+	require.Error(t, err)
+	_, _, err = c.CancelPayment(ctx, "1", 0)
+	require.Error(t, err)
+	assert.Len(t, s.requests(), 3)
+}
+
+func TestRetriesAreBounded(t *testing.T) {
+	s := newServer(t, reply(http.StatusBadGateway, "down"))
+	c := newClient(t, s, v1.WithRetries(2, time.Millisecond))
+	_, _, err := c.GetPayment(context.Background(), "1")
+	require.True(t, v1.IsServerFailure(err))
+	assert.Len(t, s.requests(), 3, "1 + 2 retries")
+
+	s.reset()
+	c = newClient(t, s, v1.WithRetries(0, time.Millisecond))
+	_, _, err = c.ListTransfers(context.Background(), v1.PeriodFilter{})
+	require.True(t, v1.IsServerFailure(err))
+	assert.Len(t, s.requests(), 1)
+}
+
+// An answer with an ErrorCode, or a malformed one, is not retried: the
+// service answered.
+func TestAnswersAreNotRetried(t *testing.T) {
+	for _, body := range []string{`{"ErrorCode":-1,"Message":"system failure"}`, `{"ErrorCode":-2}`, `{"ErrorCode":0}`, `nonsense`} {
+		s := newServer(t, reply(http.StatusOK, body))
+		c := newClient(t, s)
+		_, _, err := c.GetPayment(context.Background(), "1")
+		require.Error(t, err)
+		assert.Len(t, s.requests(), 1, body)
+	}
+}
+
+func TestRetryWaitsRespectTheContext(t *testing.T) {
+	s := newServer(t, reply(http.StatusServiceUnavailable, "busy"))
+	c := newClient(t, s, v1.WithRetries(5, time.Hour))
+	ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
+	defer cancel()
+	start := time.Now()
+	_, _, err := c.GetPayment(ctx, "1")
+	require.True(t, v1.IsServerFailure(err), "%v", err)
+	assert.Less(t, time.Since(start), 2*time.Second, "no hour-long wait past the deadline")
+	assert.Len(t, s.requests(), 1)
+
+	// Cancelled while waiting: the error says so and keeps the last failure.
+	ctx, cancel = context.WithCancel(context.Background())
+	c = newClient(t, s, v1.WithRetries(5, 10*time.Second))
+	go func() { time.Sleep(100 * time.Millisecond); cancel() }()
+	_, _, err = c.GetPayment(ctx, "1")
+	require.ErrorIs(t, err, context.Canceled)
+	assert.True(t, v1.IsServerFailure(err))
+}
+
+// A per-attempt timeout turns a hung server into a retry.
+func TestPerAttemptTimeout(t *testing.T) {
+	s := newServer(t, func(w http.ResponseWriter, r *http.Request, n int) {
+		if n == 0 {
+			// A server that never answers: no response at all, not even an
+			// empty 200, may reach the client from this attempt.
+			select {
+			case <-r.Context().Done():
+			case <-time.After(3 * time.Second):
+			}
+			panic(http.ErrAbortHandler)
+		}
+		reply(http.StatusOK, answerPayment)(w, r, n)
+	})
+	c := newClient(t, s, v1.WithTimeout(150*time.Millisecond))
+	p, _, err := c.GetPayment(context.Background(), "1")
+	require.NoError(t, err)
+	assert.Equal(t, "43149010", p.PaymentID)
+	assert.Len(t, s.requests(), 2)
+}
+
+// A dropped connection is retried, with a fresh nonce.
+func TestReadIsRetriedAfterADroppedConnection(t *testing.T) {
+	s := newServer(t, func(w http.ResponseWriter, r *http.Request, n int) {
+		if n == 0 {
+			dropConnection(w)
+			return
+		}
+		reply(http.StatusOK, answerPayment)(w, r, n)
+	})
+	c := newClient(t, s)
+	_, _, err := c.GetPayment(context.Background(), "1")
+	require.NoError(t, err)
+	reqs := s.requests()
+	require.Len(t, reqs, 2)
+	assert.NotEqual(t, reqs[0].Form.Get("nonce"), reqs[1].Form.Get("nonce"))
+}
+
+// net/http resends a GET by itself, same nonce, when a kept-alive
+// connection breaks before the answer; a server that saw the first copy
+// answers -14, and the client tries again with a fresh nonce.
+func TestReadIsRetriedAfterNonceReused(t *testing.T) {
+	var mu sync.Mutex
+	used := map[string]bool{}
+	s := newServer(t, func(w http.ResponseWriter, r *http.Request, n int) {
+		nonce := r.FormValue("nonce")
+		mu.Lock()
+		seenBefore := used[nonce]
+		used[nonce] = true
+		mu.Unlock()
+		switch {
+		case seenBefore:
+			reply(http.StatusOK, `{"ErrorCode":-14,"Message":"nonce already used"}`)(w, r, n)
+		case n == 1:
+			dropConnection(w) // processed, then the answer is lost
+		default:
+			reply(http.StatusOK, answerPayment)(w, r, n)
+		}
+	})
+	c := newClient(t, s)
+	ctx := context.Background()
+	_, _, err := c.GetPayment(ctx, "1") // opens the connection that will be reused
+	require.NoError(t, err)
+	_, _, err = c.GetPayment(ctx, "2")
+	require.NoError(t, err)
+	reqs := s.requests()
+	require.Len(t, reqs, 4, "ok; dropped; resent by net/http; retried by the client")
+	assert.Equal(t, reqs[1].Form.Get("nonce"), reqs[2].Form.Get("nonce"), "net/http resent the GET as it was")
+	assert.NotEqual(t, reqs[2].Form.Get("nonce"), reqs[3].Form.Get("nonce"))
+
+	// A constant nonce is reused for real: the retries cannot help, and -14 comes back.
+	s.reset()
+	c = newClient(t, s, fixedNonce("same"), v1.WithRetries(2, time.Millisecond))
+	_, _, err = c.GetPayment(ctx, "1")
+	require.NoError(t, err)
+	_, _, err = c.GetPayment(ctx, "1")
+	assert.True(t, v1.IsNonceReused(err), "%v", err)
+	assert.Len(t, s.requests(), 4, "1, then 1 + 2 retries")
+	// Writes are not retried on -14 either.
+	s.reset()
+	_, _, err = c.CancelPayment(ctx, "1", 0)
+	assert.True(t, v1.IsNonceReused(err), "%v", err)
+	assert.Len(t, s.requests(), 1)
+}
