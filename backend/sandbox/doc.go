@@ -10,7 +10,10 @@
 // refusals), errors.go (typed refusals), testcards.go, clock.go (time
 // moving: settler and arrivals), seed.go and seeddata.go, callbacks.go,
 // server.go (Start, Info), tls.go, faults.go, idempotency.go, decode.go and
-// v2wire.go (the JSON shapes), v2api.go (the /api/v2 handlers), pages.go.
+// v2wire.go (the JSON shapes), v2api.go (the /api/v2 handlers), pages.go;
+// for the legacy interface v1api.go (the /api/v1 handlers), v1wire.go (its
+// JSON and XML shapes), v1auth.go (signature, nonces, roles), transfers.go
+// (transfers and registers) and documents.go.
 //
 // # State rules
 //
@@ -30,6 +33,44 @@
 // Invoices: Pending until paid on {baseURL}/pay/{id}; Rejected PaymentExpired
 // when invoice.expires passes (default 24 h). A tokenization page token
 // (POST /tokenization) becomes Active after SettleDelay.
+//
+// # The v1 interface
+//
+// Eleven operations at /api/v1/<operation> (getPayment,
+// getPaymentByInvoiceID, listPaymentsFilter, refundPayment, listRefunds,
+// confirmPayment, cancelPayment, listDocuments, getDocumentContent,
+// listTransfers, getTransferRegister), GET or POST, parameter names in any
+// case, over the same store: a payment has the same id in both interfaces,
+// a site is a merchant. Logins cashier (Cashier: the three payment reads)
+// and accountant (Accountant: everything), random passwords per start,
+// both in the one account V1AccountID ("ACC-1"). Checks in order: unknown
+// login -6, bad hash -7, reused nonce -14 (nonces kept 24 h of store time per
+// login; a badly signed request burns none), role -6. Every answer is HTTP
+// 200 with ErrorCode (Message on an error); lists hold the 1,000 newest
+// matches and Overflow. Failure codes: unknown payment or invoice -13,
+// bad or too large amount -18, a state that does not allow the move -31
+// (-15 if CANCELLED), anything else -1 naming the parameter. A payment's
+// ErrorCode: its decline reason (TransactionDeclined -10, InsufficientFunds
+// -19, ThreeDSecureFailed -25, ...), or the `error` given to cancelPayment.
+//
+// Transfers: per site and currency, one per settlement period with
+// settled operations (payments + captured amount, successful refunds -
+// amount, by settlement time), made 6 h after the period ends (plus a few
+// minutes per site and currency). Periods are UTC days; site 1001 was settled
+// monthly before the month the store was made in (its monthly registers hold
+// ~15,000 operations at 100,000 payments) and daily since. A payment's
+// TransferAmount is its amount less the commission (1001 2.1%, 1002 2.4%,
+// 1003 2.8%, 1004 1.9%, rounded half up to the minor unit); the transfer is
+// their sum. Register id = days since 2000-01-01 of the period's start * 32
+// + site index * 8 + 4 if monthly + currency index (1002's register of
+// 2026-02-28 is 305768; 1001's of February 2026 is 304900); RegisterNumber
+// R-1002-20260228, R-1001-202602, R-1003-20260228-EUR. Documents, for each
+// site and ended month with operations, made 9 h after it: an acceptance
+// report (CSV), a transfers statement (CSV) and an act of services rendered
+// (PDF), ids 600000 + months since January 2000 * 16 + site index * 4 +
+// kind (1001's of February 2026: 605008, 605009, 605010). Registers and
+// documents are derived when asked, never stored, and answer the same every
+// time.
 //
 // # Test cards
 //

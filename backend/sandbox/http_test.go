@@ -325,8 +325,11 @@ func TestArrivalsAndContextEnd(t *testing.T) {
 		_, err := tls.Dial("tcp", strings.TrimPrefix(srv.BaseURL(), "https://"), &tls.Config{RootCAs: srv.CertPool()})
 		return err != nil
 	}, 5*time.Second, 10*time.Millisecond)
+	// Close again: it returns once the first Close (started by the context)
+	// has stopped everything; an arrival drawn just before the context ended
+	// may still have been landing while the listener closed.
+	require.NoError(t, srv.Close())
 	n := srv.Store().PaymentCount()
 	time.Sleep(50 * time.Millisecond)
 	assert.Equal(t, n, srv.Store().PaymentCount(), "arrivals stopped")
-	require.NoError(t, srv.Close())
 }

@@ -217,6 +217,9 @@ type Payment struct {
 	TokenID      string        // the payment token used or made by the payment
 	StickerID    string        // cashlink payment
 	Protocol     *Protocol
+	// CancelCode is the v1 failure code (spec v1 part 7, e.g. -17) given
+	// with cancelPayment's `error` when the hold was released; 0 if none.
+	CancelCode int
 
 	seq      int64
 	flow     flow
@@ -327,12 +330,16 @@ type Sticker struct {
 }
 
 // V1User is a legacy-interface login; all of them belong to one account
-// holding every merchant as a site.
+// (V1AccountID) holding every merchant as a site.
 type V1User struct {
-	Login    string `json:"login"`
-	Password string `json:"password"`
-	Role     string `json:"role"` // Cashier or Accountant
+	Login     string `json:"login"`
+	Password  string `json:"password"`
+	Role      string `json:"role"`      // Cashier or Accountant
+	AccountID string `json:"accountId"` // the v1 accountID: V1AccountID
 }
+
+// V1AccountID is the one v1 account; its sites are the merchants (same ids).
+const V1AccountID = "ACC-1"
 
 // Roles of the v1 users (spec v1 part 5).
 const (

@@ -483,6 +483,7 @@ func (s *Store) approve(p *Payment, now time.Time) {
 		p.Status = PaymentAuthorized
 	} else {
 		p.Status, p.Captured, p.Completed = PaymentSettled, p.Amount.Value, now
+		s.ledgerAddPayment(p)
 	}
 	if t := p.tokenize; t != nil && p.Instrument != nil && p.Instrument.Method == MethodBankCard {
 		tok := &PaymentToken{
@@ -609,12 +610,24 @@ func (s *Store) CapturePayment(id string, amount *money.Amount) (Payment, error)
 	} else {
 		p.Message = "Captured"
 	}
+	s.ledgerAddPayment(p)
 	s.notePayment(p)
 	return *p, nil
 }
 
 // CancelPayment releases a hold: Authorized -> Cancelled.
 func (s *Store) CancelPayment(id string) (Payment, error) {
+	return s.CancelPaymentWithCode(id, 0)
+}
+
+// CancelPaymentWithCode releases a hold like CancelPayment and records why:
+// v1Code is a failure code of the legacy interface (spec v1 part 7, e.g.
+// -17 the user refused to pay; 0 = none given), which v1 then shows as the
+// payment's ErrorCode. An unknown non-zero code is a ValidationError.
+func (s *Store) CancelPaymentWithCode(id string, v1Code int) (Payment, error) {
+	if v1Code != 0 && !V1FailureCode(v1Code) {
+		return Payment{}, invalid(fmt.Sprintf("error %d is not a failure code of the v1 interface", v1Code))
+	}
 	s.mu.Lock()
 	defer s.unlock()
 	now := s.clock()
@@ -626,6 +639,10 @@ func (s *Store) CancelPayment(id string) (Payment, error) {
 		return Payment{}, invalidOp("payment %s is %s; only an Authorized payment can be cancelled", p.ID, p.Status)
 	}
 	p.Status, p.Message, p.Completed, p.Updated = PaymentCancelled, "The hold was released by the merchant", now, now
+	if v1Code != 0 {
+		p.CancelCode = v1Code
+		p.Message += ": " + v1ErrorText(v1Code)
+	}
 	s.notePayment(p)
 	return *p, nil
 }
@@ -702,6 +719,7 @@ func (s *Store) settleRefund(r *Refund, at time.Time) {
 		return
 	}
 	r.Status, r.ResultCode = RefundSuccess, "Success"
+	s.ledgerAddRefund(r)
 }
 
 // --- payment tokens ---

@@ -182,9 +182,14 @@ func TestWriteInfoFile(t *testing.T) {
 
 	raw, err := os.ReadFile(path)
 	require.NoError(t, err)
-	assert.Contains(t, string(raw), `"v1Users": []`, "no v1 credentials until v1 is served")
 	var info Info
 	require.NoError(t, json.Unmarshal(raw, &info))
+	// The v1 logins are served, so the file lists them, with their account.
+	require.Len(t, info.V1Users, 2)
+	assert.Equal(t, V1User{Login: "cashier", Password: srv.Store().V1Users()[0].Password, Role: RoleCashier, AccountID: V1AccountID}, info.V1Users[0])
+	assert.Equal(t, "accountant", info.V1Users[1].Login)
+	assert.Equal(t, RoleAccountant, info.V1Users[1].Role)
+	assert.Contains(t, string(raw), `"accountId": "ACC-1"`)
 	assert.Equal(t, srv.BaseURL(), info.BaseURL)
 	assert.Equal(t, filepath.Join(dir, "sandbox-ca.pem"), info.CAFile)
 	assert.True(t, filepath.IsAbs(info.CAFile))

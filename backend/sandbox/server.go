@@ -81,6 +81,7 @@ type Server struct {
 	baseURL string
 	srv     *http.Server
 	idem    *idempotency
+	nonces  *nonceStore
 	deliver *deliverer
 	faults  *faultInjector
 	log     *slog.Logger
@@ -139,6 +140,7 @@ func Start(ctx context.Context, opts Options) (*Server, error) {
 	s := &Server{
 		opts: opts, store: store, certs: c, baseURL: baseURL, log: opts.Logger,
 		idem:    newIdempotency(store.Now),
+		nonces:  newNonceStore(store.Now),
 		deliver: newDeliverer(c.ca, opts.CallbackBackoff, opts.Logger),
 		faults:  newFaultInjector(opts.Faults, opts.Seed),
 	}
@@ -184,10 +186,10 @@ func Start(ctx context.Context, opts Options) (*Server, error) {
 }
 
 // routes puts the interfaces together; faults apply to /api/ paths only.
-// The v1 interface will be mounted at /api/v1/ beside v2.
 func (s *Server) routes() http.Handler {
 	root := http.NewServeMux()
 	root.Handle("/api/v2/", s.v2Routes())
+	root.HandleFunc("/api/v1/", s.v1)
 	s.pageRoutes(root)
 	root.HandleFunc("/", notFoundJSON)
 	return s.faults.wrap(root)
@@ -209,8 +211,8 @@ func (s *Server) CACertPEM() []byte { return append([]byte(nil), s.certs.caPEM..
 // Store is the sandbox's store.
 func (s *Server) Store() *Store { return s.store }
 
-// Info describes the running sandbox. V1Users stays empty until the v1
-// interface is served, so no tool is handed credentials that do not work.
+// Info describes the running sandbox, with the v1 logins (both in account
+// V1AccountID).
 func (s *Server) Info() Info {
 	s.mu.Lock()
 	caFile := s.caFile
@@ -218,7 +220,7 @@ func (s *Server) Info() Info {
 	return Info{
 		BaseURL: s.baseURL, CAFile: caFile, MerchantIDs: s.store.MerchantIDs(),
 		V2Token: s.store.V2Token(), V2ReadOnlyToken: s.store.V2ReadOnlyToken(),
-		V1Users: []V1User{},
+		V1Users: s.store.V1Users(),
 	}
 }
 

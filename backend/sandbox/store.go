@@ -56,6 +56,8 @@ type Store struct {
 
 	gen *generator // seed tables, reused for new objects and arrivals
 	rng *rnd.Rand  // deterministic choices for objects made after the seed
+
+	ledger ledger // settled operations by settlement time, for v1 transfers (transfers.go)
 }
 
 // merchantData is a merchant with its objects, each slice sorted by
@@ -86,8 +88,8 @@ func NewStore(opts Options) *Store {
 	s.fullToken = "pdv2_" + randomSecret()
 	s.readOnlyToken = "pdv2ro_" + randomSecret()
 	s.v1Users = []V1User{
-		{Login: "cashier", Password: randomSecret(), Role: RoleCashier},
-		{Login: "accountant", Password: randomSecret(), Role: RoleAccountant},
+		{Login: "cashier", Password: randomSecret(), Role: RoleCashier, AccountID: V1AccountID},
+		{Login: "accountant", Password: randomSecret(), Role: RoleAccountant, AccountID: V1AccountID},
 	}
 	seedStore(s, opts.Seed, opts.Payments)
 	return s

@@ -1,0 +1,619 @@
+package sandbox
+
+import (
+	"bytes"
+	"encoding/json"
+	"encoding/xml"
+	"errors"
+	"fmt"
+	"mime"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"time"
+
+	"paydash/backend/money"
+)
+
+// The /api/v1 HTTP side (spec v1, design §4): eleven operations at
+// /api/v1/<operation>, GET or POST (query string or form body), parameter
+// names matched without regard to case, every request signed (v1auth.go).
+// Every answer to an operation is HTTP 200 with an ErrorCode (0 success);
+// an unknown path is 404 and another method 405, both with the same JSON
+// envelope. Handlers only translate: the rules live in the Store.
+
+// v1Op is one operation: its canonical name, hashed parameters in order,
+// whether it may answer in XML, and what it does.
+type v1Op struct {
+	name   string
+	hashed []string
+	xml    bool
+	run    func(s *Server, c *v1Call)
+}
+
+var v1Ops = map[string]*v1Op{}
+
+func init() {
+	for _, op := range []*v1Op{
+		{name: "getPayment", hashed: []string{"paymentID"}, run: (*Server).v1GetPayment},
+		{name: "getPaymentByInvoiceID", hashed: []string{"invoiceID", "siteAlias"}, run: (*Server).v1GetPaymentByInvoice},
+		{name: "listPaymentsFilter", hashed: []string{"accountID", "siteAlias", "periodFrom", "periodTo", "invoiceID", "state"}, run: (*Server).v1ListPayments},
+		{name: "refundPayment", hashed: []string{"paymentID", "amount", "externalID"}, run: (*Server).v1RefundPayment},
+		{name: "listRefunds", hashed: []string{"accountID", "paymentID", "periodFrom", "periodTo", "externalID"}, run: (*Server).v1ListRefunds},
+		{name: "confirmPayment", hashed: []string{"paymentID", "amount"}, run: (*Server).v1ConfirmPayment},
+		{name: "cancelPayment", hashed: []string{"paymentID", "error"}, run: (*Server).v1CancelPayment},
+		{name: "listDocuments", hashed: []string{"accountID", "periodFrom", "periodTo"}, xml: true, run: (*Server).v1ListDocuments},
+		{name: "getDocumentContent", hashed: []string{"documentID"}, run: (*Server).v1GetDocumentContent},
+		{name: "listTransfers", hashed: []string{"accountID", "periodFrom", "periodTo"}, xml: true, run: (*Server).v1ListTransfers},
+		{name: "getTransferRegister", hashed: []string{"registerID"}, xml: true, run: (*Server).v1GetRegister},
+	} {
+		v1Ops[strings.ToLower(op.name)] = op
+	}
+}
+
+// v1Call is one request being answered.
+type v1Call struct {
+	w      http.ResponseWriter
+	r      *http.Request
+	op     *v1Op
+	user   V1User
+	params map[string]string // lower-cased name -> value; empty values are absent
+	xml    bool
+}
+
+// get reads a parameter by name, without regard to case ("" if absent).
+func (c *v1Call) get(name string) string { return c.params[strings.ToLower(name)] }
+
+// require reads a required parameter; if it is absent it answers -1 and
+// reports false.
+func (c *v1Call) require(name string) (string, bool) {
+	v := c.get(name)
+	if v == "" {
+		c.fail(v1ErrUnknown, "%s is required", name)
+		return "", false
+	}
+	return v, true
+}
+
+// fail answers an error code with its message.
+func (c *v1Call) fail(code int, format string, args ...any) {
+	msg := fmt.Sprintf(format, args...)
+	if c.xml {
+		writeV1XML(c.w, &v1XML{ErrorCode: code, Message: msg})
+		return
+	}
+	writeV1JSON(c.w, http.StatusOK, &v1Envelope{ErrorCode: code, Message: msg})
+}
+
+func (c *v1Call) ok(env *v1Envelope) { writeV1JSON(c.w, http.StatusOK, env) }
+
+func writeV1JSON(w http.ResponseWriter, status int, env *v1Envelope) {
+	b, err := json.Marshal(env)
+	if err != nil {
+		status, b = http.StatusInternalServerError, []byte(`{"ErrorCode":-1,"Message":"could not render the answer"}`)
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	_, _ = w.Write(b)
+}
+
+func writeV1XML(w http.ResponseWriter, body *v1XML) {
+	var buf bytes.Buffer
+	buf.Grow(4096)
+	buf.WriteString(xml.Header)
+	if err := xml.NewEncoder(&buf).Encode(body); err != nil {
+		buf.Reset()
+		buf.WriteString(xml.Header + "<Response><ErrorCode>-1</ErrorCode><Message>could not render the answer</Message></Response>")
+	}
+	w.Header().Set("Content-Type", "application/xml; charset=utf-8")
+	w.WriteHeader(http.StatusOK)
+	_, _ = w.Write(buf.Bytes())
+}
+
+// v1 serves /api/v1/: routing, parameters, signature, nonce and role, in
+// that order, then the operation.
+func (s *Server) v1(w http.ResponseWriter, r *http.Request) {
+	name := strings.TrimPrefix(r.URL.Path, "/api/v1/")
+	op := v1Ops[strings.ToLower(name)]
+	if op == nil || strings.Contains(name, "/") {
+		writeV1JSON(w, http.StatusNotFound, &v1Envelope{ErrorCode: v1ErrUnknown, Message: "unknown operation " + strconv.Quote(name)})
+		return
+	}
+	if r.Method != http.MethodGet && r.Method != http.MethodPost {
+		w.Header().Set("Allow", "GET, POST")
+		writeV1JSON(w, http.StatusMethodNotAllowed, &v1Envelope{ErrorCode: v1ErrUnknown,
+			Message: "method " + r.Method + " is not allowed on " + r.URL.Path + " (allowed: GET, POST)"})
+		return
+	}
+	c := &v1Call{w: w, r: r, op: op}
+	params, problem := v1Params(w, r)
+	c.params = params
+	if op.xml {
+		switch strings.ToLower(c.get("xml")) {
+		case "1", "true", "yes":
+			c.xml = true
+		}
+	}
+	if problem != "" {
+		c.fail(v1ErrUnknown, "%s", problem)
+		return
+	}
+	u, ok := s.store.V1User(c.get("login"))
+	if !ok {
+		c.fail(v1ErrAccess, "no access: unknown login")
+		return
+	}
+	nonce := c.get("nonce")
+	if p := checkNonce(nonce); p != "" {
+		c.fail(v1ErrUnknown, "%s", p)
+		return
+	}
+	values := make([]string, len(op.hashed))
+	for i, n := range op.hashed {
+		values[i] = c.get(n)
+	}
+	if !verifyV1Signature(u, nonce, c.get("hash"), values) {
+		c.fail(v1ErrSignature, "invalid request signature")
+		return
+	}
+	if !s.nonces.use(u.Login, nonce) {
+		c.fail(v1ErrNonce, "the nonce was already used; make a new one for each request")
+		return
+	}
+	if !v1Allowed(u.Role, op.name) {
+		c.fail(v1ErrAccess, "insufficient rights: the %s role may not %s", u.Role, op.name)
+		return
+	}
+	c.user = u
+	op.run(s, c)
+}
+
+// v1Params reads the query and (for a form body) the form, keyed by the
+// lower-cased name. A name given twice (in any spelling) is a problem.
+func v1Params(w http.ResponseWriter, r *http.Request) (map[string]string, string) {
+	out := map[string]string{}
+	r.Body = http.MaxBytesReader(w, r.Body, maxBody)
+	if err := r.ParseForm(); err != nil {
+		// Still read what the query gives, so the answer's format is right.
+		q, _ := url.ParseQuery(r.URL.RawQuery)
+		for k, vs := range q {
+			out[strings.ToLower(k)] = vs[0]
+		}
+		return out, "the request could not be read: " + err.Error()
+	}
+	if r.Method == http.MethodPost {
+		if ct := r.Header.Get("Content-Type"); ct != "" {
+			if mt, _, _ := mime.ParseMediaType(ct); mt != "application/x-www-form-urlencoded" {
+				return out, "a POST body must be application/x-www-form-urlencoded"
+			}
+		}
+	}
+	seen := map[string]string{}
+	for k, vs := range r.Form {
+		lk := strings.ToLower(k)
+		if prev, dup := seen[lk]; dup || len(vs) > 1 {
+			if !dup {
+				prev = k
+			}
+			return out, fmt.Sprintf("parameter %s is given more than once", prev)
+		}
+		seen[lk] = k
+		out[lk] = vs[0]
+	}
+	return out, ""
+}
+
+// --- parameters ---
+
+// account checks accountID (absent: the user's only account).
+func (c *v1Call) account() bool {
+	if a := c.get("accountID"); a != "" && a != c.user.AccountID {
+		c.fail(v1ErrAccess, "no access: account %q is not the account of %s (%s)", a, c.user.Login, c.user.AccountID)
+		return false
+	}
+	return true
+}
+
+// site reads siteAlias: a site of the account, or "" for all of them.
+func (s *Server) site(c *v1Call) (string, bool) {
+	alias := c.get("siteAlias")
+	if alias == "" {
+		return "", true
+	}
+	if _, ok := s.store.Merchant(alias); !ok {
+		c.fail(v1ErrAccess, "no access: site %q is not a site of account %s", alias, c.user.AccountID)
+		return "", false
+	}
+	return alias, true
+}
+
+// period reads periodFrom and periodTo (yyyy-MM-dd, UTC days, both
+// inclusive) as the times [start, end); absent bounds are zero.
+func (c *v1Call) period() (start, end time.Time, ok bool) {
+	read := func(name string) (time.Time, bool) {
+		v := c.get(name)
+		if v == "" {
+			return time.Time{}, true
+		}
+		t, err := time.Parse(time.DateOnly, v)
+		if err != nil {
+			c.fail(v1ErrUnknown, "%s %q is not a date yyyy-MM-dd", name, v)
+			return time.Time{}, false
+		}
+		return t, true
+	}
+	if start, ok = read("periodFrom"); !ok {
+		return
+	}
+	if end, ok = read("periodTo"); !ok {
+		return
+	}
+	if !start.IsZero() && !end.IsZero() && start.After(end) {
+		c.fail(v1ErrUnknown, "periodFrom %s is after periodTo %s", c.get("periodFrom"), c.get("periodTo"))
+		return start, end, false
+	}
+	if !end.IsZero() {
+		end = end.AddDate(0, 0, 1)
+	}
+	return start, end, true
+}
+
+// amount reads a plain positive decimal amount with at most the currency's
+// usual decimals; anything else answers -18.
+func (c *v1Call) amount(v, currency string) (money.Decimal, bool) {
+	bad := func(format string, args ...any) (money.Decimal, bool) {
+		c.fail(v1ErrAmount, format, args...)
+		return 0, false
+	}
+	whole, frac, dot := strings.Cut(strings.TrimPrefix(v, "-"), ".")
+	if whole == "" || dot && frac == "" || strings.Trim(whole+frac, "0123456789") != "" {
+		return bad("amount %q is not a decimal number such as 10.50", v)
+	}
+	d, err := money.Parse(v)
+	if err != nil {
+		return bad("amount %q is not a usable amount", v)
+	}
+	if !d.IsPositive() {
+		return bad("amount %s must be greater than 0", v)
+	}
+	if places := money.Decimals(currency); len(strings.TrimRight(frac, "0")) > places {
+		return bad("amount %s has more than %d decimals, the most %s has", v, places, currency)
+	}
+	return d, true
+}
+
+// payment finds the payment paymentID names (-13 if none).
+func (s *Server) payment(c *v1Call) (Payment, bool) {
+	id, ok := c.require("paymentID")
+	if !ok {
+		return Payment{}, false
+	}
+	p, err := s.store.GetPayment(id)
+	if err != nil {
+		c.fail(v1ErrNotFound, "payment %s not found", id)
+		return Payment{}, false
+	}
+	return p, true
+}
+
+// stateRefusal answers a payment whose state does not allow a move: -15 if
+// it is CANCELLED, else -31.
+func stateRefusal(c *v1Call, p *Payment, want, move string) {
+	code := v1ErrNotAllow
+	if p.Status == PaymentCancelled || p.Status == PaymentRejected {
+		code = v1ErrCancelled
+	}
+	c.fail(code, "payment %s is %s; only a %s payment can be %s", p.ID, p.Status.V1State(), want, move)
+}
+
+func paymentAnswer(c *v1Call, p *Payment) {
+	vp := renderV1Payment(p)
+	c.ok(&v1Envelope{Payment: &vp})
+}
+
+// --- operations ---
+
+func (s *Server) v1GetPayment(c *v1Call) {
+	if p, ok := s.payment(c); ok {
+		paymentAnswer(c, &p)
+	}
+}
+
+func (s *Server) v1GetPaymentByInvoice(c *v1Call) {
+	inv, ok := c.require("invoiceID")
+	if !ok {
+		return
+	}
+	site, ok := s.site(c)
+	if !ok {
+		return
+	}
+	sites := []string{site}
+	if site == "" {
+		sites = s.store.MerchantIDs()
+	}
+	var (
+		best  Payment
+		found bool
+	)
+	for _, id := range sites {
+		p, err := s.store.PaymentByOrderNo(id, inv)
+		if err == nil && (!found || keyOf(&best).less(keyOf(&p))) {
+			best, found = p, true
+		}
+	}
+	if !found {
+		c.fail(v1ErrNotFound, "no payment with invoiceID %q", inv)
+		return
+	}
+	paymentAnswer(c, &best)
+}
+
+// v1States maps a v1 State to the statuses it shows.
+var v1States = map[string][]PaymentStatus{
+	"INITIATED":  {PaymentPending},
+	"PROCESSING": {PaymentConfirmation},
+	"HOLD":       {PaymentAuthorized},
+	"COMPLETE":   {PaymentSettled},
+	"CANCELLED":  {PaymentCancelled, PaymentRejected},
+}
+
+// v1ListLimit is the most items a list answer holds (then Overflow).
+const v1ListLimit = 1000
+
+func (s *Server) v1ListPayments(c *v1Call) {
+	if !c.account() {
+		return
+	}
+	site, ok := s.site(c)
+	if !ok {
+		return
+	}
+	start, end, ok := c.period()
+	if !ok {
+		return
+	}
+	f := PaymentFilter{Start: start, End: end, OrderNo: c.get("invoiceID"), Limit: v1ListLimit}
+	if site != "" {
+		f.MerchantIDs = []string{site}
+	}
+	if st := c.get("state"); st != "" {
+		if f.Statuses = v1States[strings.ToUpper(st)]; f.Statuses == nil {
+			c.fail(v1ErrUnknown, "state %q is not one of INITIATED, PROCESSING, COMPLETE, CANCELLED, HOLD", st)
+			return
+		}
+	}
+	list, overflow := s.store.FilterPayments(f)
+	out := v1PaymentList{Overflow: overflow, Payments: make([]v1Payment, len(list))}
+	for i := range list {
+		out.Payments[i] = renderV1Payment(&list[i])
+	}
+	c.ok(&v1Envelope{Response: &out})
+}
+
+func (s *Server) v1ListRefunds(c *v1Call) {
+	if !c.account() {
+		return
+	}
+	start, end, ok := c.period()
+	if !ok {
+		return
+	}
+	f := RefundFilter{Start: start, End: end, ExternalID: c.get("externalID"), Limit: v1ListLimit}
+	if id := c.get("paymentID"); id != "" {
+		if _, err := s.store.GetPayment(id); err != nil {
+			c.fail(v1ErrNotFound, "payment %s not found", id)
+			return
+		}
+		f.PaymentID = id
+	}
+	list, overflow := s.store.FilterRefunds(f)
+	out := v1RefundList{Overflow: overflow, Refunds: make([]v1Refund, len(list))}
+	for i := range list {
+		out.Refunds[i] = renderV1Refund(&list[i])
+	}
+	c.ok(&v1Envelope{Response: &out})
+}
+
+func (s *Server) v1RefundPayment(c *v1Call) {
+	p, ok := s.payment(c)
+	if !ok {
+		return
+	}
+	raw, ok := c.require("amount")
+	if !ok {
+		return
+	}
+	v, ok := c.amount(raw, p.Amount.Currency)
+	if !ok {
+		return
+	}
+	check := func(p *Payment) bool {
+		if p.Status != PaymentSettled {
+			stateRefusal(c, p, "COMPLETE", "refunded")
+			return false
+		}
+		if rest := p.Remaining(); v > rest {
+			c.fail(v1ErrAmount, "refund of %s %s is more than remains to refund of payment %s: %s %s",
+				raw, p.Amount.Currency, p.ID, v1Money(rest, p.Amount.Currency), p.Amount.Currency)
+			return false
+		}
+		return true
+	}
+	if !check(&p) {
+		return
+	}
+	ref, err := s.store.CreateRefund(RefundRequest{PaymentID: p.ID, Amount: &money.Amount{Value: v}, ExternalID: c.get("externalID")})
+	if err != nil {
+		// The payment changed in between: answer for its state now.
+		if now, gerr := s.store.GetPayment(p.ID); gerr == nil && !check(&now) {
+			return
+		}
+		c.fail(v1ErrUnknown, "%s", err.Error())
+		return
+	}
+	vr := renderV1Refund(&ref)
+	c.ok(&v1Envelope{Refund: &vr})
+}
+
+func (s *Server) v1ConfirmPayment(c *v1Call) {
+	p, ok := s.payment(c)
+	if !ok {
+		return
+	}
+	raw, ok := c.require("amount")
+	if !ok {
+		return
+	}
+	v, ok := c.amount(raw, p.Amount.Currency)
+	if !ok {
+		return
+	}
+	check := func(p *Payment) bool {
+		if p.Status != PaymentAuthorized {
+			stateRefusal(c, p, "HOLD", "confirmed")
+			return false
+		}
+		if v > p.Amount.Value {
+			c.fail(v1ErrAmount, "cannot confirm %s %s: only %s %s is held", raw, p.Amount.Currency,
+				v1Money(p.Amount.Value, p.Amount.Currency), p.Amount.Currency)
+			return false
+		}
+		return true
+	}
+	if !check(&p) {
+		return
+	}
+	done, err := s.store.CapturePayment(p.ID, &money.Amount{Value: v})
+	if err != nil {
+		if now, gerr := s.store.GetPayment(p.ID); gerr == nil && !check(&now) {
+			return
+		}
+		c.fail(v1ErrUnknown, "%s", err.Error())
+		return
+	}
+	paymentAnswer(c, &done)
+}
+
+func (s *Server) v1CancelPayment(c *v1Call) {
+	p, ok := s.payment(c)
+	if !ok {
+		return
+	}
+	code := 0
+	if e := c.get("error"); e != "" {
+		n, err := strconv.Atoi(e)
+		if err != nil || !V1FailureCode(n) {
+			c.fail(v1ErrUnknown, "error %q is not a failure code of part 7 (-1, -2, -6 ... -31)", e)
+			return
+		}
+		code = n
+	}
+	if p.Status != PaymentAuthorized {
+		stateRefusal(c, &p, "HOLD", "cancelled")
+		return
+	}
+	done, err := s.store.CancelPaymentWithCode(p.ID, code)
+	if err != nil {
+		if now, gerr := s.store.GetPayment(p.ID); gerr == nil && now.Status != PaymentAuthorized {
+			stateRefusal(c, &now, "HOLD", "cancelled")
+			return
+		}
+		c.fail(v1ErrUnknown, "%s", err.Error())
+		return
+	}
+	paymentAnswer(c, &done)
+}
+
+func (s *Server) v1ListDocuments(c *v1Call) {
+	if !c.account() {
+		return
+	}
+	start, end, ok := c.period()
+	if !ok {
+		return
+	}
+	docs := s.store.Documents(start, end)
+	items := make([]v1Document, len(docs))
+	for i := range docs {
+		items[i] = renderV1Document(&docs[i])
+	}
+	if c.xml {
+		writeV1XML(c.w, &v1XML{Documents: &v1DocumentsXML{Items: items}})
+		return
+	}
+	c.ok(&v1Envelope{Response: &v1DocumentsJSON{Documents: items}})
+}
+
+func (s *Server) v1GetDocumentContent(c *v1Call) {
+	id, ok := c.require("documentID")
+	if !ok {
+		return
+	}
+	d, body, err := s.store.DocumentContent(id)
+	if err != nil {
+		c.fail(v1ErrUnknown, "document %s not found", id)
+		return
+	}
+	h := c.w.Header()
+	h.Set("Content-Type", d.ContentType)
+	h.Set("Content-Disposition", `attachment; filename="`+d.FileName+`"`) // file names are plain ASCII
+	h.Set("Content-Length", strconv.Itoa(len(body)))
+	c.w.WriteHeader(http.StatusOK)
+	_, _ = c.w.Write(body)
+}
+
+func (s *Server) v1ListTransfers(c *v1Call) {
+	if !c.account() {
+		return
+	}
+	start, end, ok := c.period()
+	if !ok {
+		return
+	}
+	list := s.store.Transfers(start, end)
+	items := make([]v1Transfer, len(list))
+	for i := range list {
+		items[i] = renderV1Transfer(&list[i])
+	}
+	if c.xml {
+		writeV1XML(c.w, &v1XML{Transfers: &v1TransfersXML{Items: items}})
+		return
+	}
+	c.ok(&v1Envelope{Response: &v1TransfersJSON{Transfers: items}})
+}
+
+func (s *Server) v1GetRegister(c *v1Call) {
+	id, ok := c.require("registerID")
+	if !ok {
+		return
+	}
+	reg, err := s.store.Register(id)
+	if err != nil {
+		var nf *NotFoundError
+		if errors.As(err, &nf) {
+			c.fail(v1ErrUnknown, "register %s not found", id)
+		} else {
+			c.fail(v1ErrUnknown, "%s", err.Error())
+		}
+		return
+	}
+	// A register may hold tens of thousands of operations: written by
+	// hand, not by reflection (v1wire.go).
+	if c.xml {
+		var buf bytes.Buffer
+		buf.Grow(256 + 400*len(reg.Operations))
+		writeRegisterXML(&buf, &reg)
+		c.w.Header().Set("Content-Type", "application/xml; charset=utf-8")
+		c.w.WriteHeader(http.StatusOK)
+		_, _ = c.w.Write(buf.Bytes())
+		return
+	}
+	var buf bytes.Buffer
+	buf.Grow(256 + 300*len(reg.Operations))
+	writeRegisterJSON(&buf, &reg)
+	c.w.Header().Set("Content-Type", "application/json")
+	c.w.WriteHeader(http.StatusOK)
+	_, _ = c.w.Write(buf.Bytes())
+}
