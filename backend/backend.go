@@ -23,6 +23,9 @@ type Backend interface {
 	Describe() Description
 	// Can reports whether an action may be tried, and if not, why.
 	Can(a Action) (ok bool, reason string)
+	// Probe checks that the credentials work and learns what they may do
+	// (the v1 role); the UI runs it once at start, in a command.
+	Probe(ctx context.Context) error
 
 	ListPayments(q PeriodQuery) Pager[Payment]
 	GetPayment(ctx context.Context, id string) (Payment, error)
@@ -33,6 +36,13 @@ type Backend interface {
 	GetToken(ctx context.Context, id string) (Token, error)
 	ListStickers(q StickerQuery) Pager[Sticker]
 	GetSticker(ctx context.Context, id string) (Sticker, error)
+
+	// Transfers, their registers and documents exist only in v1. A period
+	// is whole UTC days: from From's day to To's day, both included.
+	ListTransfers(ctx context.Context, q DayQuery) ([]Transfer, error)
+	GetRegister(ctx context.Context, registerID string) (Register, error)
+	ListDocuments(ctx context.Context, q DayQuery) ([]Document, error)
+	GetDocument(ctx context.Context, documentID string) (DocumentContent, error)
 
 	// The actions answer with the object as it is after the action.
 	CapturePayment(ctx context.Context, r CaptureRequest) (Payment, error)
@@ -59,6 +69,11 @@ type Description struct {
 type PeriodQuery struct {
 	MerchantID string
 	Start, End time.Time
+}
+
+// DayQuery selects the account's objects of the UTC days From..To, both included.
+type DayQuery struct {
+	From, To time.Time
 }
 
 // StickerQuery selects a merchant's stickers.
@@ -143,13 +158,27 @@ func Open(cfg Config) (Backend, error) {
 	if err != nil || u.Host == "" {
 		return nil, fmt.Errorf("base URL %q is not a valid URL (expected e.g. https://pay.example.com)", cfg.BaseURL)
 	}
+	hasV1 := cfg.V1Login != "" || cfg.V1Password != ""
+	if hasV1 && (cfg.V1Login == "" || cfg.V1Password == "") {
+		return nil, fmt.Errorf("the v1 login needs both PAYDASH_V1_LOGIN and PAYDASH_V1_PASSWORD")
+	}
 	switch {
+	case cfg.V2Token != "" && hasV1:
+		current, err := openV2(cfg, u.Host)
+		if err != nil {
+			return nil, err
+		}
+		legacy, err := openV1(cfg, u.Host)
+		if err != nil {
+			return nil, err
+		}
+		return &overBoth{overV2: current, legacy: legacy}, nil
 	case cfg.V2Token != "":
 		return openV2(cfg, u.Host)
-	case cfg.V1Login != "" || cfg.V1Password != "":
-		return nil, fmt.Errorf("only v1 credentials are configured, and paydash does not speak the legacy interface yet; set PAYDASH_V2_TOKEN")
+	case hasV1:
+		return openV1(cfg, u.Host)
 	default:
-		return nil, fmt.Errorf("no credentials: set PAYDASH_V2_TOKEN (or PAYDASH_V1_LOGIN and PAYDASH_V1_PASSWORD) in the environment or the config file")
+		return nil, fmt.Errorf("no credentials: set PAYDASH_V2_TOKEN, or PAYDASH_V1_LOGIN and PAYDASH_V1_PASSWORD, in the environment or the config file")
 	}
 }
 

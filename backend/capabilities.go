@@ -16,6 +16,12 @@ const (
 	ActionCreateTokenization Action = "create tokenization link"
 )
 
+// Reads that not every login may do: a v1 Cashier sees payments only.
+const (
+	ReadRefunds   Action = "list refunds"
+	ReadRegisters Action = "read transfers, registers and documents"
+)
+
 // Actions lists every action, in the order the UI shows them.
 var Actions = []Action{
 	ActionCapture, ActionCancel, ActionRefund, ActionRevokeToken, ActionToggleSticker,

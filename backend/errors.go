@@ -3,6 +3,7 @@ package backend
 import (
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 )
 
@@ -126,3 +127,5 @@ func unsupported(op, why string) error {
 }
 
 func opf(format string, args ...any) string { return fmt.Sprintf(format, args...) }
+
+func itoa(n int) string { return strconv.Itoa(n) }

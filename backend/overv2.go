@@ -443,3 +443,37 @@ func confirmationFromV2(c *v2.Confirmation) *Confirmation {
 
 // ResultMeaning explains an authorization result code in words.
 func ResultMeaning(code string) string { return v2.ResultCodeMeaning(v2.ResultCode(code)) }
+
+// --- what v2 cannot do -----------------------------------------------------
+
+const needV1 = "transfers, registers and documents exist only in the legacy interface; set PAYDASH_V1_LOGIN and PAYDASH_V1_PASSWORD"
+
+func (b *overV2) ListTransfers(context.Context, DayQuery) ([]Transfer, error) {
+	return nil, unsupported("list transfers", needV1)
+}
+func (b *overV2) GetRegister(_ context.Context, id string) (Register, error) {
+	return Register{}, unsupported(opf("read register %s", id), needV1)
+}
+func (b *overV2) ListDocuments(context.Context, DayQuery) ([]Document, error) {
+	return nil, unsupported("list documents", needV1)
+}
+func (b *overV2) GetDocument(_ context.Context, id string) (DocumentContent, error) {
+	return DocumentContent{}, unsupported(opf("download document %s", id), needV1)
+}
+
+// Probe asks for an empty stretch of the first merchant's payments: it costs
+// the service nothing and tells a wrong token at once. Whether a token may
+// write shows only on the first write (the spec has no way to ask).
+func (b *overV2) Probe(ctx context.Context) error {
+	if len(b.desc.MerchantIDs) == 0 {
+		return &Error{Kind: KindInvalid, Op: "check the v2 token", Interface: V2,
+			Message: "no merchant is configured; give --merchant or merchants in the config file"}
+	}
+	end := time.Now()
+	_, _, err := b.api.Payments.List(ctx, v2.ListParams{
+		MerchantID: b.desc.MerchantIDs[0], Start: end.Add(-time.Second), End: end})
+	if err != nil {
+		return b.fail("check the v2 token", false, err)
+	}
+	return nil
+}

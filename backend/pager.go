@@ -53,3 +53,9 @@ func (p *cursorPager[T]) Next(ctx context.Context) (Page[T], error) {
 	p.done = next == ""
 	return Page[T]{Items: items, Done: p.done}, nil
 }
+
+// pagerFunc is a Pager written as one function, for pagers whose state lives
+// in a closure (the v1 narrowing pages).
+type pagerFunc[T any] func(ctx context.Context) (Page[T], error)
+
+func (f pagerFunc[T]) Next(ctx context.Context) (Page[T], error) { return f(ctx) }

@@ -58,8 +58,9 @@ type Payment struct {
 	Detailed   bool
 	ID         string
 	MerchantID string
-	Created    time.Time
+	Created    time.Time // zero when only v1 answered: it gives no creation time
 	Completed  time.Time // zero while the payment can still move
+	Updated    time.Time // the last status change (v1 LastUpdateTime); zero from v2
 	Status     PaymentStatus
 	ResultCode string // authorization result code; ResultMeaning explains it
 	Message    string // the service's own text for the result
@@ -128,8 +129,9 @@ type Refund struct {
 	Source     Interface
 	ID         string
 	PaymentID  string
-	MerchantID string // the merchant whose list it came from, when known
-	Created    time.Time
+	MerchantID string    // the merchant whose list it came from, when known
+	Created    time.Time // zero when only v1 answered
+	Updated    time.Time // v1 LastUpdate; zero from v2
 	Amount     money.Amount
 	Status     RefundStatus
 	ResultCode string // only on single reads
@@ -179,4 +181,50 @@ type InvoiceLink struct {
 type TokenizationLink struct {
 	TokenID string
 	URL     string
+}
+
+// Transfer is a payout of a site's money to the merchant, with the register
+// that lists what it pays for (v1 only).
+type Transfer struct {
+	Created        time.Time
+	Amount         money.Amount // TransferAmount in CurrencyCode
+	PaymentOrderID string
+	RegisterID     string
+	Raw            []byte
+}
+
+// Register lists the operations a transfer pays for (v1 only).
+type Register struct {
+	ID         string
+	Number     string
+	PeriodFrom time.Time
+	PeriodTo   time.Time
+	Operations []Operation
+	Raw        []byte // the XML as received, for the raw view
+}
+
+// Operation is one line of a register: a payment (positive) or a refund (negative).
+type Operation struct {
+	ID              string
+	SiteAlias       string
+	InvoiceID       string
+	Stamp           time.Time
+	Currency        string
+	OperationAmount money.Decimal
+	TransferAmount  money.Decimal
+}
+
+// Document is a report or act the service keeps for the account (v1 only).
+type Document struct {
+	ID          string
+	Created     time.Time
+	Description string
+	FileName    string
+}
+
+// DocumentContent is a downloaded document.
+type DocumentContent struct {
+	FileName    string
+	ContentType string
+	Data        []byte
 }
