@@ -14,10 +14,18 @@ run: build
 build:
 	$(GO) build -ldflags '$(LDFLAGS)' -o $(BIN) .
 
-## test: vet, then every test with the race detector
+## test: vet, every test with the race detector, then a few seconds of each fuzzer
 test:
 	$(GO) vet ./...
 	$(GO) test -race -count=1 ./...
+	$(MAKE) fuzz FUZZTIME=3s
+
+# fuzz: the decoders of server answers and the terminal-text cleaner, FUZZTIME each
+FUZZTIME ?= 30s
+fuzz:
+	$(GO) test -run '^$$' -fuzz '^FuzzDecodeJSON$$' -fuzztime $(FUZZTIME) ./backend/v1/
+	$(GO) test -run '^$$' -fuzz '^FuzzDecodeXML$$' -fuzztime $(FUZZTIME) ./backend/v1/
+	$(GO) test -run '^$$' -fuzz '^FuzzClean$$' -fuzztime $(FUZZTIME) ./backend/textsafe/
 
 ## bench: the benchmarks of the quality bars (figures as ratios against the baselines in the same run)
 bench:
