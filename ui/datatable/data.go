@@ -1,0 +1,351 @@
+package datatable
+
+import (
+	"slices"
+	"sort"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"paydash/backend/textsafe"
+)
+
+// SetRows replaces every loaded row. The selected row keeps its line on
+// screen when its id is among the new rows; otherwise the row now at the
+// cursor's position is selected.
+func (m *Model[T]) SetRows(rows []T) {
+	c := m.c
+	line, had := c.line()
+	selID := ""
+	if had {
+		selID = c.id(c.items[c.sel])
+	}
+	oldCursor := c.cursor
+
+	c.items = make([]T, 0, len(rows))
+	c.hay = make([]string, 0, len(rows))
+	c.index = make(map[string]int32, len(rows))
+	c.match = nil
+	clear(c.flash)
+	clear(c.render.rows)
+	c.sel = -1
+
+	added := c.add(rows, nil)
+	c.natural = added
+	c.order = c.natural
+	if c.sortCol >= 0 {
+		c.order = slices.Clone(c.natural)
+		slices.SortStableFunc(c.order, c.compare())
+	}
+	c.visible = c.order
+	pos := -1
+	if c.filtering() {
+		c.growBits()
+		c.visible, _ = keepList(make([]int32, 0, len(c.order)/4), c.order, -1, c.matchItem)
+	}
+	if it, ok := c.index[selID]; ok && had {
+		pos = c.locate(it)
+	}
+	if pos < 0 {
+		pos = oldCursor
+		if !had {
+			line = 0
+		}
+	}
+	c.anchor(line, pos)
+}
+
+// Append adds rows after the last loaded row (the next page). A row whose id
+// is already loaded replaces it in place. With a sort on, new rows go to
+// their sorted places; with a filter on, only matching rows are shown. The
+// selection keeps its row and screen line.
+func (m *Model[T]) Append(rows []T) {
+	c := m.c
+	line, had := c.line()
+	dirty := false
+	added := c.add(rows, func(it int32, _ bool, matchChanged bool) { dirty = dirty || matchChanged })
+	c.natural = append(c.natural, added...)
+	if c.sortCol < 0 {
+		c.order = c.natural
+	} else {
+		c.order = c.insertSorted(c.order, added, false)
+	}
+	c.place(added, line, had, dirty, c.sortCol < 0)
+}
+
+// Upsert applies a refresh. Rows whose id is loaded are replaced in place
+// and, when a cell's text changed, marked as changed until now+FlashFor.
+// Unknown rows are inserted at their sorted place, or at the top in their
+// given order when no sort is on. The selection keeps its row and screen
+// line. Flashes that ended by now expire.
+func (m *Model[T]) Upsert(rows []T, now time.Time) {
+	c := m.c
+	c.expire(now)
+	line, had := c.line()
+	dirty := false
+	added := c.add(rows, func(it int32, changed, matchChanged bool) {
+		if changed && c.flashFor > 0 {
+			c.flash[it] = now.Add(c.flashFor)
+		}
+		dirty = dirty || matchChanged
+	})
+	if len(added) == 0 && !dirty {
+		return
+	}
+	c.natural = slices.Insert(c.natural, 0, added...)
+	if c.sortCol < 0 {
+		c.order = c.natural
+	} else {
+		c.order = c.insertSorted(c.order, added, true)
+	}
+	c.place(added, line, had, dirty, false)
+}
+
+// add stores rows: known ids are replaced in place (replaced is told about
+// each), unknown ones are appended to items and returned.
+func (c *core[T]) add(rows []T, replaced func(it int32, changed, matchChanged bool)) []int32 {
+	added := make([]int32, 0, len(rows))
+	for _, r := range rows {
+		id := c.id(r)
+		if it, ok := c.index[id]; ok {
+			changed, matchChanged := c.replace(it, r)
+			if replaced != nil {
+				replaced(it, changed, matchChanged)
+			}
+			continue
+		}
+		it := int32(len(c.items))
+		c.items = append(c.items, r)
+		c.hay = append(c.hay, c.haystack(r))
+		c.index[id] = it
+		added = append(added, it)
+	}
+	return added
+}
+
+// replace puts r in place of item it. changed: a cell's text differs;
+// matchChanged: whether it matches the filter changed.
+func (c *core[T]) replace(it int32, r T) (changed, matchChanged bool) {
+	old := c.items[it]
+	for i := range c.cols {
+		if c.cols[i].Text(old) != c.cols[i].Text(r) {
+			changed = true
+			break
+		}
+	}
+	c.items[it] = r
+	if changed {
+		delete(c.render.rows, it)
+	}
+	if h := c.haystack(r); h != c.hay[it] {
+		c.hay[it] = h
+		if c.filtering() {
+			c.growBits()
+			was := c.bit(it)
+			matchChanged = c.matchItem(it) != was
+		}
+	}
+	return changed, matchChanged
+}
+
+// place brings visible and the selection up to date after rows were added
+// to order. appended: the added rows are at the end of order.
+func (c *core[T]) place(added []int32, line int, had, dirty, appended bool) {
+	pos := -1
+	switch {
+	case !c.filtering():
+		c.visible = c.order
+		if had {
+			pos = c.locate(c.sel, c.cursor, c.cursor+len(added))
+		}
+	case appended && !dirty:
+		c.growBits()
+		for _, it := range added {
+			if c.matchItem(it) {
+				c.visible = append(c.visible, it)
+			}
+		}
+		pos = c.cursor
+	default:
+		c.growBits()
+		for _, it := range added {
+			c.matchItem(it)
+		}
+		c.visible, pos = keepList(make([]int32, 0, len(c.visible)+len(added)), c.order, c.sel, c.bit)
+	}
+	if !had || pos < 0 {
+		c.anchor(line, max(pos, 0))
+		return
+	}
+	c.anchor(line, pos)
+}
+
+// insertSorted merges added into the sorted order: each added row goes
+// before (newFirst) or after the rows that compare equal to it.
+func (c *core[T]) insertSorted(order, added []int32, newFirst bool) []int32 {
+	if len(added) == 0 {
+		return order
+	}
+	cmp := c.compare()
+	added = slices.Clone(added)
+	slices.SortStableFunc(added, cmp)
+	out := make([]int32, 0, len(order)+len(added))
+	from := 0
+	for _, a := range added {
+		rest := order[from:]
+		at := sort.Search(len(rest), func(i int) bool {
+			d := cmp(rest[i], a)
+			return d > 0 || (newFirst && d == 0)
+		})
+		out = append(out, rest[:at]...)
+		out = append(out, a)
+		from += at
+	}
+	return append(out, order[from:]...)
+}
+
+// compare orders items by the sort column.
+func (c *core[T]) compare() func(a, b int32) int {
+	less := c.cols[c.sortCol].Less
+	if c.sortDesc {
+		return func(a, b int32) int { return less(c.items[b], c.items[a]) }
+	}
+	return func(a, b int32) int { return less(c.items[a], c.items[b]) }
+}
+
+// SortBy sorts the rows by the column with this key, stably, descending when
+// desc. An empty key restores the natural order; an unknown or unsortable
+// column is ignored. The selected row keeps its screen line.
+func (m *Model[T]) SortBy(key string, desc bool) {
+	c := m.c
+	col := -1
+	if key != "" {
+		col = slices.IndexFunc(c.cols, func(k Column[T]) bool { return k.Key == key })
+		if col < 0 || c.cols[col].Less == nil {
+			return
+		}
+	}
+	if col == c.sortCol && (col < 0 || desc == c.sortDesc) {
+		return
+	}
+	line, had := c.line()
+	c.sortCol, c.sortDesc = col, desc && col >= 0
+	if col < 0 {
+		c.order = c.natural
+	} else {
+		c.order = slices.Clone(c.natural)
+		slices.SortStableFunc(c.order, c.compare())
+	}
+	c.render.header = ""
+	pos := 0
+	if c.filtering() {
+		c.visible, pos = keepList(make([]int32, 0, len(c.visible)), c.order, c.sel, c.bit)
+	} else {
+		c.visible = c.order
+		if had {
+			pos = c.locate(c.sel)
+		}
+	}
+	if !had {
+		line = 0
+	}
+	c.anchor(line, max(pos, 0))
+}
+
+// SetFilter shows only the loaded rows whose text (the cells, or
+// Config.FilterText) contains every space-separated term of text, ignoring
+// case. When the new terms narrow the previous ones (typing on), only the
+// previous matches are searched. The selected row keeps its screen line;
+// when it is filtered out, the nearest remaining row is selected.
+func (m *Model[T]) SetFilter(text string) {
+	c := m.c
+	c.filter = text
+	terms := strings.Fields(strings.ToLower(textsafe.Clean(text)))
+	if slices.Equal(terms, c.terms) {
+		return
+	}
+	line, had := c.line()
+	if !had {
+		line = 0
+	}
+	old := c.terms
+	c.terms = terms
+	if len(terms) == 0 {
+		c.match = nil
+		c.visible = c.order
+		c.anchor(line, max(c.locate(c.sel), 0))
+		return
+	}
+	c.growBits()
+	var pos int
+	if len(old) > 0 && narrows(old, terms) {
+		c.visible, pos = keepList(c.visible[:0], c.visible, c.sel, c.matchItem)
+	} else {
+		var dst []int32
+		if len(old) > 0 {
+			dst = c.visible[:0] // a filter's own slice, not order
+		}
+		c.visible, pos = keepList(dst, c.order, c.sel, c.matchItem)
+	}
+	c.anchor(line, max(pos, 0))
+}
+
+// narrows reports whether every row matching terms also matches old: each
+// old term is part of some new term.
+func narrows(old, terms []string) bool {
+	for _, o := range old {
+		if !slices.ContainsFunc(terms, func(t string) bool { return strings.Contains(t, o) }) {
+			return false
+		}
+	}
+	return true
+}
+
+// matchItem tests item it against the filter and records the answer.
+func (c *core[T]) matchItem(it int32) bool {
+	h := c.hay[it]
+	ok := true
+	for _, t := range c.terms {
+		if !strings.Contains(h, t) {
+			ok = false
+			break
+		}
+	}
+	c.setBit(it, ok)
+	return ok
+}
+
+// haystack is the text the filter searches for row r: the cleaned,
+// lower-cased cells joined by newlines (no term contains one, so no term
+// matches across two cells).
+func (c *core[T]) haystack(r T) string {
+	buf := c.render.hayBuf[:0]
+	if c.filterFn != nil {
+		buf = appendLower(buf, textsafe.Clean(c.filterFn(r)))
+	} else {
+		for i := range c.cols {
+			if i > 0 {
+				buf = append(buf, '\n')
+			}
+			buf = appendLower(buf, textsafe.Clean(c.cols[i].Text(r)))
+		}
+	}
+	c.render.hayBuf = buf
+	return string(buf)
+}
+
+func appendLower(buf []byte, s string) []byte {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return append(buf, strings.ToLower(s)...)
+		}
+	}
+	for i := 0; i < len(s); i++ {
+		b := s[i]
+		if 'A' <= b && b <= 'Z' {
+			b += 'a' - 'A'
+		}
+		buf = append(buf, b)
+	}
+	return buf
+}

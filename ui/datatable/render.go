@@ -1,0 +1,376 @@
+package datatable
+
+import (
+	"strings"
+
+	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"paydash/backend/textsafe"
+)
+
+// placed is a column as laid out at the current width.
+type placed struct {
+	col   int // index in cols
+	width int
+	align lipgloss.Position
+}
+
+// renderCache keeps what View draws between frames.
+type renderCache struct {
+	rows    map[int32]rowCache // rendered rows, by item; only rows that were on screen
+	header  string             // "" = not rendered yet
+	blank   string             // an empty line of the full width
+	special [4]string          // loading, end, empty, no-match rows as last rendered
+	paints  [7]painter         // by style, see paintFor
+	painted bool
+	sizeHnt int
+	buf     []byte // scratch for row bodies
+	hayBuf  []byte // scratch for haystacks
+}
+
+// rowCache is one row's rendering: body is the cells (the part right of the
+// gutter), line the whole styled line for the state it was drawn in.
+type rowCache struct {
+	body, line string
+	state      uint8
+}
+
+const (
+	stateSelected uint8 = 1 << iota
+	stateFlashed
+)
+
+// Style slots of renderCache.paints.
+const (
+	paintHeader = iota
+	paintCell
+	paintSelected
+	paintFlashed
+	paintLoading
+	paintEnd
+	paintDimmed
+)
+
+// invalidate drops every rendering (width, layout or styles changed).
+func (c *core[T]) invalidate() {
+	clear(c.render.rows)
+	c.render.header = ""
+	c.render.special = [4]string{}
+	c.render.blank = strings.Repeat(" ", c.width)
+	c.render.painted = false
+}
+
+// relayout fits the columns to the width: every shown column gets its
+// minimum width, the columns with the lowest Priority are dropped while the
+// minimums (and the one-cell gaps) do not fit, and what is left over is
+// shared by Flex.
+func (c *core[T]) relayout() {
+	c.layout = fitColumns(c.cols, c.width-min(c.width, gutterWidth))
+	c.invalidate()
+}
+
+func fitColumns[T any](cols []Column[T], avail int) []placed {
+	if avail <= 0 || len(cols) == 0 {
+		return nil
+	}
+	shown := make([]bool, len(cols))
+	count, need := 0, -columnGap
+	for i := range cols {
+		shown[i] = true
+		count++
+		need += max(cols[i].Width, 1) + columnGap
+	}
+	for need > avail && count > 1 {
+		drop := -1
+		for i := range cols {
+			if shown[i] && (drop < 0 || cols[i].Priority <= cols[drop].Priority) {
+				drop = i
+			}
+		}
+		shown[drop] = false
+		count--
+		need -= max(cols[drop].Width, 1) + columnGap
+	}
+	out := make([]placed, 0, count)
+	flex := 0
+	for i := range cols {
+		if shown[i] {
+			w := max(cols[i].Width, 1)
+			if count == 1 {
+				w = min(w, avail)
+			}
+			out = append(out, placed{col: i, width: w, align: cols[i].Align})
+			flex += max(cols[i].Flex, 0)
+		}
+	}
+	spare := avail - need
+	if spare > 0 && flex > 0 {
+		given := 0
+		for j := range out {
+			f := max(cols[out[j].col].Flex, 0)
+			add := spare * f / flex
+			out[j].width += add
+			given += add
+		}
+		for j := 0; given < spare; j = (j + 1) % len(out) {
+			if cols[out[j].col].Flex > 0 {
+				out[j].width++
+				given++
+			}
+		}
+	}
+	return out
+}
+
+// View draws the header and the rows on screen: exactly Height lines of
+// exactly Width cells ("" when either is 0).
+func (m Model[T]) View() string {
+	c := m.c
+	if c == nil || c.width <= 0 || c.height <= 0 {
+		return ""
+	}
+	var b strings.Builder
+	b.Grow(c.render.sizeHnt)
+	b.WriteString(c.headerLine())
+	h := c.bodyHeight()
+	n := len(c.visible)
+	line := 0
+	for ; line < h && c.offset+line < n; line++ {
+		pos := c.offset + line
+		b.WriteByte('\n')
+		b.WriteString(c.rowLine(c.visible[pos], pos == c.cursor))
+	}
+	if line < h && c.offset+line == n && c.extraLine() {
+		b.WriteByte('\n')
+		b.WriteString(c.specialLine())
+		line++
+	}
+	for ; line < h; line++ {
+		b.WriteByte('\n')
+		b.WriteString(c.render.blank)
+	}
+	c.evict()
+	c.render.sizeHnt = b.Len()
+	return b.String()
+}
+
+// evict keeps the row cache to about the rows near the screen.
+func (c *core[T]) evict() {
+	h := max(c.bodyHeight(), 1)
+	if len(c.render.rows) <= 4*h+64 {
+		return
+	}
+	keep := make(map[int32]rowCache, 2*h)
+	for p := max(c.offset-h/2, 0); p < min(c.offset+h+h/2, len(c.visible)); p++ {
+		if e, ok := c.render.rows[c.visible[p]]; ok {
+			keep[c.visible[p]] = e
+		}
+	}
+	c.render.rows = keep
+}
+
+// rowLine is item it's line, from the cache when its state is unchanged.
+func (c *core[T]) rowLine(it int32, selected bool) string {
+	var st uint8
+	if selected {
+		st |= stateSelected
+	}
+	if len(c.flash) > 0 {
+		if _, ok := c.flash[it]; ok {
+			st |= stateFlashed
+		}
+	}
+	e, ok := c.render.rows[it]
+	if ok && e.state == st {
+		return e.line
+	}
+	if !ok {
+		e.body = c.renderBody(c.items[it])
+	}
+	var mark [gutterWidth]byte
+	mark[0], mark[1] = ' ', ' '
+	slot := paintCell
+	if st&stateFlashed != 0 {
+		mark[1] = FlashMarker
+		slot = paintFlashed
+	}
+	if st&stateSelected != 0 {
+		mark[0] = SelectedMarker
+		slot = paintSelected
+	}
+	e.line = c.paint(slot, string(mark[:min(c.width, gutterWidth)]), e.body)
+	e.state = st
+	c.render.rows[it] = e
+	return e.line
+}
+
+// renderBody renders a row's cells, right of the gutter.
+func (c *core[T]) renderBody(r T) string {
+	buf := c.render.buf[:0]
+	used := 0
+	for j, l := range c.layout {
+		if j > 0 {
+			buf = append(buf, ' ')
+			used++
+		}
+		buf = appendCell(buf, textsafe.Clean(c.cols[l.col].Text(r)), l.width, l.align)
+		used += l.width
+	}
+	for ; used < c.width-min(c.width, gutterWidth); used++ {
+		buf = append(buf, ' ')
+	}
+	c.render.buf = buf
+	return string(buf)
+}
+
+func (c *core[T]) headerLine() string {
+	if c.render.header != "" {
+		return c.render.header
+	}
+	buf := make([]byte, 0, c.width+16)
+	used := 0
+	for j, l := range c.layout {
+		if j > 0 {
+			buf = append(buf, ' ')
+			used++
+		}
+		title := textsafe.Clean(c.cols[l.col].Title)
+		if l.col == c.sortCol {
+			arrow := " ▲"
+			if c.sortDesc {
+				arrow = " ▼"
+			}
+			if l.width > 2 {
+				title = truncate(title, l.width-2) + arrow
+			} else {
+				title += arrow
+			}
+		}
+		buf = appendCell(buf, title, l.width, l.align)
+		used += l.width
+	}
+	for ; used < c.width-min(c.width, gutterWidth); used++ {
+		buf = append(buf, ' ')
+	}
+	c.render.header = c.paint(paintHeader, strings.Repeat(" ", min(c.width, gutterWidth)), string(buf))
+	return c.render.header
+}
+
+// specialLine is the row after the last row: loading, end of list, or the
+// message of an empty list.
+func (c *core[T]) specialLine() string {
+	kind, slot := textEnd, paintEnd
+	switch {
+	case c.loading:
+		kind, slot = textLoading, paintLoading
+	case len(c.visible) == 0 && c.filtering():
+		kind, slot = textNoMatch, paintDimmed
+	case len(c.visible) == 0:
+		kind, slot = textEmpty, paintDimmed
+	}
+	if c.render.special[kind] == "" {
+		w := c.width - min(c.width, gutterWidth)
+		text := textsafe.Clean(c.texts[kind])
+		c.render.special[kind] = c.paint(slot, strings.Repeat(" ", min(c.width, gutterWidth)), string(appendCell(nil, text, w, lipgloss.Left)))
+	}
+	return c.render.special[kind]
+}
+
+// painter applies one style to whole lines.
+type painter struct {
+	pre, suf string
+	simple   bool // the style is only attributes and colours: wrap in pre/suf
+	style    lipgloss.Style
+}
+
+func newPainter(s lipgloss.Style) painter {
+	const probe = "x"
+	out := s.Render(probe)
+	if i := strings.Index(out, probe); i >= 0 && strings.Count(out, probe) == 1 && ansi.Strip(out) == probe {
+		return painter{pre: out[:i], suf: out[i+len(probe):], simple: true}
+	}
+	return painter{style: s.Inline(true)}
+}
+
+func (c *core[T]) paint(slot int, gutter, body string) string {
+	if !c.render.painted {
+		s := c.styles
+		for i, st := range [...]lipgloss.Style{s.Header, s.Cell, s.Selected, s.Flashed, s.Loading, s.End, s.Dimmed} {
+			c.render.paints[i] = newPainter(st)
+		}
+		c.render.painted = true
+	}
+	p := c.render.paints[slot]
+	if p.simple {
+		return p.pre + gutter + body + p.suf
+	}
+	out := p.style.Render(gutter + body)
+	if w := ansi.StringWidth(out); w > c.width {
+		out = ansi.Truncate(out, c.width, "")
+	} else if w < c.width {
+		out += strings.Repeat(" ", c.width-w)
+	}
+	return out
+}
+
+// isASCII reports whether s is printable ASCII (one cell per byte).
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] < 0x20 || s[i] >= 0x7f {
+			return false
+		}
+	}
+	return true
+}
+
+// truncate cuts s (cleaned text) to at most w cells, ending in "…" when cut.
+func truncate(s string, w int) string {
+	if w <= 0 {
+		return ""
+	}
+	if isASCII(s) {
+		if len(s) <= w {
+			return s
+		}
+		return s[:w-1] + "…"
+	}
+	return ansi.Truncate(s, w, "…")
+}
+
+// appendCell appends s (cleaned text) cut or padded to exactly w cells.
+func appendCell(buf []byte, s string, w int, align lipgloss.Position) []byte {
+	if w <= 0 {
+		return buf
+	}
+	var sw int
+	if isASCII(s) {
+		if len(s) > w {
+			buf = append(buf, s[:w-1]...)
+			return append(buf, "…"...)
+		}
+		sw = len(s)
+	} else {
+		sw = ansi.StringWidth(s)
+		if sw > w {
+			s = ansi.Truncate(s, w, "…")
+			sw = ansi.StringWidth(s)
+		}
+	}
+	gap := w - sw
+	left := 0
+	switch {
+	case align >= lipgloss.Right:
+		left = gap
+	case align > lipgloss.Left:
+		left = int(float64(gap) * float64(align))
+	}
+	for range left {
+		buf = append(buf, ' ')
+	}
+	buf = append(buf, s...)
+	for range gap - left {
+		buf = append(buf, ' ')
+	}
+	return buf
+}
