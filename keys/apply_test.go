@@ -35,7 +35,7 @@ func TestApplyRebinds(t *testing.T) {
 	assert.Contains(t, full, "ctrl+r  refund")
 	assert.Contains(t, full, "R/f5       refresh now")
 	assert.NotContains(t, full, "R    refund")
-	short := ShortHelp(m, ContextDetail, nil, 160, PlainHelpStyles())
+	short := ShortHelp(m, ContextDetail, nil, 0, PlainHelpStyles())
 	assert.Contains(t, short, "ctrl+r refund")
 	assert.Contains(t, short, "R/f5 refresh now")
 }

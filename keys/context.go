@@ -68,7 +68,7 @@ var contexts = map[Context]*contextSpec{
 		name: "detail pane",
 		live: listLive,
 		short: []string{ActClose, ActCapture, ActCancelHold, ActRefund, ActRevoke, ActToggleSticker,
-			ActCopyID, ActRefresh, ActUp, ActDown, ActQuit},
+			ActRaw, ActCopyID, ActRefresh, ActUp, ActDown, ActQuit},
 		pinHelp: true,
 	},
 	ContextFilter: {

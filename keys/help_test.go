@@ -39,7 +39,7 @@ func TestShortHelpGolden(t *testing.T) {
 		{"detail 80", ContextDetail, 80,
 			"esc close pane • c capture hold • x cancel hold • [R] refund • … • ? all keys"},
 		{"detail 160", ContextDetail, 160,
-			"esc close pane • c capture hold • x cancel hold • [R] refund • y copy id • r refresh now • k/↑ up • j/↓ down • q/ctrl+c quit • ? all keys"},
+			"esc close pane • c capture hold • x cancel hold • [R] refund • w raw JSON/XML • y copy id • r refresh now • k/↑ up • j/↓ down • q/ctrl+c quit • ? all keys"},
 		{"filter 80", ContextFilter, 80,
 			"enter apply filter • esc clear filter • ↑ up • ↓ down • ctrl+c quit"},
 		{"jump 80", ContextJump, 80,
@@ -61,7 +61,7 @@ func TestShortHelpGolden(t *testing.T) {
 func TestShortHelpWithoutAvailabilityShowsEverything(t *testing.T) {
 	got := ShortHelp(Default(), ContextDetail, nil, 0, PlainHelpStyles())
 	assert.Equal(t, "esc close pane • c capture hold • x cancel hold • R refund • v revoke token • "+
-		"t switch sticker on/off • y copy id • r refresh now • k/↑ up • j/↓ down • q/ctrl+c quit • ? all keys", got)
+		"t switch sticker on/off • w raw JSON/XML • y copy id • r refresh now • k/↑ up • j/↓ down • q/ctrl+c quit • ? all keys", got)
 }
 
 const fullHelp80 = `Navigation            Actions                        Global
@@ -73,6 +73,8 @@ g/home  first row          can be refunded           :          jump to payment
 G/end   last row      n    new invoice/sticker/link  r          refresh now
 enter   open details                                 y          copy id
 esc     close pane                                   ctrl+s     export rows
+w       raw JSON/XML                                 p          change period
+                                                     m          switch merchant
                                                      ?          all keys
                                                      q/ctrl+c   quit
 
@@ -87,6 +89,8 @@ g/home  first row           can be refunded            :          jump to paymen
 G/end   last row       n    new invoice/sticker/link   r          refresh now
 enter   open details                                   y          copy id
 esc     close pane                                     ctrl+s     export rows
+w       raw JSON/XML                                   p          change period
+                                                       m          switch merchant
                                                        ?          all keys
                                                        q/ctrl+c   quit
 
@@ -101,6 +105,7 @@ g/home  first row           can be refunded
 G/end   last row       n    new invoice/sticker/link
 enter   open details
 esc     close pane
+w       raw JSON/XML
 
 Global
 tab        next tab
@@ -111,6 +116,8 @@ shift+tab  previous tab
 r          refresh now
 y          copy id
 ctrl+s     export rows
+p          change period
+m          switch merchant
 ?          all keys
 q/ctrl+c   quit
 
@@ -145,7 +152,7 @@ func TestFullHelpHeightLimit(t *testing.T) {
 	lines := strings.Split(got, "\n")
 	require.Len(t, lines, 12)
 	assert.Equal(t, "Navigation", lines[0])
-	assert.Equal(t, "… 20 more lines: make the window taller", lines[11])
+	assert.Equal(t, "… 23 more lines: make the window taller", lines[11])
 }
 
 // Every line of the help fits its width, styled or not, at any width, and

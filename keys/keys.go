@@ -36,6 +36,10 @@ const (
 	ActFilter  = "filter"
 	ActCopyID  = "copy_id"
 	ActExport  = "export"
+	// Beyond design §7, which names no keys for these: the period presets
+	// and the merchant switcher (issue 4), and the raw JSON/XML view.
+	ActPeriod   = "period"
+	ActMerchant = "merchant"
 
 	// List (navigation, also used by the detail pane).
 	ActUp       = "up"
@@ -46,6 +50,7 @@ const (
 	ActBottom   = "bottom"
 	ActOpen     = "open"
 	ActClose    = "close"
+	ActRaw      = "raw"
 
 	// Actions on the selected object.
 	ActCapture       = "capture"
@@ -68,6 +73,7 @@ type Global struct {
 	Tab1, Tab2, Tab3, Tab4, Tab5 key.Binding
 	Help, Quit, Refresh, Jump    key.Binding
 	Filter, CopyID, Export       key.Binding
+	Period, Merchant             key.Binding
 }
 
 // List holds the movement bindings of the list and the detail pane.
@@ -75,6 +81,7 @@ type List struct {
 	Up, Down, PageUp, PageDown key.Binding
 	Top, Bottom                key.Binding
 	Open, Close                key.Binding
+	Raw                        key.Binding
 }
 
 // Actions holds the bindings that change something at the service.
@@ -147,6 +154,8 @@ var specs = []spec{
 	{ActRefresh, GroupGlobal, "refresh now", []string{"r"}},
 	{ActCopyID, GroupGlobal, "copy id", []string{"y"}},
 	{ActExport, GroupGlobal, "export rows", []string{"ctrl+s"}},
+	{ActPeriod, GroupGlobal, "change period", []string{"p"}},
+	{ActMerchant, GroupGlobal, "switch merchant", []string{"m"}},
 	{ActHelp, GroupGlobal, "all keys", []string{"?"}},
 	{ActQuit, GroupGlobal, "quit", []string{"q", "ctrl+c"}},
 
@@ -158,6 +167,7 @@ var specs = []spec{
 	{ActBottom, GroupNavigation, "last row", []string{"G", "end"}},
 	{ActOpen, GroupNavigation, "open details", []string{"enter"}},
 	{ActClose, GroupNavigation, "close pane", []string{"esc"}},
+	{ActRaw, GroupNavigation, "raw JSON/XML", []string{"w"}},
 
 	{ActCapture, GroupActions, "capture hold", []string{"c"}},
 	{ActCancelHold, GroupActions, "cancel hold", []string{"x"}},
@@ -208,6 +218,12 @@ func (m *Map) field(action string) *key.Binding {
 		return &m.Global.CopyID
 	case ActExport:
 		return &m.Global.Export
+	case ActPeriod:
+		return &m.Global.Period
+	case ActMerchant:
+		return &m.Global.Merchant
+	case ActRaw:
+		return &m.List.Raw
 	case ActHelp:
 		return &m.Global.Help
 	case ActQuit:

@@ -80,6 +80,11 @@ func TestDefaultMatchesDesign(t *testing.T) {
 		{"modal_cancel", func(m Map) []string { return m.Modal.Cancel.Keys() }, []string{"n", "esc"}},
 		{"modal_edit_field", func(m Map) []string { return m.Modal.EditField.Keys() }, []string{"tab", "e"}},
 		{"modal_leave_field", func(m Map) []string { return m.Modal.LeaveField.Keys() }, []string{"enter", "tab"}},
+		// Not in design §7, which names no keys for them: issue 4's period
+		// presets and merchant switcher, and the raw view of the detail pane.
+		{"period", func(m Map) []string { return m.Global.Period.Keys() }, []string{"p"}},
+		{"merchant", func(m Map) []string { return m.Global.Merchant.Keys() }, []string{"m"}},
+		{"raw", func(m Map) []string { return m.List.Raw.Keys() }, []string{"w"}},
 	}
 	require.Len(t, ActionNames(), len(want), "every action is in the contract")
 	for _, w := range want {
