@@ -4,17 +4,16 @@ import (
 	"context"
 	"crypto/rand"
 	"crypto/sha1"
-	"crypto/tls"
 	"crypto/x509"
 	"encoding/base64"
 	"errors"
 	"fmt"
 	"io"
 	mrand "math/rand/v2"
-	"net"
 	"net/http"
 	"net/url"
 	"paydash/backend/textsafe"
+	"paydash/backend/transport"
 	"strings"
 	"time"
 )
@@ -177,9 +176,9 @@ func WithNonceSource(f func() string) Option {
 // (127.0.0.0/8, ::1, localhost), where nothing crosses a network. A URL with
 // user info, a query or a fragment is refused.
 func NewClient(baseURL, login, password string, opts ...Option) (*Client, error) {
-	base, err := checkBaseURL(baseURL)
+	base, err := transport.CheckBaseURL(baseURL)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("v1: %w", err)
 	}
 	if login == "" {
 		return nil, errors.New("v1: empty login")
@@ -207,8 +206,8 @@ func NewClient(baseURL, login, password string, opts ...Option) (*Client, error)
 			return nil, err
 		}
 	}
-	if c.http, err = c.buildHTTPClient(); err != nil {
-		return nil, err
+	if c.http, err = transport.NewHTTPClient(c.userHTTP, c.rootCAs, c.timeout, 64); err != nil {
+		return nil, fmt.Errorf("v1: %w", err)
 	}
 	c.userHTTP, c.rootCAs = nil, nil
 	return c, nil
@@ -216,88 +215,6 @@ func NewClient(baseURL, login, password string, opts ...Option) (*Client, error)
 
 // Login is the login the client signs as.
 func (c *Client) Login() string { return c.login }
-
-// checkBaseURL enforces HTTPS-only with the loopback exception for the
-// embedded sandbox, and returns the URL without a trailing slash.
-func checkBaseURL(raw string) (string, error) {
-	u, err := url.Parse(raw)
-	if err != nil {
-		return "", fmt.Errorf("v1: base URL: %w", err)
-	}
-	if u.User != nil {
-		return "", fmt.Errorf("v1: base URL %s: user info is not allowed", u.Redacted())
-	}
-	if u.Host == "" {
-		return "", fmt.Errorf("v1: base URL %q: no host", raw)
-	}
-	if u.RawQuery != "" || u.Fragment != "" || u.ForceQuery {
-		return "", fmt.Errorf("v1: base URL %q: a query or fragment is not allowed", raw)
-	}
-	switch strings.ToLower(u.Scheme) {
-	case "https":
-	case "http":
-		if !isLoopback(u.Hostname()) {
-			return "", fmt.Errorf("v1: base URL %q: plain http is allowed only on a loopback host; use https", raw)
-		}
-	default:
-		return "", fmt.Errorf("v1: base URL %q: scheme must be https", raw)
-	}
-	u.Scheme = strings.ToLower(u.Scheme)
-	return strings.TrimRight(u.String(), "/"), nil
-}
-
-func isLoopback(host string) bool {
-	if strings.EqualFold(host, "localhost") {
-		return true
-	}
-	ip := net.ParseIP(host)
-	return ip != nil && ip.IsLoopback()
-}
-
-// buildHTTPClient makes the http.Client the requests go through: the
-// caller's, or one with a transport whose every phase has a timeout.
-func (c *Client) buildHTTPClient() (*http.Client, error) {
-	var hc http.Client
-	if c.userHTTP != nil {
-		hc = *c.userHTTP // a copy: CheckRedirect below must not change the caller's client
-	} else {
-		hc.Transport = newTransport(c.timeout)
-	}
-	if c.rootCAs != nil {
-		t := hc.Transport
-		if t == nil {
-			t = http.DefaultTransport
-		}
-		ht, ok := t.(*http.Transport)
-		if !ok {
-			return nil, fmt.Errorf("v1: WithRootCAs needs an *http.Transport, the HTTP client has a %T", t)
-		}
-		ht = ht.Clone()
-		if ht.TLSClientConfig == nil {
-			ht.TLSClientConfig = &tls.Config{MinVersion: tls.VersionTLS12}
-		}
-		ht.TLSClientConfig.RootCAs = c.rootCAs
-		hc.Transport = ht
-	}
-	hc.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
-	return &hc, nil
-}
-
-func newTransport(timeout time.Duration) *http.Transport {
-	dialer := &net.Dialer{Timeout: 10 * time.Second, KeepAlive: 30 * time.Second}
-	return &http.Transport{
-		Proxy:                 http.ProxyFromEnvironment,
-		DialContext:           dialer.DialContext,
-		ForceAttemptHTTP2:     true,
-		TLSClientConfig:       &tls.Config{MinVersion: tls.VersionTLS12},
-		TLSHandshakeTimeout:   10 * time.Second,
-		ResponseHeaderTimeout: timeout,
-		ExpectContinueTimeout: time.Second,
-		IdleConnTimeout:       90 * time.Second,
-		MaxIdleConns:          100,
-		MaxIdleConnsPerHost:   64,
-	}
-}
 
 // Sign computes the hash of a request (spec part 5): the SHA-1 of
 // "login;password;nonce;v1;...;vn" (UTF-8), base64 with padding. values are

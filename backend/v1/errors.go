@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"paydash/backend/textsafe"
-	"strconv"
+	"paydash/backend/transport"
 	"strings"
 	"time"
 )
@@ -201,25 +201,6 @@ func newHTTPError(op string, hr *http.Response, body []byte, secrets ...string) 
 		StatusCode: hr.StatusCode,
 		Operation:  op,
 		Excerpt:    textsafe.Excerpt([]byte(textsafe.Redact(string(body), secrets...)), hr.Header.Get("Content-Type"), 200),
-		RetryAfter: parseRetryAfter(hr.Header.Get(headerRetryAfter), time.Now()),
+		RetryAfter: transport.ParseRetryAfter(hr.Header.Get(headerRetryAfter), time.Now()),
 	}
-}
-
-// parseRetryAfter reads either form of Retry-After: delay seconds or an
-// HTTP date. Anything else (or a date in the past) is no advice.
-func parseRetryAfter(v string, now time.Time) time.Duration {
-	v = strings.TrimSpace(v)
-	if v == "" {
-		return 0
-	}
-	if secs, err := strconv.ParseInt(v, 10, 64); err == nil {
-		if secs <= 0 {
-			return 0
-		}
-		return time.Duration(min(secs, 365*24*3600)) * time.Second
-	}
-	if t, err := http.ParseTime(v); err == nil && t.After(now) {
-		return t.Sub(now)
-	}
-	return 0
 }

@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"net/http"
 	"paydash/backend/textsafe"
-	"strconv"
+	"paydash/backend/transport"
 	"strings"
 	"time"
 )
@@ -148,7 +148,7 @@ func newError(r call, hr *http.Response, body []byte, token string) *Error {
 		StatusCode: hr.StatusCode,
 		Method:     r.method,
 		Path:       r.path,
-		RetryAfter: parseRetryAfter(hr.Header.Get(headerRetryAfter), time.Now()),
+		RetryAfter: transport.ParseRetryAfter(hr.Header.Get(headerRetryAfter), time.Now()),
 	}
 	var wire struct {
 		Code    string            `json:"code"`
@@ -172,23 +172,4 @@ func newError(r call, hr *http.Response, body []byte, token string) *Error {
 		e.Message = http.StatusText(hr.StatusCode)
 	}
 	return e
-}
-
-// parseRetryAfter reads either form of Retry-After: delay seconds or an
-// HTTP date. Anything else (or a date in the past) is no advice.
-func parseRetryAfter(v string, now time.Time) time.Duration {
-	v = strings.TrimSpace(v)
-	if v == "" {
-		return 0
-	}
-	if secs, err := strconv.ParseInt(v, 10, 64); err == nil {
-		if secs <= 0 {
-			return 0
-		}
-		return time.Duration(min(secs, 365*24*3600)) * time.Second
-	}
-	if t, err := http.ParseTime(v); err == nil && t.After(now) {
-		return t.Sub(now)
-	}
-	return 0
 }

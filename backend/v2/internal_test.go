@@ -1,7 +1,6 @@
 package v2
 
 import (
-	"net/http"
 	"testing"
 	"time"
 
@@ -21,15 +20,6 @@ func TestBackoffDoublesWithJitterAndIsCapped(t *testing.T) {
 		}
 	}
 	assert.Equal(t, time.Duration(0), (&Client{}).backoff(3), "zero base: immediate")
-}
-
-func TestParseRetryAfter(t *testing.T) {
-	now := time.Date(2024, 5, 1, 12, 0, 0, 0, time.UTC)
-	assert.Equal(t, 7*time.Second, parseRetryAfter("7", now))
-	assert.Equal(t, 30*time.Second, parseRetryAfter(now.Add(30*time.Second).Format(http.TimeFormat), now))
-	for _, bad := range []string{"", "soon", "-5", "0", now.Add(-time.Minute).Format(http.TimeFormat)} {
-		assert.Equal(t, time.Duration(0), parseRetryAfter(bad, now), bad)
-	}
 }
 
 func TestFormatTimeIsUTCWithOptionalFraction(t *testing.T) {
