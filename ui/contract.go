@@ -155,3 +155,9 @@ type AmountField struct {
 	Max      money.Decimal
 	MaxLabel string // why the maximum, e.g. "still refundable"
 }
+
+// SizeMsg tells every tab the size of its area (the terminal less the
+// shell's tab bar, status bar and help bar) when the terminal is resized,
+// so a tab can size its list and page by the screen in Update. View gets
+// the same size. Added by the shell (issue 4).
+type SizeMsg struct{ Width, Height int }

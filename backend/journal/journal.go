@@ -1,0 +1,236 @@
+// Package journal is paydash's append-only record of the actions it sends
+// (design §6): every capture, cancel, refund, revoke and toggle is written
+// here before it is sent ("sent") and again when it is answered ("done" or
+// "failed"), so that an action's outcome is never in doubt, even after a
+// crash or a lost connection.
+//
+// The file holds one JSON object per line (JSON Lines). Each entry is
+// written with a single write call on a file opened with O_APPEND, under a
+// mutex, and then synced to disk, so entries never interleave and a written
+// entry survives a crash. The file is created 0600 in a directory created
+// 0700: it names payments, amounts and idempotency keys, never a secret.
+package journal
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sync"
+	"time"
+)
+
+// Phases of an action.
+const (
+	PhaseSent   = "sent"   // written before the request goes out
+	PhaseDone   = "done"   // the service accepted it
+	PhaseFailed = "failed" // the service refused it, or no answer came
+)
+
+// Entry is one line of the journal.
+type Entry struct {
+	Time           time.Time `json:"time"`
+	Action         string    `json:"action"` // e.g. "capture", "refund"
+	Phase          string    `json:"phase"`  // PhaseSent, PhaseDone or PhaseFailed
+	ObjectID       string    `json:"objectId"`
+	Amount         string    `json:"amount,omitempty"`
+	Currency       string    `json:"currency,omitempty"`
+	Interface      string    `json:"interface,omitempty"`
+	IdempotencyKey string    `json:"idempotencyKey,omitempty"`
+	Result         string    `json:"result,omitempty"`
+	Error          string    `json:"error,omitempty"`
+}
+
+// file is what the journal needs of an *os.File (a seam for tests).
+type file interface {
+	io.Writer
+	Sync() error
+	Close() error
+}
+
+// Journal appends entries to one file. It is safe for concurrent use.
+type Journal struct {
+	path string
+	now  func() time.Time
+
+	mu     sync.Mutex
+	f      file
+	closed bool
+}
+
+// ErrClosed is returned by Record after Close.
+var ErrClosed = errors.New("journal: closed")
+
+// Open opens the journal at path for appending, creating the file (0600)
+// and its parent directories (0700) as needed. If an earlier run was cut
+// off in the middle of a line, a newline is added first, so the torn line
+// stays alone and the next entry starts on a line of its own.
+func Open(path string) (*Journal, error) {
+	if path == "" {
+		return nil, errors.New("journal: no path")
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		return nil, fmt.Errorf("journal: %w", err)
+	}
+	torn, err := endsTorn(path)
+	if err != nil {
+		return nil, fmt.Errorf("journal: %w", err)
+	}
+	f, err := os.OpenFile(path, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o600)
+	if err != nil {
+		return nil, fmt.Errorf("journal: %w", err)
+	}
+	if torn {
+		if _, err := f.Write([]byte("\n")); err != nil {
+			f.Close()
+			return nil, fmt.Errorf("journal: %s: %w", path, err)
+		}
+	}
+	return &Journal{path: path, now: time.Now, f: f}, nil
+}
+
+// endsTorn reports whether the file at path exists, is not empty and does
+// not end with a newline.
+func endsTorn(path string) (bool, error) {
+	f, err := os.Open(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return false, nil
+	}
+	if err != nil {
+		return false, err
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return false, err
+	}
+	if !st.Mode().IsRegular() {
+		return false, fmt.Errorf("%s is not a regular file", path)
+	}
+	if st.Size() == 0 {
+		return false, nil
+	}
+	var last [1]byte
+	if _, err := f.ReadAt(last[:], st.Size()-1); err != nil {
+		return false, err
+	}
+	return last[0] != '\n', nil
+}
+
+// Path is where the journal is written.
+func (j *Journal) Path() string {
+	if j == nil {
+		return ""
+	}
+	return j.path
+}
+
+// Record appends e as one line and syncs the file. Time is set to now when
+// zero. An error means the entry may not be on disk: the caller must not
+// send an action whose "sent" entry failed.
+func (j *Journal) Record(e Entry) error {
+	if j == nil {
+		return errors.New("journal: not open (nil journal)")
+	}
+	if e.Action == "" || e.Phase == "" {
+		return fmt.Errorf("journal: an entry needs an action and a phase (got %q, %q)", e.Action, e.Phase)
+	}
+	if e.Time.IsZero() {
+		e.Time = j.now()
+	}
+	line, err := json.Marshal(e)
+	if err != nil {
+		return fmt.Errorf("journal: %w", err)
+	}
+	line = append(line, '\n')
+
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	if j.closed {
+		return ErrClosed
+	}
+	n, err := j.f.Write(line)
+	if err == nil && n < len(line) {
+		err = io.ErrShortWrite
+	}
+	if err != nil {
+		return fmt.Errorf("journal: writing %s: %w", j.path, err)
+	}
+	if err := j.f.Sync(); err != nil {
+		return fmt.Errorf("journal: syncing %s: %w", j.path, err)
+	}
+	return nil
+}
+
+// Close closes the file. Record fails after it; a second Close is a no-op.
+func (j *Journal) Close() error {
+	if j == nil {
+		return nil
+	}
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	if j.closed {
+		return nil
+	}
+	j.closed = true
+	return j.f.Close()
+}
+
+// CorruptError lists the lines of a journal that are not entries (a line
+// torn by a crash, then followed by later entries). Read returns it beside
+// every entry it could read.
+type CorruptError struct {
+	Path  string
+	Lines []int // 1-based line numbers
+}
+
+func (e *CorruptError) Error() string {
+	return fmt.Sprintf("journal: %s: %d line(s) are not entries (first: line %d)", e.Path, len(e.Lines), e.Lines[0])
+}
+
+// Read returns every entry of the journal at path, oldest first. A torn
+// last line (one without its newline: the process was cut off while
+// writing it) is skipped silently. Any other line that is not an entry is
+// skipped too, and reported in a *CorruptError returned with the entries.
+func Read(path string) ([]Entry, error) {
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("journal: %w", err)
+	}
+	var (
+		entries []Entry
+		bad     []int
+	)
+	sc := bufio.NewScanner(bytes.NewReader(raw))
+	sc.Buffer(make([]byte, 0, 64*1024), len(raw)+1)
+	lineNo := 0
+	for sc.Scan() {
+		lineNo++
+		line := bytes.TrimSpace(sc.Bytes())
+		if len(line) == 0 {
+			continue
+		}
+		var e Entry
+		if err := json.Unmarshal(line, &e); err != nil || e.Action == "" || e.Phase == "" {
+			bad = append(bad, lineNo)
+			continue
+		}
+		entries = append(entries, e)
+	}
+	if err := sc.Err(); err != nil {
+		return entries, fmt.Errorf("journal: reading %s: %w", path, err)
+	}
+	// The last line without a newline was being written when the process
+	// stopped: not corruption, just an entry that never finished.
+	if len(bad) > 0 && bad[len(bad)-1] == lineNo && len(raw) > 0 && raw[len(raw)-1] != '\n' {
+		bad = bad[:len(bad)-1]
+	}
+	if len(bad) > 0 {
+		return entries, &CorruptError{Path: path, Lines: bad}
+	}
+	return entries, nil
+}

@@ -1,0 +1,267 @@
+package ui
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+	"github.com/stretchr/testify/require"
+
+	"paydash/backend"
+	"paydash/keys"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files in testdata")
+
+// t0 is the fixed clock of the tests.
+var t0 = time.Date(2026, 11, 21, 14, 3, 22, 0, time.UTC)
+
+type fakeClock struct{ t time.Time }
+
+func (c *fakeClock) Now() time.Time          { return c.t }
+func (c *fakeClock) advance(d time.Duration) { c.t = c.t.Add(d) }
+
+type fakeBackend struct {
+	backend.Backend // nil: the tests call only what is below
+	desc            backend.Description
+	probeErr        error
+}
+
+func (f *fakeBackend) Describe() backend.Description     { return f.desc }
+func (f *fakeBackend) Can(backend.Action) (bool, string) { return true, "" }
+func (f *fakeBackend) Probe(ctx context.Context) error   { return f.probeErr }
+func sandboxBackend() *fakeBackend                       { return &fakeBackend{desc: sandboxDesc()} }
+func sandboxDesc() backend.Description {
+	return backend.Description{
+		Sandbox: true, BaseURL: "https://127.0.0.1:8443", Host: "127.0.0.1:8443",
+		Interfaces: []backend.Interface{backend.V2, backend.V1}, MerchantIDs: []string{"10000001", "10000002"},
+	}
+}
+
+// fakeTab records what the shell sends it.
+type fakeTab struct {
+	title   string
+	ctx     keys.Context
+	reasons map[string]string // unavailable actions and why ("" hides them)
+	status  TabStatus
+	got     []tea.Msg
+	inits   []Scope
+}
+
+func newFakeTab(title string) *fakeTab { return &fakeTab{title: title} }
+
+func (t *fakeTab) Title() string                     { return t.title }
+func (t *fakeTab) Init(s Scope) tea.Cmd              { t.inits = append(t.inits, s); return nil }
+func (t *fakeTab) Update(msg tea.Msg) (Tab, tea.Cmd) { t.got = append(t.got, msg); return t, nil }
+func (t *fakeTab) Context() keys.Context             { return t.ctx }
+func (t *fakeTab) Status() TabStatus                 { return t.status }
+func (t *fakeTab) Available(action string) (bool, string) {
+	if why, ok := t.reasons[action]; ok {
+		return false, why
+	}
+	return true, ""
+}
+
+func (t *fakeTab) View(w, h int) string {
+	lines := []string{
+		"  ID         CREATED           AMOUNT        STATUS",
+		"> 43149010   2026-11-21 13:58  1,250.00 RUB  Settled",
+		"  43149009   2026-11-21 13:41    150.00 RUB  Authorized",
+		"  43149008   2026-11-21 12:07     99.90 RUB  Rejected",
+	}
+	lines[0] = t.title + " " + lines[0]
+	return strings.Join(lines, "\n")
+}
+
+func (t *fakeTab) reset() { t.got = nil }
+
+// msgsOf lists the messages of type T the tab received.
+func msgsOf[T any](t *fakeTab) []T {
+	var out []T
+	for _, m := range t.got {
+		if v, ok := m.(T); ok {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+func keysOf(t *fakeTab) []string {
+	var out []string
+	for _, k := range msgsOf[tea.KeyPressMsg](t) {
+		out = append(out, k.String())
+	}
+	return out
+}
+
+type testApp struct {
+	*App
+	clock *fakeClock
+	tabs  []*fakeTab
+	be    *fakeBackend
+}
+
+type option func(*Config)
+
+func withMerchants(ids ...string) option { return func(c *Config) { c.Merchants = ids } }
+
+func withColour(dark bool) option { return func(c *Config) { c.NoColor, c.Dark = false, dark } }
+
+// newTestApp builds a shell over fake tabs (Payments and Refunds unless
+// titles are given), with colours off, at 80x24, started and probed.
+func newTestApp(t *testing.T, opts ...option) *testApp {
+	t.Helper()
+	clock := &fakeClock{t: t0}
+	tabs := []*fakeTab{newFakeTab("Payments"), newFakeTab("Refunds")}
+	be := sandboxBackend()
+	cfg := Config{
+		Backend:   be,
+		Keys:      keys.Default(),
+		Scope:     PresetScope("10000001", Preset7Days, t0),
+		Merchants: []string{"10000001", "10000002", "10000003"},
+		Now:       clock.Now,
+		NoColor:   true,
+		Dark:      true,
+	}
+	for _, tb := range tabs {
+		cfg.Tabs = append(cfg.Tabs, tb)
+	}
+	for _, o := range opts {
+		o(&cfg)
+	}
+	app := New(cfg)
+	app.loc = time.UTC
+	app.Init()
+	ta := &testApp{App: app, clock: clock, tabs: tabs, be: be}
+	ta.send(probeDoneMsg{})
+	ta.send(tea.WindowSizeMsg{Width: 80, Height: 24})
+	for _, tb := range tabs {
+		tb.reset()
+	}
+	return ta
+}
+
+func (ta *testApp) send(msg tea.Msg) tea.Cmd {
+	_, cmd := ta.Update(msg)
+	return cmd
+}
+
+// press sends key presses written as Bubble Tea spells them.
+func (ta *testApp) press(ks ...string) tea.Cmd {
+	var cmd tea.Cmd
+	for _, k := range ks {
+		cmd = ta.send(keyPress(k))
+	}
+	return cmd
+}
+
+// typeText sends one press per rune.
+func (ta *testApp) typeText(s string) {
+	for _, r := range s {
+		ta.send(tea.KeyPressMsg{Code: r, Text: string(r)})
+	}
+}
+
+func (ta *testApp) tick() tea.Cmd { return ta.send(shellTickMsg{seq: ta.tickSeq}) }
+
+func (ta *testApp) screen() string { return ansi.Strip(ta.View().Content) }
+
+// unwrapped is a screen or a dialog as one line of words, borders left
+// out, so that a message wrapped inside a box can be found whole.
+func unwrapped(s string) string {
+	s = ansi.Strip(s)
+	for _, b := range []string{"│", "╭", "╮", "╰", "╯", "─"} {
+		s = strings.ReplaceAll(s, b, " ")
+	}
+	return strings.Join(strings.Fields(s), " ")
+}
+
+var specialKeys = map[string]tea.KeyPressMsg{
+	"enter":     {Code: tea.KeyEnter},
+	"esc":       {Code: tea.KeyEscape},
+	"tab":       {Code: tea.KeyTab},
+	"shift+tab": {Code: tea.KeyTab, Mod: tea.ModShift},
+	"ctrl+c":    {Code: 'c', Mod: tea.ModCtrl},
+	"ctrl+u":    {Code: 'u', Mod: tea.ModCtrl},
+	"left":      {Code: tea.KeyLeft},
+	"right":     {Code: tea.KeyRight},
+	"up":        {Code: tea.KeyUp},
+	"down":      {Code: tea.KeyDown},
+	"backspace": {Code: tea.KeyBackspace},
+}
+
+func keyPress(k string) tea.KeyPressMsg {
+	if m, ok := specialKeys[k]; ok {
+		return m
+	}
+	r := []rune(k)
+	if len(r) != 1 {
+		panic("unknown key " + k)
+	}
+	return tea.KeyPressMsg{Code: r[0], Text: k}
+}
+
+// run executes a command and the commands of the batches it returns,
+// giving up on any that does not answer quickly (timers).
+func run(cmd tea.Cmd) []tea.Msg {
+	if cmd == nil {
+		return nil
+	}
+	ch := make(chan tea.Msg, 1)
+	go func() { ch <- cmd() }()
+	select {
+	case msg := <-ch:
+		if b, ok := msg.(tea.BatchMsg); ok {
+			var out []tea.Msg
+			for _, c := range b {
+				out = append(out, run(c)...)
+			}
+			return out
+		}
+		if msg == nil {
+			return nil
+		}
+		return []tea.Msg{msg}
+	case <-time.After(50 * time.Millisecond):
+		return nil
+	}
+}
+
+func quits(cmd tea.Cmd) bool {
+	for _, m := range run(cmd) {
+		if _, ok := m.(tea.QuitMsg); ok {
+			return true
+		}
+	}
+	return false
+}
+
+// requireFrame checks the frame is exactly w × h cells.
+func requireFrame(t *testing.T, content string, w, h int) {
+	t.Helper()
+	lines := strings.Split(content, "\n")
+	require.Len(t, lines, h, "lines")
+	for i, l := range lines {
+		require.Equal(t, w, ansi.StringWidth(l), "width of line %d: %q", i, ansi.Strip(l))
+	}
+}
+
+// golden compares got with testdata/name.golden (go test -update rewrites it).
+func golden(t *testing.T, name, got string) {
+	t.Helper()
+	path := filepath.Join("testdata", name+".golden")
+	if *update {
+		require.NoError(t, os.MkdirAll("testdata", 0o755))
+		require.NoError(t, os.WriteFile(path, []byte(got), 0o644))
+	}
+	want, err := os.ReadFile(path)
+	require.NoError(t, err, "run go test ./ui -run %s -update to create it", t.Name())
+	require.Equal(t, string(want), got, fmt.Sprintf("golden %s differs", path))
+}

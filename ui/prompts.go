@@ -1,0 +1,420 @@
+package ui
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"charm.land/bubbles/v2/textinput"
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"paydash/backend/textsafe"
+	"paydash/keys"
+)
+
+const dateLayout = "2006-01-02"
+
+// jumpPrompt is the ":" dialog: a payment id or order number; enter sends a
+// JumpMsg to the first tab, esc cancels.
+type jumpPrompt struct {
+	input textinput.Model
+	km    keys.Map
+	th    Theme
+	note  string
+	query string
+}
+
+func newJumpPrompt(km keys.Map, th Theme) *jumpPrompt {
+	p := &jumpPrompt{km: km, th: th}
+	p.input = newInput(th, "payment id or order number", 64)
+	p.input.SetWidth(36)
+	p.input.Focus()
+	return p
+}
+
+func (p *jumpPrompt) Context() keys.Context { return keys.ContextJump }
+
+func (p *jumpPrompt) result() tea.Msg {
+	if p.query == "" {
+		return nil
+	}
+	return JumpMsg{Query: p.query}
+}
+
+func (p *jumpPrompt) Update(msg tea.Msg, _ time.Time) (Modal, tea.Cmd, bool) {
+	press, ok := msg.(tea.KeyPressMsg)
+	if !ok {
+		if paste, isPaste := msg.(tea.PasteMsg); isPaste {
+			p.input, _ = p.input.Update(tea.PasteMsg{Content: textsafe.Line(paste.Content, 64)})
+		}
+		return p, nil, false
+	}
+	action, _, _ := p.km.Lookup(press, keys.ContextJump)
+	switch action {
+	case keys.ActOpen:
+		q := textsafe.Line(strings.TrimSpace(p.input.Value()), 64)
+		if q == "" {
+			p.note = "type a payment id or an order number"
+			return p, nil, false
+		}
+		p.query = q
+		return p, nil, true
+	case keys.ActClose:
+		return p, nil, true
+	}
+	p.note = ""
+	var cmd tea.Cmd
+	p.input, cmd = p.input.Update(press)
+	return p, cmd, false
+}
+
+func (p *jumpPrompt) View(maxWidth, _ int) string {
+	th := p.th
+	inner := max(min(maxWidth-boxFrame, 44), 10)
+	lines := []string{
+		th.Title.Render("Jump to a payment"),
+		th.Muted.Render("its id, or the order number"),
+		"",
+		"> " + p.input.View(),
+	}
+	if p.note != "" {
+		lines = append(lines, th.Warning.Render("! "+p.note))
+	}
+	for i, l := range lines {
+		lines[i] = fitTail(l, inner)
+	}
+	return box(th, lines)
+}
+
+// chooserList is the moving part of a chooser: a cursor over items, one of
+// them the current one, scrolled to fit.
+type chooserList struct {
+	items   []string
+	current int
+	cursor  int
+}
+
+// move handles the list keys (the keymap's up, down, page up and down,
+// first and last); it reports whether the key was one of them.
+func (l *chooserList) move(action string) bool {
+	n := len(l.items)
+	switch action {
+	case keys.ActUp:
+		l.cursor = max(l.cursor-1, 0)
+	case keys.ActDown:
+		l.cursor = min(l.cursor+1, n-1)
+	case keys.ActPageUp:
+		l.cursor = max(l.cursor-10, 0)
+	case keys.ActPageDown:
+		l.cursor = min(l.cursor+10, n-1)
+	case keys.ActTop:
+		l.cursor = 0
+	case keys.ActBottom:
+		l.cursor = n - 1
+	default:
+		return false
+	}
+	return true
+}
+
+// lines draws at most rows items around the cursor: "> " marks the
+// cursor and "(current)" the current choice, so both read without colour.
+func (l *chooserList) lines(th Theme, width, rows int) []string {
+	rows = max(rows, 1)
+	first := 0
+	if len(l.items) > rows {
+		first = min(max(l.cursor-rows/2, 0), len(l.items)-rows)
+	}
+	var out []string
+	for i := first; i < len(l.items) && i < first+rows; i++ {
+		text := l.items[i]
+		if i == l.current {
+			text += "  (current)"
+		}
+		if i == l.cursor {
+			out = append(out, fitTail(th.Selected.Render("> "+text+" "), width))
+		} else {
+			out = append(out, fitTail(th.Text.Render("  "+text), width))
+		}
+	}
+	return out
+}
+
+func chooserHelp(km keys.Map, th Theme, width int) string {
+	return helpLine(th, width,
+		[2]string{keys.Label(km.List.Up.Keys()) + "/" + keys.Label(km.List.Down.Keys()), "choose"},
+		[2]string{keys.Label(km.List.Open.Keys()), "apply"},
+		[2]string{keys.Label(km.List.Close.Keys()), "cancel"},
+		[2]string{"ctrl+c", "quit"})
+}
+
+// periodChooser is the "p" dialog: today, 7 days, 30 days or a custom
+// period from one day to another, both included.
+type periodChooser struct {
+	km    keys.Map
+	th    Theme
+	loc   *time.Location
+	scope Scope
+	list  chooserList
+
+	custom   bool // the from/to form is open
+	from, to textinput.Model
+	onTo     bool
+	problem  string
+
+	chosen *Scope
+}
+
+var periodPresets = []string{PresetToday, Preset7Days, Preset30Days, PresetCustom}
+
+func newPeriodChooser(s Scope, loc *time.Location, km keys.Map, th Theme) *periodChooser {
+	c := &periodChooser{km: km, th: th, loc: loc, scope: s}
+	c.list = chooserList{items: []string{"today", "7 days", "30 days", "custom…"}, current: -1}
+	for i, p := range periodPresets {
+		if p == s.Preset {
+			c.list.current, c.list.cursor = i, i
+		}
+	}
+	c.from = newInput(th, "yyyy-mm-dd", 10)
+	c.to = newInput(th, "yyyy-mm-dd", 10)
+	c.from.SetWidth(11)
+	c.to.SetWidth(11)
+	if !s.Start.IsZero() && !s.End.IsZero() {
+		c.from.SetValue(s.Start.In(loc).Format(dateLayout))
+		c.to.SetValue(s.End.Add(-time.Nanosecond).In(loc).Format(dateLayout))
+	}
+	return c
+}
+
+func (c *periodChooser) Context() keys.Context {
+	if c.custom {
+		return keys.ContextJump
+	}
+	return keys.ContextModal
+}
+
+func (c *periodChooser) result() tea.Msg {
+	if c.chosen == nil {
+		return nil
+	}
+	return ScopeMsg{Scope: *c.chosen}
+}
+
+func (c *periodChooser) helpLine(width int) string {
+	if c.custom {
+		return helpLine(c.th, width,
+			[2]string{"tab/↑/↓", "other date"},
+			[2]string{keys.Label(c.km.List.Open.Keys()), "apply"},
+			[2]string{keys.Label(c.km.List.Close.Keys()), "back to the presets"},
+			[2]string{"ctrl+c", "quit"})
+	}
+	return chooserHelp(c.km, c.th, width)
+}
+
+func (c *periodChooser) Update(msg tea.Msg, now time.Time) (Modal, tea.Cmd, bool) {
+	press, ok := msg.(tea.KeyPressMsg)
+	if !ok {
+		return c, nil, false
+	}
+	if c.custom {
+		return c.updateForm(press)
+	}
+	action, _, _ := c.km.Lookup(press, keys.ContextList)
+	if c.list.move(action) {
+		return c, nil, false
+	}
+	switch action {
+	case keys.ActClose:
+		return c, nil, true
+	case keys.ActOpen:
+		preset := periodPresets[c.list.cursor]
+		if preset == PresetCustom {
+			c.custom, c.onTo, c.problem = true, false, ""
+			c.focusField()
+			return c, nil, false
+		}
+		s := PresetScope(c.scope.MerchantID, preset, now.In(c.loc))
+		c.chosen = &s
+		return c, nil, true
+	}
+	return c, nil, false
+}
+
+func (c *periodChooser) focusField() {
+	if c.onTo {
+		c.from.Blur()
+		c.to.Focus()
+		c.to.CursorEnd()
+	} else {
+		c.to.Blur()
+		c.from.Focus()
+		c.from.CursorEnd()
+	}
+}
+
+func (c *periodChooser) updateForm(press tea.KeyPressMsg) (Modal, tea.Cmd, bool) {
+	action, _, _ := c.km.Lookup(press, keys.ContextJump)
+	switch action {
+	case keys.ActOpen:
+		s, problem := c.customScope()
+		if problem != "" {
+			c.problem = problem
+			return c, nil, false
+		}
+		c.chosen = &s
+		return c, nil, true
+	case keys.ActClose:
+		c.custom, c.problem = false, ""
+		c.from.Blur()
+		c.to.Blur()
+		return c, nil, false
+	}
+	switch press.String() {
+	case "tab", "shift+tab", "up", "down":
+		c.onTo = !c.onTo
+		c.focusField()
+		return c, nil, false
+	}
+	if press.Text != "" {
+		for _, r := range press.Text {
+			if (r < '0' || r > '9') && r != '-' {
+				c.problem = "dates are written yyyy-mm-dd, digits and dashes only"
+				return c, nil, false
+			}
+		}
+	}
+	var cmd tea.Cmd
+	if c.onTo {
+		c.to, cmd = c.to.Update(press)
+	} else {
+		c.from, cmd = c.from.Update(press)
+	}
+	return c, cmd, false
+}
+
+// customScope validates the form: two dates, the first not after the
+// second; the period is whole days, the last one included.
+func (c *periodChooser) customScope() (Scope, string) {
+	parse := func(name, v string) (time.Time, string) {
+		t, err := time.ParseInLocation(dateLayout, strings.TrimSpace(v), c.loc)
+		if err != nil {
+			return t, fmt.Sprintf("%s: write the date as yyyy-mm-dd, e.g. 2026-11-21", name)
+		}
+		return t, ""
+	}
+	from, p := parse("From", c.from.Value())
+	if p != "" {
+		return Scope{}, p
+	}
+	to, p := parse("To", c.to.Value())
+	if p != "" {
+		return Scope{}, p
+	}
+	if from.After(to) {
+		return Scope{}, fmt.Sprintf("From (%s) is after To (%s)", from.Format(dateLayout), to.Format(dateLayout))
+	}
+	return CustomScope(c.scope.MerchantID, from, to), ""
+}
+
+func (c *periodChooser) View(maxWidth, maxHeight int) string {
+	th := c.th
+	inner := max(min(maxWidth-boxFrame, 48), 10)
+	lines := []string{th.Title.Render("Period"), ""}
+	if !c.custom {
+		lines = append(lines, c.list.lines(th, inner, maxHeight-4)...)
+	} else {
+		label := func(name string, focused bool) string {
+			if focused {
+				return th.Accent.Render("> " + name)
+			}
+			return th.Text.Render("  " + name)
+		}
+		lines = append(lines,
+			th.Muted.Render("whole days, both included (yyyy-mm-dd)"),
+			"",
+			label("From ", !c.onTo)+" ["+c.from.View()+"]",
+			label("To   ", c.onTo)+" ["+c.to.View()+"]",
+		)
+		if c.problem != "" {
+			lines = append(lines, "")
+			lines = append(lines, wrapStyled(th.Danger, "✗ "+c.problem, inner)...)
+		}
+	}
+	for i, l := range lines {
+		lines[i] = fitTail(l, inner)
+	}
+	return box(th, lines)
+}
+
+// merchantChooser is the "m" dialog: the configured merchants, the current
+// one marked; choosing another sends the new scope to every tab.
+type merchantChooser struct {
+	km     keys.Map
+	th     Theme
+	scope  Scope
+	ids    []string
+	list   chooserList
+	chosen *Scope
+}
+
+func newMerchantChooser(ids []string, s Scope, km keys.Map, th Theme) *merchantChooser {
+	c := &merchantChooser{km: km, th: th, scope: s, ids: ids}
+	c.list = chooserList{current: -1}
+	for i, id := range ids {
+		c.list.items = append(c.list.items, textsafe.Line(id, 60))
+		if id == s.MerchantID {
+			c.list.current, c.list.cursor = i, i
+		}
+	}
+	return c
+}
+
+func (c *merchantChooser) Context() keys.Context { return keys.ContextModal }
+
+func (c *merchantChooser) helpLine(width int) string { return chooserHelp(c.km, c.th, width) }
+
+func (c *merchantChooser) result() tea.Msg {
+	if c.chosen == nil {
+		return nil
+	}
+	return ScopeMsg{Scope: *c.chosen}
+}
+
+func (c *merchantChooser) Update(msg tea.Msg, _ time.Time) (Modal, tea.Cmd, bool) {
+	press, ok := msg.(tea.KeyPressMsg)
+	if !ok || len(c.ids) == 0 {
+		return c, nil, ok && len(c.ids) == 0
+	}
+	action, _, _ := c.km.Lookup(press, keys.ContextList)
+	if c.list.move(action) {
+		return c, nil, false
+	}
+	switch action {
+	case keys.ActClose:
+		return c, nil, true
+	case keys.ActOpen:
+		if id := c.ids[c.list.cursor]; id != c.scope.MerchantID {
+			s := c.scope
+			s.MerchantID = id
+			c.chosen = &s
+		}
+		return c, nil, true
+	}
+	return c, nil, false
+}
+
+func (c *merchantChooser) View(maxWidth, maxHeight int) string {
+	th := c.th
+	inner := max(min(maxWidth-boxFrame, 48), 10)
+	lines := []string{th.Title.Render("Merchant"), ""}
+	lines = append(lines, c.list.lines(th, inner, maxHeight-4)...)
+	w := 0
+	for _, l := range lines {
+		w = max(w, ansi.StringWidth(l))
+	}
+	for i, l := range lines {
+		lines[i] = fitTail(l, min(max(w, 24), inner))
+	}
+	return box(th, lines)
+}

@@ -1,0 +1,263 @@
+package ui
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"paydash/backend/textsafe"
+	"paydash/keys"
+)
+
+// View draws the whole screen in exactly width × height cells: the tab bar,
+// the active tab, the status bar and the one-line help, with the toasts,
+// the help overlay and the modals drawn over it.
+func (a *App) View() tea.View {
+	v := tea.NewView(a.render())
+	v.AltScreen = true
+	v.WindowTitle = "paydash"
+	return v
+}
+
+func (a *App) render() string {
+	w, h := a.width, a.height
+	if w <= 0 || h <= 0 {
+		return ""
+	}
+	if w < MinWidth || h < MinHeight {
+		return a.tooSmall(w, h)
+	}
+	bodyH := h - chromeLines
+	frame := make([]string, 0, h)
+	frame = append(frame, a.tabBar(w))
+	if len(a.tabs) > 0 {
+		frame = append(frame, fitBlock(a.tabs[a.active].View(w, bodyH), w, bodyH)...)
+	} else {
+		frame = append(frame, fitBlock(a.theme.Muted.Render("no tabs"), w, bodyH)...)
+	}
+	frame = append(frame, a.statusBar(w), a.helpBar(w))
+
+	if a.helpOpen {
+		a.drawFullHelp(frame, w, bodyH)
+	}
+	for _, m := range a.modals {
+		block := clampBlock(m.View(w-4, bodyH), w, bodyH)
+		bw, bh := blockSize(block)
+		overlay(frame, block, center(w, bw), 1+center(bodyH, bh), w)
+	}
+	a.drawToasts(frame, w, bodyH)
+	return strings.Join(frame, "\n")
+}
+
+func (a *App) tooSmall(w, h int) string {
+	msg := fmt.Sprintf("make the window at least %dx%d (it is %dx%d)", MinWidth, MinHeight, w, h)
+	msg = ansi.Wrap(msg, w, "")
+	return strings.Join(fitBlock(lipgloss.Place(w, h, lipgloss.Center, lipgloss.Center, msg), w, h), "\n")
+}
+
+// tabBar lists the tabs with their number keys. The active tab is in
+// brackets, so it shows without colour too.
+func (a *App) tabBar(w int) string {
+	var titles strings.Builder
+	for _, t := range a.tabs {
+		titles.WriteString(t.Title())
+		titles.WriteByte(0)
+	}
+	key := tabBarKey{w: w, active: a.active, gen: a.gen, titles: titles.String()}
+	if a.bar.ok && a.bar.key == key {
+		return a.bar.line
+	}
+	a.bar = tabBarCache{key: key, line: a.drawTabBar(w), ok: true}
+	return a.bar.line
+}
+
+type tabBarKey struct {
+	w, active, gen int
+	titles         string
+}
+
+type tabBarCache struct {
+	key  tabBarKey
+	line string
+	ok   bool
+}
+
+func (a *App) drawTabBar(w int) string {
+	th := a.theme
+	var b strings.Builder
+	b.WriteString(" ")
+	for i, t := range a.tabs {
+		label := textsafe.Line(t.Title(), 24)
+		if i < len(tabKeys) {
+			label = strconv.Itoa(i+1) + " " + label
+		}
+		if i == a.active {
+			b.WriteString(th.Accent.Render("[" + label + "]"))
+		} else {
+			b.WriteString(th.Muted.Render(" " + label + " "))
+		}
+		b.WriteString(" ")
+	}
+	left := b.String()
+	right := th.Title.Render("paydash") + " "
+	lw, rw := ansi.StringWidth(left), ansi.StringWidth(right)
+	if lw+rw <= w {
+		return left + strings.Repeat(" ", w-lw-rw) + right
+	}
+	return fitTail(left, w)
+}
+
+// helpCache keeps the one-line help until the context, the width, the tab
+// or what is available changes.
+type helpCache struct {
+	key  string
+	line string
+}
+
+// helpLiner is a modal that writes its own one-line help (the choosers,
+// whose keys no keys.Context describes).
+type helpLiner interface {
+	helpLine(width int) string
+}
+
+// modalAvailability is a modal that says which of its keys can act now.
+type modalAvailability interface {
+	Available(action string) (bool, string)
+}
+
+func (a *App) helpBar(w int) string {
+	var (
+		ctx   keys.Context
+		avail keys.Availability
+		who   string
+	)
+	switch {
+	case a.helpOpen:
+		return fit(helpLine(a.theme, w, [2]string{"esc/" + keys.Label(a.km.Global.Help.Keys()), "close help"},
+			[2]string{"ctrl+c", "quit"}), w)
+	case len(a.modals) > 0:
+		top := a.modals[len(a.modals)-1]
+		if hl, ok := top.(helpLiner); ok {
+			return fit(hl.helpLine(w), w)
+		}
+		ctx = top.Context()
+		if ma, ok := top.(modalAvailability); ok {
+			avail = ma.Available
+		}
+		who = fmt.Sprintf("modal%d", len(a.modals))
+	case len(a.tabs) > 0:
+		ctx = a.tabs[a.active].Context()
+		avail = a.availability(a.active)
+		who = "tab" + strconv.Itoa(a.active)
+	default:
+		return fit("", w)
+	}
+	key := who + "|" + strconv.Itoa(int(ctx)) + "|" + strconv.Itoa(w) + "|" + availSignature(ctx, avail)
+	if a.help.key != key {
+		a.help = helpCache{key: key, line: fit(keys.ShortHelp(a.km, ctx, avail, w, a.theme.Help), w)}
+	}
+	return a.help.line
+}
+
+var actionNames = keys.ActionNames()
+
+// availSignature sums up what avail says about the actions live in ctx.
+func availSignature(ctx keys.Context, avail keys.Availability) string {
+	if avail == nil {
+		return ""
+	}
+	var b strings.Builder
+	for _, name := range actionNames {
+		if !ctx.Live(name) {
+			continue
+		}
+		ok, why := avail(name)
+		if ok {
+			b.WriteByte('+')
+		} else {
+			b.WriteByte('-')
+			b.WriteString(why)
+		}
+		b.WriteByte(';')
+	}
+	return b.String()
+}
+
+// helpLine draws key/description pairs like keys.ShortHelp, cut to width.
+func helpLine(th Theme, width int, items ...[2]string) string {
+	sep := th.Help.Separator.Render(" • ")
+	parts := make([]string, 0, len(items))
+	for _, it := range items {
+		parts = append(parts, th.Help.Key.Render(it[0])+" "+th.Help.Desc.Render(it[1]))
+	}
+	return fitTail(strings.Join(parts, sep), width)
+}
+
+func (a *App) drawFullHelp(frame []string, w, bodyH int) {
+	th := a.theme
+	var (
+		ctx   = keys.ContextList
+		avail keys.Availability
+	)
+	if len(a.tabs) > 0 {
+		ctx = a.tabs[a.active].Context()
+		avail = a.availability(a.active)
+	}
+	innerW := min(w-4-boxFrame, 160)
+	innerH := bodyH - 2 - 2 // border, title and a blank line
+	head := th.Title.Render("All keys") + th.Muted.Render("  ("+ctx.String()+"; ? or esc closes)")
+	lines := []string{fitTail(head, innerW), ""}
+	lines = append(lines, strings.Split(keys.FullHelp(a.km, ctx, avail, innerW, innerH, th.Help), "\n")...)
+	block := clampBlock(box(th, lines), w, bodyH)
+	bw, bh := blockSize(block)
+	overlay(frame, block, center(w, bw), 1+center(bodyH, bh), w)
+}
+
+// drawToasts draws the toasts at the bottom right of the tab area, the
+// newest nearest the status bar.
+func (a *App) drawToasts(frame []string, w, bodyH int) {
+	maxW := min(w-2, 72)
+	for k := range a.toasts {
+		t := a.toasts[len(a.toasts)-1-k]
+		row := bodyH - k // frame[0] is the tab bar, so the tab area is rows 1..bodyH
+		if row < 1 {
+			break
+		}
+		text := " " + toastMarker(t.level) + " " + t.text + " "
+		if ansi.StringWidth(text) > maxW {
+			text = ansi.Truncate(text, maxW-1, "…") + " "
+		}
+		line := a.toastStyle(t.level).Render(text)
+		tw := ansi.StringWidth(line)
+		overlay(frame, []string{line}, w-tw-1, row, w)
+	}
+}
+
+func toastMarker(l ToastLevel) string {
+	switch l {
+	case ToastSuccess:
+		return "✓"
+	case ToastWarning:
+		return "!"
+	case ToastError:
+		return "✗"
+	}
+	return "i"
+}
+
+func (a *App) toastStyle(l ToastLevel) lipgloss.Style {
+	th := a.theme
+	switch l {
+	case ToastSuccess:
+		return th.Success.Reverse(true)
+	case ToastWarning:
+		return th.Warning.Reverse(true)
+	case ToastError:
+		return th.Danger.Reverse(true)
+	}
+	return th.Accent.Reverse(true)
+}
