@@ -1,0 +1,336 @@
+package views
+
+import (
+	"context"
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+	"github.com/stretchr/testify/require"
+
+	"paydash/backend"
+	"paydash/backend/journal"
+	"paydash/backend/money"
+	"paydash/backend/sandbox"
+	"paydash/keys"
+	"paydash/ui"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files under testdata")
+
+func TestMain(m *testing.M) {
+	// Times are shown in local time: pin it so the goldens do not depend
+	// on the machine.
+	time.Local = time.UTC
+	os.Exit(m.Run())
+}
+
+// env is one test's sandbox, backend, journal and tab.
+type env struct {
+	t     *testing.T
+	srv   *sandbox.Server
+	b     backend.Backend
+	count *countingBackend
+	j     *journal.Journal
+	jpath string
+	now   func() time.Time
+	scope ui.Scope
+	tab   ui.Tab
+	// shell collects what the tab sends the shell (toasts, errors,
+	// confirmations, tab switches), in order.
+	shell []tea.Msg
+}
+
+type envOpts struct {
+	fixed    time.Time // fixed clock for the sandbox and the tab (zero: real time)
+	readOnly bool
+	withV1   bool // configure the accountant's v1 login beside the v2 token
+	v1Only   bool // configure only the accountant's v1 login
+	refunds  bool // make the Refunds tab instead of Payments
+}
+
+func newEnv(t *testing.T, o envOpts) *env {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	t.Cleanup(cancel)
+	sopts := sandbox.Options{Seed: 3, Payments: 3000, SettleDelay: 200 * time.Millisecond}
+	now := time.Now
+	if !o.fixed.IsZero() {
+		fixed := o.fixed
+		now = func() time.Time { return fixed }
+		sopts.Now = now
+	}
+	srv, err := sandbox.Start(ctx, sopts)
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = srv.Close() })
+	info := srv.Info()
+	cfg := backend.Config{
+		BaseURL: srv.BaseURL(), RootCAs: srv.CertPool(), V2Token: info.V2Token,
+		MerchantIDs: info.MerchantIDs, Sandbox: true, ReadOnly: o.readOnly,
+	}
+	if o.v1Only {
+		cfg.V2Token = ""
+	}
+	if o.withV1 || o.v1Only {
+		for _, u := range info.V1Users {
+			if u.Role == sandbox.RoleAccountant {
+				cfg.V1Login, cfg.V1Password = u.Login, u.Password
+			}
+		}
+		require.NotEmpty(t, cfg.V1Login)
+	}
+	b, err := backend.Open(cfg)
+	require.NoError(t, err)
+	cb := &countingBackend{Backend: b}
+	jpath := filepath.Join(t.TempDir(), "journal.jsonl")
+	j, err := journal.Open(jpath)
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = j.Close() })
+
+	n := now()
+	e := &env{
+		t: t, srv: srv, b: b, count: cb, j: j, jpath: jpath, now: now,
+		scope: ui.Scope{MerchantID: info.MerchantIDs[0], Start: n.AddDate(0, 0, -30), End: n.Add(time.Hour), Preset: "30 days"},
+	}
+	if !o.fixed.IsZero() {
+		e.scope = ui.Scope{MerchantID: info.MerchantIDs[0], Start: n.AddDate(0, 0, -7), End: n.Add(time.Minute), Preset: "7 days"}
+	}
+	d := Deps{Backend: cb, Keys: keys.Default(), Journal: j, Now: now, Theme: ui.NewTheme(true, true)}
+	if o.refunds {
+		e.tab = NewRefunds(d)
+	} else {
+		e.tab = NewPayments(d)
+	}
+	return e
+}
+
+func (e *env) payments() *Payments  { return e.tab.(*Payments) }
+func (e *env) refundsTab() *Refunds { return e.tab.(*Refunds) }
+
+// size tells the tab its area, as the shell does.
+func (e *env) size(w, h int) { e.send(ui.SizeMsg{Width: w, Height: h}) }
+
+// init starts the tab and runs its commands until quiet.
+func (e *env) init() { e.run(e.tab.Init(e.scope)) }
+
+// send delivers a message to the tab and runs what it returns.
+func (e *env) send(msg tea.Msg) {
+	e.t.Helper()
+	var cmd tea.Cmd
+	e.tab, cmd = e.tab.Update(msg)
+	e.run(cmd)
+}
+
+// sendHold delivers a message and returns its command without running it.
+func (e *env) sendHold(msg tea.Msg) tea.Cmd {
+	var cmd tea.Cmd
+	e.tab, cmd = e.tab.Update(msg)
+	return cmd
+}
+
+// run executes a command and every command that follows from it,
+// synchronously: batches are flattened, messages for the shell are
+// collected, everything else goes back to the tab.
+func (e *env) run(cmd tea.Cmd) {
+	e.t.Helper()
+	queue := []tea.Cmd{cmd}
+	for steps := 0; len(queue) > 0; steps++ {
+		require.Less(e.t, steps, 10000, "commands never settle")
+		c := queue[0]
+		queue = queue[1:]
+		if c == nil {
+			continue
+		}
+		msg := c()
+		switch m := msg.(type) {
+		case nil:
+		case tea.BatchMsg:
+			queue = append(queue, m...)
+		case ui.ToastMsg, ui.ErrorMsg, ui.OpenConfirmMsg, ui.SwitchTabMsg, ui.OpenModalMsg:
+			e.shell = append(e.shell, m)
+		default:
+			var next tea.Cmd
+			e.tab, next = e.tab.Update(m)
+			queue = append(queue, next)
+		}
+	}
+}
+
+// deliver feeds one already computed message to the tab.
+func (e *env) deliver(msg tea.Msg) {
+	e.t.Helper()
+	var cmd tea.Cmd
+	e.tab, cmd = e.tab.Update(msg)
+	e.run(cmd)
+}
+
+// press sends key presses: single characters, or names such as "enter",
+// "esc", "down", "pgdown".
+func (e *env) press(names ...string) {
+	e.t.Helper()
+	for _, n := range names {
+		e.send(keyPress(n))
+	}
+}
+
+func keyPress(n string) tea.KeyPressMsg {
+	switch n {
+	case "enter":
+		return tea.KeyPressMsg{Code: tea.KeyEnter}
+	case "esc":
+		return tea.KeyPressMsg{Code: tea.KeyEscape}
+	case "down":
+		return tea.KeyPressMsg{Code: tea.KeyDown}
+	case "up":
+		return tea.KeyPressMsg{Code: tea.KeyUp}
+	case "pgdown":
+		return tea.KeyPressMsg{Code: tea.KeyPgDown}
+	case "backspace":
+		return tea.KeyPressMsg{Code: tea.KeyBackspace}
+	}
+	r := []rune(n)
+	if len(r) != 1 {
+		panic("unknown key " + n)
+	}
+	return tea.KeyPressMsg{Code: r[0], Text: n}
+}
+
+// typeText types text into whatever has the focus.
+func (e *env) typeText(s string) {
+	e.t.Helper()
+	for _, r := range s {
+		e.send(tea.KeyPressMsg{Code: r, Text: string(r)})
+	}
+}
+
+// toasts returns the toasts sent so far, and forgets them.
+func (e *env) toasts() []ui.ToastMsg {
+	var out []ui.ToastMsg
+	rest := e.shell[:0]
+	for _, m := range e.shell {
+		if t, ok := m.(ui.ToastMsg); ok {
+			out = append(out, t)
+		} else {
+			rest = append(rest, m)
+		}
+	}
+	e.shell = rest
+	return out
+}
+
+// confirmSpec returns the last confirmation asked for, and forgets it.
+func (e *env) confirmSpec() (ui.ConfirmSpec, bool) {
+	for i := len(e.shell) - 1; i >= 0; i-- {
+		if c, ok := e.shell[i].(ui.OpenConfirmMsg); ok {
+			e.shell = append(e.shell[:i], e.shell[i+1:]...)
+			return c.Spec, true
+		}
+	}
+	return ui.ConfirmSpec{}, false
+}
+
+func (e *env) errors() []ui.ErrorMsg {
+	var out []ui.ErrorMsg
+	for _, m := range e.shell {
+		if x, ok := m.(ui.ErrorMsg); ok {
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
+func (e *env) journal() []journal.Entry {
+	e.t.Helper()
+	entries, err := journal.Read(e.jpath)
+	require.NoError(e.t, err)
+	return entries
+}
+
+// view draws the tab and checks that it fills exactly w × h cells.
+func (e *env) view(w, h int) string {
+	e.t.Helper()
+	s := e.tab.View(w, h)
+	lines := strings.Split(s, "\n")
+	require.Len(e.t, lines, h, "the view has %d lines, not %d:\n%s", len(lines), h, s)
+	for i, l := range lines {
+		require.Equal(e.t, w, ansi.StringWidth(l), "line %d is %d cells wide, not %d: %q", i, ansi.StringWidth(l), w, l)
+	}
+	return s
+}
+
+// selectedLine is the screen line of the selection marker, -1 if none.
+func selectedLine(view string) int {
+	for i, l := range strings.Split(ansi.Strip(view), "\n") {
+		if strings.HasPrefix(l, ">") {
+			return i
+		}
+	}
+	return -1
+}
+
+// newPayment makes a payment at the sandbox now, as a customer paying
+// would: settled at once, or held when dual.
+func (e *env) newPayment(dual bool, value string) sandbox.Payment {
+	e.t.Helper()
+	st := e.srv.Store()
+	m, ok := st.Merchant(e.scope.MerchantID)
+	require.True(e.t, ok)
+	amount := money.Amount{Value: money.MustParse(value), Currency: m.Currencies[0]}
+	p, err := st.CreatePayment(sandbox.PaymentRequest{
+		MerchantID: m.ID, DualMode: dual, Amount: &amount, PaymentMethod: sandbox.MethodBankCard,
+		Card:     &sandbox.CardData{PAN: "4111111111111111", Expiry: "12/30", CVC: "123"},
+		Invoice:  sandbox.Invoice{OrderNo: "TEST-" + value, Description: "test payment"},
+		Customer: sandbox.Customer{Email: "anna@example.com", Phone: "79161234567", IP: "10.1.2.3"},
+	})
+	require.NoError(e.t, err)
+	return p
+}
+
+// countingBackend counts page requests of the payment and refund lists.
+type countingBackend struct {
+	backend.Backend
+	pages atomic.Int64
+	fail  atomic.Int64 // the next page requests that fail as if the service were down
+}
+
+func (c *countingBackend) ListPayments(q backend.PeriodQuery) backend.Pager[backend.Payment] {
+	return &countingPager[backend.Payment]{p: c.Backend.ListPayments(q), n: &c.pages, fail: &c.fail}
+}
+
+func (c *countingBackend) ListRefunds(q backend.PeriodQuery) backend.Pager[backend.Refund] {
+	return &countingPager[backend.Refund]{p: c.Backend.ListRefunds(q), n: &c.pages, fail: &c.fail}
+}
+
+type countingPager[T any] struct {
+	p    backend.Pager[T]
+	n    *atomic.Int64
+	fail *atomic.Int64
+}
+
+func (c *countingPager[T]) Next(ctx context.Context) (backend.Page[T], error) {
+	c.n.Add(1)
+	if c.fail.Add(-1) >= 0 {
+		return backend.Page[T]{}, &backend.Error{Kind: backend.KindUnavailable, Op: "list payments", Message: "injected failure"}
+	}
+	c.fail.Store(0)
+	return c.p.Next(ctx)
+}
+
+// goldenCheck compares got with testdata/<name>.golden (-update rewrites).
+func goldenCheck(t *testing.T, name, got string) {
+	t.Helper()
+	path := filepath.Join("testdata", name+".golden")
+	if *update {
+		require.NoError(t, os.MkdirAll("testdata", 0o755))
+		require.NoError(t, os.WriteFile(path, []byte(got), 0o644))
+	}
+	want, err := os.ReadFile(path)
+	require.NoError(t, err, "run go test ./views -update to write %s", path)
+	require.Equal(t, string(want), got, "screen differs from %s (go test ./views -update rewrites it)", path)
+}

@@ -1,0 +1,135 @@
+package views
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/charmbracelet/x/ansi"
+
+	"paydash/keys"
+	"paydash/ui"
+)
+
+// splitMinWidth is the tab width from which a detail pane opens beside the
+// list instead of replacing it.
+const splitMinWidth = 140
+
+// paneWidth is the width of a detail pane beside the list.
+func paneWidth(w int) int { return min(max(60, w*2/5), 100) }
+
+// scroller is the scroll state of a detail pane; it remembers the size of
+// the last frame so that the page keys and the clamping are right.
+type scroller struct {
+	offset int
+	total  int // lines of content in the last frame
+	body   int // lines of content shown in the last frame
+}
+
+// key scrolls for a movement action; it reports whether the action was one.
+func (s *scroller) key(action string) bool {
+	page := max(s.body-1, 1)
+	switch action {
+	case keys.ActUp:
+		s.offset--
+	case keys.ActDown:
+		s.offset++
+	case keys.ActPageUp:
+		s.offset -= page
+	case keys.ActPageDown:
+		s.offset += page
+	case keys.ActTop:
+		s.offset = 0
+	case keys.ActBottom:
+		s.offset = s.total
+	default:
+		return false
+	}
+	s.clamp()
+	return true
+}
+
+func (s *scroller) clamp() {
+	s.offset = min(s.offset, max(s.total-s.body, 0))
+	s.offset = max(s.offset, 0)
+}
+
+// render draws a pane of exactly w × h cells: a title line (with the scroll
+// position when the content is taller than the pane) and the content. With
+// border, a vertical rule on the left (three cells with its margins)
+// separates it from the list.
+func (s *scroller) render(theme ui.Theme, title string, lines []string, w, h int, border bool) []string {
+	if w <= 0 || h <= 0 {
+		return nil
+	}
+	inner, prefix := w, ""
+	if border {
+		inner = w - 3
+		prefix = " " + theme.Border.Render("│") + " "
+	}
+	s.total, s.body = len(lines), max(h-1, 0)
+	s.clamp()
+	head := theme.Title.Render(title)
+	if s.total > s.body && s.body > 0 {
+		last := min(s.offset+s.body, s.total)
+		pos := fmt.Sprintf("%d–%d of %d", s.offset+1, last, s.total)
+		gap := inner - ansi.StringWidth(head) - len([]rune(pos))
+		if gap >= 2 {
+			head += strings.Repeat(" ", gap) + theme.Muted.Render(pos)
+		}
+	}
+	out := make([]string, 0, h)
+	out = append(out, prefix+fit(head, inner))
+	end := min(s.offset+s.body, s.total)
+	var shown []string
+	if s.offset < end {
+		shown = lines[s.offset:end]
+	}
+	for _, l := range block(shown, inner, s.body) {
+		out = append(out, prefix+l)
+	}
+	return out
+}
+
+// side puts a pane beside the list lines: both have h lines.
+func side(left, right []string) string {
+	var b strings.Builder
+	for i := range left {
+		if i > 0 {
+			b.WriteByte('\n')
+		}
+		b.WriteString(left[i])
+		if i < len(right) {
+			b.WriteString(right[i])
+		}
+	}
+	return b.String()
+}
+
+// field is one "label  value" line of a detail pane; an empty value gives
+// no line.
+type fields struct {
+	theme  ui.Theme
+	labelW int
+	lines  []string
+}
+
+func (f *fields) add(label, value string) {
+	if value == "" {
+		return
+	}
+	f.lines = append(f.lines, f.theme.Muted.Render(fit(label, f.labelW))+" "+value)
+}
+
+// addStyled is add with a value already styled.
+func (f *fields) addAlways(label, value string) {
+	f.lines = append(f.lines, f.theme.Muted.Render(fit(label, f.labelW))+" "+value)
+}
+
+func (f *fields) heading(title string) {
+	if len(f.lines) > 0 {
+		f.lines = append(f.lines, "")
+	}
+	f.lines = append(f.lines, f.theme.Title.Render(title))
+}
+
+func (f *fields) line(s string) { f.lines = append(f.lines, s) }

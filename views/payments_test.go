@@ -1,0 +1,738 @@
+package views
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/charmbracelet/x/ansi"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"paydash/backend"
+	"paydash/backend/journal"
+	"paydash/backend/money"
+	"paydash/backend/sandbox"
+	"paydash/keys"
+	"paydash/ui"
+)
+
+func TestFirstPageLoads(t *testing.T) {
+	e := newEnv(t, envOpts{})
+	e.size(80, 24)
+	e.init()
+	p := e.payments()
+	st := p.Status()
+	assert.Equal(t, 100, st.Rows)
+	assert.Equal(t, 100, st.Shown)
+	assert.False(t, st.Loading)
+	assert.False(t, st.AtEnd)
+	assert.False(t, st.Refreshed.IsZero())
+	assert.EqualValues(t, 1, e.count.pages.Load(), "one page asked")
+	assert.Empty(t, e.errors())
+
+	v := ansi.Strip(e.view(80, 24))
+	lines := strings.Split(v, "\n")
+	assert.Contains(t, lines[0], "ID")
+	assert.Contains(t, lines[0], "Status")
+	assert.Contains(t, lines[0], "Amount")
+	assert.Contains(t, lines[0], "Description")
+	first := p.list.table.Rows()[0]
+	assert.True(t, strings.HasPrefix(lines[1], "> "+first.ID), lines[1])
+	assert.Equal(t, keys.ContextList, e.tab.Context())
+}
+
+func TestPagingAsksOnceNearTheEnd(t *testing.T) {
+	e := newEnv(t, envOpts{})
+	e.size(80, 24)
+	e.init()
+	require.EqualValues(t, 1, e.count.pages.Load())
+	p := e.payments()
+
+	// Far from the end: no request.
+	assert.Nil(t, e.sendHold(keyPress("j")))
+	// G goes to the last loaded row: one request, with the loading row.
+	cmd := e.sendHold(keyPress("G"))
+	require.NotNil(t, cmd)
+	assert.True(t, p.list.table.Loading())
+	assert.True(t, p.Status().Loading)
+	assert.Contains(t, ansi.Strip(e.view(80, 24)), "Loading more payments…")
+	// More keys near the end while the page is out: no second request.
+	assert.Nil(t, e.sendHold(keyPress("k")))
+	assert.Nil(t, e.sendHold(keyPress("j")))
+	assert.Nil(t, e.sendHold(keyPress("G")))
+	e.run(cmd)
+	assert.EqualValues(t, 2, e.count.pages.Load(), "exactly one more page asked")
+	assert.Equal(t, 200, p.Status().Rows)
+	assert.False(t, p.list.table.Loading())
+	// The cursor stayed on row 100, now far from the end.
+	assert.Equal(t, 99, p.list.table.Cursor())
+
+	// Walk to the end of the period: the end row shows.
+	for i := 0; i < 50 && !p.Status().AtEnd; i++ {
+		e.press("G")
+	}
+	require.True(t, p.Status().AtEnd)
+	assert.True(t, p.list.table.End(), "the end row is shown after the last row")
+	n := e.count.pages.Load()
+	e.press("G", "k", "j")
+	assert.Equal(t, n, e.count.pages.Load(), "nothing asked after the end")
+}
+
+func TestOldGenerationIsDropped(t *testing.T) {
+	e := newEnv(t, envOpts{})
+	e.size(80, 24)
+	first := e.tab.Init(e.scope)
+	require.NotNil(t, first)
+	stale := first() // the answer for the first merchant, not yet delivered
+
+	other := e.scope
+	other.MerchantID = e.srv.Info().MerchantIDs[1]
+	e.send(ui.ScopeMsg{Scope: other})
+	p := e.payments()
+	require.Equal(t, 100, p.Status().Rows)
+	for _, r := range p.list.table.Rows() {
+		require.Equal(t, other.MerchantID, r.MerchantID)
+	}
+	e.deliver(stale)
+	assert.Equal(t, 100, p.Status().Rows, "the old answer is dropped")
+	for _, r := range p.list.table.Rows() {
+		assert.Equal(t, other.MerchantID, r.MerchantID)
+	}
+}
+
+func TestFilterNarrowsAndEscClears(t *testing.T) {
+	e := newEnv(t, envOpts{})
+	e.size(80, 24)
+	e.init()
+	p := e.payments()
+	e.press("/")
+	assert.Equal(t, keys.ContextFilter, e.tab.Context())
+	e.typeText("settled")
+	st := p.Status()
+	assert.Equal(t, "settled", st.Filter)
+	assert.Less(t, st.Shown, st.Rows)
+	assert.Positive(t, st.Shown)
+	for i := 0; i < st.Shown; i++ {
+		p.list.table.SetCursor(i)
+		sel, _ := p.list.table.Selected()
+		assert.Equal(t, backend.PaymentSettled, sel.Status)
+	}
+	v := ansi.Strip(e.view(80, 24))
+	assert.Contains(t, v, "/ settled")
+
+	// enter keeps the filter and returns to the list.
+	e.press("enter")
+	assert.Equal(t, keys.ContextList, e.tab.Context())
+	assert.Equal(t, "settled", p.Status().Filter)
+	assert.Contains(t, ansi.Strip(e.view(80, 24)), "filter: settled")
+
+	// / again, then esc clears it.
+	e.press("/")
+	e.press("esc")
+	assert.Equal(t, keys.ContextList, e.tab.Context())
+	assert.Equal(t, "", p.Status().Filter)
+	assert.Equal(t, p.Status().Rows, p.Status().Shown)
+
+	// esc in the list clears a kept filter too.
+	e.press("/")
+	e.typeText("authorized")
+	e.press("enter")
+	require.Equal(t, "authorized", p.Status().Filter)
+	e.press("esc")
+	assert.Equal(t, "", p.Status().Filter)
+}
+
+func TestPageErrorsLeaveTheListUsable(t *testing.T) {
+	e := newEnv(t, envOpts{})
+	e.size(80, 24)
+	e.count.fail.Store(1)
+	e.init()
+	p := e.payments()
+	errs := e.errors()
+	require.Len(t, errs, 1)
+	assert.Contains(t, errs[0].Err.Error(), "injected failure")
+	assert.Equal(t, "the service did not answer; try again (a retry will not duplicate the action)", errs[0].Hint)
+	assert.False(t, p.Status().Loading)
+	assert.Equal(t, 0, p.Status().Rows)
+	assert.Contains(t, ansi.Strip(e.view(80, 24)), "No payments in this period")
+
+	// r tries again.
+	e.send(ui.RefreshMsg{Manual: true})
+	assert.Equal(t, 100, p.Status().Rows)
+
+	// A later page fails: the rows stay, the next move near the end retries.
+	e.count.fail.Store(1)
+	e.press("G")
+	assert.Len(t, e.errors(), 2)
+	assert.Equal(t, 100, p.Status().Rows)
+	assert.False(t, p.list.table.Loading())
+	e.press("k")
+	assert.Equal(t, 200, p.Status().Rows)
+}
+
+func TestRefreshReadsAsManyPagesAsLoaded(t *testing.T) {
+	e := newEnv(t, envOpts{})
+	e.size(80, 24)
+	e.init()
+	e.press("G")
+	p := e.payments()
+	require.Equal(t, 200, p.Status().Rows)
+	before := e.count.pages.Load()
+	e.send(ui.RefreshMsg{})
+	assert.Equal(t, before+2, e.count.pages.Load(), "two pages loaded, two pages re-read")
+	assert.Equal(t, 200, p.Status().Rows, "nothing new, nothing added")
+}
+
+func TestRefreshBringsNewPaymentToTheTop(t *testing.T) {
+	e := newEnv(t, envOpts{})
+	e.size(80, 24)
+	e.init()
+	p := e.payments()
+	e.press("j", "j", "j")
+	selID := p.list.table.SelectedID()
+	line := selectedLine(e.view(80, 24))
+	require.Equal(t, 4, line)
+
+	np := e.newPayment(false, "321.00")
+	e.send(ui.RefreshMsg{Manual: true})
+	assert.Empty(t, e.errors())
+	rows := p.list.table.Rows()
+	assert.Equal(t, np.ID, rows[0].ID, "the new payment is at the top")
+	assert.Equal(t, 101, p.Status().Rows)
+	assert.Equal(t, selID, p.list.table.SelectedID(), "the selection stays on its row")
+	assert.Equal(t, line, selectedLine(e.view(80, 24)), "and on its screen line")
+
+	// A payment that changes is updated in place and flashed.
+	held := e.newPayment(true, "99.00")
+	e.send(ui.RefreshMsg{})
+	require.Equal(t, held.ID, p.list.table.Rows()[0].ID)
+	_, err := e.srv.Store().CapturePayment(held.ID, nil)
+	require.NoError(t, err)
+	e.send(ui.RefreshMsg{})
+	got := p.list.table.Rows()[0]
+	assert.Equal(t, held.ID, got.ID)
+	assert.Equal(t, backend.PaymentSettled, got.Status)
+	assert.True(t, p.list.table.Flashing(held.ID))
+	e.send(ui.TickMsg{Now: time.Now().Add(time.Minute)})
+	assert.False(t, p.list.table.Flashing(held.ID))
+}
+
+// findSettledWithRefund is a Settled payment of the scope with a refund.
+func (e *env) findSettledWithRefund() sandbox.Payment {
+	e.t.Helper()
+	st := e.srv.Store()
+	refunds, _ := st.FilterRefunds(sandbox.RefundFilter{MerchantIDs: []string{e.scope.MerchantID}, Start: e.scope.Start, End: e.scope.End})
+	for _, r := range refunds {
+		p, err := st.GetPayment(r.PaymentID)
+		require.NoError(e.t, err)
+		if p.Status == sandbox.PaymentSettled && !p.Created.Before(e.scope.Start) {
+			return p
+		}
+	}
+	e.t.Fatal("no refunded payment in the scope")
+	return sandbox.Payment{}
+}
+
+func TestDetailShowsRefundsAndV1View(t *testing.T) {
+	e := newEnv(t, envOpts{withV1: true})
+	e.size(160, 48)
+	e.init()
+	sp := e.findSettledWithRefund()
+	refunds, err := e.srv.Store().RefundsOfPayment(sp.ID)
+	require.NoError(t, err)
+
+	e.send(ui.JumpMsg{Query: sp.ID})
+	p := e.payments()
+	require.NotNil(t, p.det)
+	assert.Equal(t, keys.ContextDetail, e.tab.Context())
+	v := ansi.Strip(e.view(160, 48))
+	assert.Contains(t, v, "Payment "+sp.ID)
+	assert.Contains(t, v, "Refunds")
+	for _, r := range refunds {
+		assert.Contains(t, v, r.ID)
+	}
+	assert.Contains(t, v, "v1 view")
+	assert.Contains(t, v, "COMPLETE")
+	assert.Contains(t, v, "UserIdentifier")
+	assert.Contains(t, v, "Refundable")
+	assert.Contains(t, v, fmtDecimal(sp.Captured-sp.Refunded, sp.Amount.Currency))
+	// Side by side at 160: the list is still there.
+	assert.Contains(t, strings.Split(v, "\n")[0], "ID")
+
+	// At 80 columns the pane replaces the list and scrolls.
+	full := ansi.Strip(e.view(80, 24))
+	assert.NotContains(t, strings.Split(full, "\n")[0], "Description")
+	assert.Contains(t, strings.Split(full, "\n")[0], "Payment "+sp.ID)
+	assert.Contains(t, strings.Split(full, "\n")[0], "1–23 of")
+	e.press("G")
+	scrolled := ansi.Strip(e.view(80, 24))
+	assert.NotEqual(t, full, scrolled)
+	assert.Contains(t, scrolled, "LastUpdate")
+	e.press("g")
+
+	// esc closes the pane.
+	e.press("esc")
+	assert.Nil(t, p.det)
+	assert.Equal(t, keys.ContextList, e.tab.Context())
+
+	// / from the pane closes it and filters the list.
+	e.press("enter", "/")
+	assert.Nil(t, p.det)
+	assert.Equal(t, keys.ContextFilter, e.tab.Context())
+}
+
+func TestRawViewToggles(t *testing.T) {
+	e := newEnv(t, envOpts{withV1: true})
+	e.size(120, 30)
+	e.init()
+	e.press("enter")
+	p := e.payments()
+	require.NotNil(t, p.det)
+	id := p.det.p.ID
+	require.True(t, p.det.p.Detailed)
+	plain := ansi.Strip(e.view(120, 30))
+	e.press("w")
+	raw := ansi.Strip(e.view(120, 30))
+	assert.Contains(t, raw, "Payment "+id+" · raw")
+	assert.Contains(t, raw, `"id": "`+id+`"`)
+	assert.Contains(t, raw, "— v2 answer —")
+	e.press("G")
+	assert.Contains(t, ansi.Strip(e.view(120, 30)), "PaymentID", "the v1 answer follows the v2 one")
+	e.press("w")
+	assert.Equal(t, plain, ansi.Strip(e.view(120, 30)))
+	// esc leaves the raw view first, then the pane.
+	e.press("w", "esc")
+	assert.NotNil(t, p.det)
+	assert.False(t, p.det.raw)
+	e.press("esc")
+	assert.Nil(t, p.det)
+}
+
+func TestJumpByIDAndOrderNumber(t *testing.T) {
+	e := newEnv(t, envOpts{})
+	e.size(80, 24)
+	e.init()
+	p := e.payments()
+
+	// A payment far down the period, not loaded yet.
+	all, _ := e.srv.Store().FilterPayments(sandbox.PaymentFilter{
+		MerchantIDs: []string{e.scope.MerchantID}, Start: e.scope.Start, End: e.scope.End, Limit: 1000})
+	require.Greater(t, len(all), 250)
+	far := all[len(all)-10]
+
+	e.send(ui.JumpMsg{Query: far.ID})
+	require.NotNil(t, p.det)
+	assert.Equal(t, far.ID, p.det.p.ID)
+	assert.True(t, p.det.p.Detailed)
+	assert.Contains(t, ansi.Strip(e.view(80, 24)), "Payment "+far.ID)
+	e.press("esc")
+
+	// By order number, loaded: selected in the list.
+	loaded := p.list.table.Rows()[5]
+	require.NotEmpty(t, loaded.OrderNo)
+	e.send(ui.JumpMsg{Query: strings.ToLower(loaded.OrderNo)})
+	require.NotNil(t, p.det)
+	assert.Equal(t, loaded.ID, p.det.p.ID)
+	assert.Equal(t, loaded.ID, p.list.table.SelectedID())
+	e.press("esc")
+
+	// By order number, not loaded: found by paging the period.
+	before := e.count.pages.Load()
+	e.send(ui.JumpMsg{Query: far.Invoice.OrderNo})
+	require.NotNil(t, p.det)
+	assert.Equal(t, far.ID, p.det.p.ID)
+	assert.Greater(t, e.count.pages.Load(), before+1)
+	assert.False(t, p.Status().Loading)
+	e.press("esc")
+
+	// Nothing: a warning naming the merchant and the period.
+	e.toasts()
+	e.send(ui.JumpMsg{Query: "NO-SUCH-ORDER"})
+	assert.Nil(t, p.det)
+	ts := e.toasts()
+	require.Len(t, ts, 2)
+	assert.Equal(t, ui.ToastInfo, ts[0].Level)
+	assert.Equal(t, "Looking for order number NO-SUCH-ORDER in "+scopeText(e.scope)+"…", ts[0].Text)
+	assert.Equal(t, ui.ToastWarning, ts[1].Level)
+	assert.Equal(t, "no payment with id or order number NO-SUCH-ORDER in "+scopeText(e.scope), ts[1].Text)
+	e.send(ui.JumpMsg{Query: "999999999999"})
+	ts = e.toasts()
+	require.Len(t, ts, 1)
+	assert.Contains(t, ts[0].Text, "no payment with id or order number 999999999999")
+}
+
+func TestCaptureHappyPath(t *testing.T) {
+	e := newEnv(t, envOpts{})
+	e.size(80, 24)
+	e.init()
+	held := e.newPayment(true, "1250.00")
+	e.send(ui.RefreshMsg{})
+	e.press("g")
+	p := e.payments()
+	require.Equal(t, held.ID, p.list.table.SelectedID(), "the new row is at the top")
+	ok, why := e.tab.Available(keys.ActCapture)
+	require.True(t, ok, why)
+
+	e.press("c")
+	spec, found := e.confirmSpec()
+	require.True(t, found, "a confirmation is asked for")
+	assert.Equal(t, "Capture payment "+held.ID, spec.Title)
+	assert.Equal(t, "Capture", spec.Verb)
+	assert.False(t, spec.Danger)
+	lines := strings.Join(spec.Lines, "\n")
+	assert.Contains(t, lines, held.ID)
+	assert.Contains(t, lines, "TEST-1250.00")
+	assert.Contains(t, lines, "IP 10.1.2.3")
+	assert.Contains(t, lines, "1,250.00 "+held.Amount.Currency)
+	assert.Contains(t, lines, "v2")
+	require.NotNil(t, spec.Amount)
+	assert.Equal(t, held.Amount, spec.Amount.Value)
+	assert.Equal(t, held.Amount.Value, spec.Amount.Max)
+
+	// Confirm a partial capture.
+	part := money.Amount{Value: money.MustParse("1000"), Currency: held.Amount.Currency}
+	cmd := spec.Confirm(part)
+	ok, why = e.tab.Available(keys.ActCapture)
+	assert.False(t, ok)
+	assert.Equal(t, "a capture of this payment is being sent", why)
+	e.run(cmd)
+
+	ts := e.toasts()
+	require.Len(t, ts, 1)
+	assert.Equal(t, ui.ToastSuccess, ts[0].Level, ts[0].Text)
+	assert.Equal(t, "Captured 1,000.00 "+part.Currency+" of payment "+held.ID+" — Settled", ts[0].Text)
+	row, _ := p.list.table.Selected()
+	assert.Equal(t, backend.PaymentSettled, row.Status)
+	assert.Equal(t, part.Value, row.Amount.Value)
+	got, err := e.srv.Store().GetPayment(held.ID)
+	require.NoError(t, err)
+	assert.Equal(t, sandbox.PaymentSettled, got.Status)
+	assert.Equal(t, part.Value, got.Captured)
+
+	j := e.journal()
+	require.Len(t, j, 2)
+	assert.Equal(t, journal.PhaseSent, j[0].Phase)
+	assert.Equal(t, "capture", j[0].Action)
+	assert.Equal(t, held.ID, j[0].ObjectID)
+	assert.Equal(t, "1000.00", j[0].Amount)
+	assert.Equal(t, part.Currency, j[0].Currency)
+	assert.Equal(t, "v2", j[0].Interface)
+	assert.Equal(t, journal.PhaseDone, j[1].Phase)
+	assert.Equal(t, "Settled", j[1].Result)
+
+	// Settled now: capture is greyed with the reason.
+	ok, why = e.tab.Available(keys.ActCapture)
+	assert.False(t, ok)
+	assert.Equal(t, "only an Authorized payment can be captured (this one is Settled)", why)
+}
+
+func TestCaptureRefused(t *testing.T) {
+	e := newEnv(t, envOpts{})
+	e.size(80, 24)
+	e.init()
+	held := e.newPayment(true, "500.00")
+	e.send(ui.RefreshMsg{})
+	e.press("g", "enter") // the detail reads the payment in full
+	p := e.payments()
+	require.NotNil(t, p.det)
+	require.Equal(t, held.ID, p.det.p.ID)
+	require.Equal(t, backend.PaymentAuthorized, p.det.p.Status)
+
+	// Captured behind the tab's back.
+	_, err := e.srv.Store().CapturePayment(held.ID, nil)
+	require.NoError(t, err)
+
+	e.press("c")
+	spec, found := e.confirmSpec()
+	require.True(t, found)
+	e.run(spec.Confirm(spec.Amount.Value))
+	ts := e.toasts()
+	require.Len(t, ts, 1)
+	assert.Equal(t, ui.ToastError, ts[0].Level)
+	assert.Contains(t, ts[0].Text, "A capture of 500.00 "+held.Amount.Currency+" for payment "+held.ID+" failed")
+	assert.Contains(t, ts[0].Text, "Settled", "the service's reason")
+	assert.Contains(t, ts[0].Text, "refresh to see the current state", "the hint")
+	j := e.journal()
+	require.Len(t, j, 2)
+	assert.Equal(t, journal.PhaseSent, j[0].Phase)
+	assert.Equal(t, journal.PhaseFailed, j[1].Phase)
+	assert.NotEmpty(t, j[1].Error)
+	// Nothing else changed, and capture may be tried again.
+	assert.Equal(t, backend.PaymentAuthorized, p.det.p.Status)
+	ok, _ := e.tab.Available(keys.ActCapture)
+	assert.True(t, ok)
+}
+
+func TestRefundPartialThenOverRefundRefused(t *testing.T) {
+	e := newEnv(t, envOpts{})
+	e.size(80, 24)
+	e.init()
+	paid := e.newPayment(false, "400.00")
+	e.send(ui.RefreshMsg{})
+	e.press("g")
+	p := e.payments()
+	require.Equal(t, paid.ID, p.list.table.SelectedID())
+	cur := paid.Amount.Currency
+
+	// From the list: the refunds are checked first.
+	e.press("R")
+	ts := e.toasts()
+	require.NotEmpty(t, ts)
+	assert.Equal(t, "checking refunds…", ts[0].Text)
+	spec, found := e.confirmSpec()
+	require.True(t, found)
+	assert.Equal(t, "Refund payment "+paid.ID, spec.Title)
+	assert.Equal(t, "Refund", spec.Verb)
+	assert.True(t, spec.Danger)
+	lines := strings.Join(spec.Lines, "\n")
+	assert.Contains(t, lines, "Still refundable: 400.00 "+cur)
+	assert.Contains(t, lines, "IP 10.1.2.3", "the v1 view is not configured: the customer is the IP")
+	require.NotNil(t, spec.Amount)
+	assert.Equal(t, money.MustParse("400"), spec.Amount.Value.Value)
+	assert.Equal(t, money.MustParse("400"), spec.Amount.Max)
+
+	part := money.Amount{Value: money.MustParse("150"), Currency: cur}
+	cmd := spec.Confirm(part)
+	ok, why := e.tab.Available(keys.ActRefund)
+	assert.False(t, ok)
+	assert.Equal(t, "a refund of this payment is being sent", why)
+	e.run(cmd)
+	ts = e.toasts()
+	require.Len(t, ts, 1)
+	assert.Equal(t, ui.ToastSuccess, ts[0].Level, ts[0].Text)
+	made, err := e.srv.Store().RefundsOfPayment(paid.ID)
+	require.NoError(t, err)
+	require.Len(t, made, 1)
+	assert.Equal(t, "Refund "+made[0].ID+" of 150.00 "+cur+" sent for payment "+paid.ID+" — Pending", ts[0].Text)
+	j := e.journal()
+	require.Len(t, j, 2)
+	assert.Equal(t, "refund", j[0].Action)
+	assert.NotEmpty(t, j[0].IdempotencyKey)
+	assert.Equal(t, j[0].IdempotencyKey, j[1].IdempotencyKey)
+	assert.Equal(t, journal.PhaseDone, j[1].Phase)
+	assert.Contains(t, j[1].Result, made[0].ID)
+
+	// Again, from the detail pane: 250.00 left.
+	e.press("enter")
+	require.NotNil(t, p.det)
+	assert.Contains(t, ansi.Strip(e.view(100, 60)), made[0].ID)
+	e.press("R")
+	spec, found = e.confirmSpec()
+	require.True(t, found)
+	assert.Equal(t, money.MustParse("250"), spec.Amount.Value.Value)
+	assert.Contains(t, strings.Join(spec.Lines, "\n"), "refunded so far: 150.00 "+cur)
+
+	// Someone else refunds 100.00 meanwhile: 250.00 is now too much.
+	other := money.Amount{Value: money.MustParse("100"), Currency: cur}
+	_, err = e.srv.Store().CreateRefund(sandbox.RefundRequest{PaymentID: paid.ID, Amount: &other})
+	require.NoError(t, err)
+	e.run(spec.Confirm(spec.Amount.Value))
+	ts = e.toasts()
+	require.Len(t, ts, 1)
+	assert.Equal(t, ui.ToastError, ts[0].Level)
+	assert.Contains(t, ts[0].Text, "A refund of 250.00 "+cur+" for payment "+paid.ID+" failed")
+	assert.Contains(t, ts[0].Text, "more than remains")
+	j = e.journal()
+	require.Len(t, j, 4)
+	assert.Equal(t, journal.PhaseSent, j[2].Phase)
+	assert.Equal(t, journal.PhaseFailed, j[3].Phase)
+	assert.NotEqual(t, j[0].IdempotencyKey, j[2].IdempotencyKey, "a new refund has a new key")
+	made, _ = e.srv.Store().RefundsOfPayment(paid.ID)
+	assert.Len(t, made, 2, "no refund was made by the refused one")
+}
+
+func TestRefundKeyReusedAfterNoAnswer(t *testing.T) {
+	e := newEnv(t, envOpts{})
+	e.size(80, 24)
+	e.init()
+	p := e.payments()
+	paid := e.newPayment(false, "80.00")
+	e.send(ui.RefreshMsg{})
+	a := money.Amount{Value: money.MustParse("10"), Currency: paid.Amount.Currency}
+	// First attempt: no answer came (the outcome is unknown).
+	key := ""
+	fn := p.confirmFunc(keys.ActRefund, backend.Payment{ID: paid.ID, Amount: paid.Amount, Status: backend.PaymentSettled})
+	cmd := fn(a)
+	for k, v := range p.idem {
+		if strings.HasPrefix(k, paid.ID+"|") {
+			key = v
+		}
+	}
+	require.NotEmpty(t, key)
+	_ = cmd
+	e.deliver(actionMsg{owner: p.owner, action: keys.ActRefund, id: paid.ID, amount: a, idemKey: key,
+		err: &backend.Error{Kind: backend.KindUnavailable, Op: "refund", Message: "timeout"}})
+	assert.Equal(t, key, p.idem[idemKey(paid.ID, a)], "the key is kept after a failure without answer")
+	// Confirming the same refund again sends the same key.
+	e.run(fn(a))
+	j := e.journal()
+	require.Len(t, j, 2)
+	assert.Equal(t, key, j[0].IdempotencyKey)
+	_, still := p.idem[idemKey(paid.ID, a)]
+	assert.False(t, still, "the key is dropped once the refund is made")
+}
+
+func TestJournalFailureSendsNothing(t *testing.T) {
+	e := newEnv(t, envOpts{})
+	e.size(80, 24)
+	e.init()
+	held := e.newPayment(true, "70.00")
+	e.send(ui.RefreshMsg{})
+	e.press("g")
+	e.press("c")
+	spec, found := e.confirmSpec()
+	require.True(t, found)
+	require.NoError(t, e.j.Close()) // the journal cannot be written any more
+	e.run(spec.Confirm(spec.Amount.Value))
+	ts := e.toasts()
+	require.Len(t, ts, 1)
+	assert.Equal(t, ui.ToastError, ts[0].Level)
+	assert.True(t, strings.HasPrefix(ts[0].Text, "Not sent:"), ts[0].Text)
+	got, err := e.srv.Store().GetPayment(held.ID)
+	require.NoError(t, err)
+	assert.Equal(t, sandbox.PaymentAuthorized, got.Status, "nothing was sent")
+}
+
+func TestCancelHold(t *testing.T) {
+	e := newEnv(t, envOpts{})
+	e.size(80, 24)
+	e.init()
+	held := e.newPayment(true, "60.00")
+	e.send(ui.RefreshMsg{})
+	e.press("g")
+	e.press("x")
+	spec, found := e.confirmSpec()
+	require.True(t, found)
+	assert.Equal(t, "Cancel hold", spec.Verb)
+	assert.True(t, spec.Danger)
+	assert.Nil(t, spec.Amount)
+	e.run(spec.Confirm(money.Amount{}))
+	ts := e.toasts()
+	require.Len(t, ts, 1)
+	assert.Equal(t, ui.ToastSuccess, ts[0].Level, ts[0].Text)
+	assert.Contains(t, ts[0].Text, "Cancelled")
+	j := e.journal()
+	require.Len(t, j, 2)
+	assert.Equal(t, "cancel_hold", j[0].Action)
+	assert.Equal(t, "60.00", j[0].Amount)
+	got, _ := e.srv.Store().GetPayment(held.ID)
+	assert.Equal(t, sandbox.PaymentCancelled, got.Status)
+}
+
+func TestAvailableReasons(t *testing.T) {
+	e := newEnv(t, envOpts{})
+	e.size(80, 24)
+	e.init()
+	p := e.payments()
+	pos := -1
+	for i, r := range p.list.table.Rows() {
+		if r.Status == backend.PaymentSettled {
+			pos = i
+			break
+		}
+	}
+	require.GreaterOrEqual(t, pos, 0)
+	p.list.table.SetCursor(pos)
+	ok, why := e.tab.Available(keys.ActCapture)
+	assert.False(t, ok)
+	assert.Equal(t, "only an Authorized payment can be captured (this one is Settled)", why)
+	ok, why = e.tab.Available(keys.ActCancelHold)
+	assert.False(t, ok)
+	assert.Equal(t, "only an Authorized payment's hold can be cancelled (this one is Settled)", why)
+	for _, a := range []string{keys.ActRevoke, keys.ActToggleSticker, keys.ActNew} {
+		ok, why = e.tab.Available(a)
+		assert.False(t, ok)
+		assert.Empty(t, why, a)
+	}
+	ok, _ = e.tab.Available(keys.ActOpen)
+	assert.True(t, ok)
+
+	// Pressing a greyed key says why.
+	e.toasts()
+	e.press("c")
+	ts := e.toasts()
+	require.Len(t, ts, 1)
+	assert.Equal(t, ui.ToastWarning, ts[0].Level)
+	assert.Equal(t, "only an Authorized payment can be captured (this one is Settled)", ts[0].Text)
+	_, asked := e.confirmSpec()
+	assert.False(t, asked)
+
+	ro := newEnv(t, envOpts{readOnly: true})
+	ro.size(80, 24)
+	ro.init()
+	for _, a := range []string{keys.ActCapture, keys.ActCancelHold, keys.ActRefund} {
+		ok, why = ro.tab.Available(a)
+		assert.False(t, ok)
+		assert.Contains(t, why, "read-only", a)
+	}
+
+	// Without a journal nothing can be sent.
+	nj := NewPayments(Deps{Backend: e.b, Keys: keys.Default(), Now: time.Now, Theme: ui.NewTheme(true, true)}).(*Payments)
+	ok, why = nj.availableFor(keys.ActCapture, backend.Payment{ID: "1", Status: backend.PaymentAuthorized})
+	assert.False(t, ok)
+	assert.Contains(t, why, "journal")
+}
+
+func TestViewsFitEverySize(t *testing.T) {
+	e := newEnv(t, envOpts{withV1: true})
+	e.size(80, 24)
+	e.init()
+	for _, sz := range [][2]int{{80, 24}, {100, 30}, {139, 40}, {140, 40}, {160, 48}, {200, 50}, {40, 10}} {
+		e.send(ui.SizeMsg{Width: sz[0], Height: sz[1]})
+		e.view(sz[0], sz[1])
+		e.press("/")
+		e.typeText("a")
+		e.view(sz[0], sz[1])
+		e.press("esc", "enter")
+		e.view(sz[0], sz[1])
+		e.press("w")
+		e.view(sz[0], sz[1])
+		e.press("esc", "esc")
+	}
+	assert.Equal(t, "", e.tab.View(0, 10))
+}
+
+// --- golden screens ---------------------------------------------------------
+
+var goldenNow = time.Date(2026, 11, 20, 12, 0, 0, 0, time.UTC)
+
+func TestGoldenPayments80x24(t *testing.T) {
+	e := newEnv(t, envOpts{fixed: goldenNow})
+	e.size(80, 24)
+	e.init()
+	e.press("j", "j")
+	goldenCheck(t, "payments_80x24", ansi.Strip(e.view(80, 24)))
+}
+
+func TestGoldenPayments160x48(t *testing.T) {
+	e := newEnv(t, envOpts{fixed: goldenNow})
+	e.size(160, 48)
+	e.init()
+	e.press("j", "enter")
+	goldenCheck(t, "payments_160x48", ansi.Strip(e.view(160, 48)))
+}
+
+func TestPaymentsOverV1Only(t *testing.T) {
+	e := newEnv(t, envOpts{v1Only: true})
+	e.size(80, 24)
+	e.init()
+	require.Empty(t, e.errors())
+	p := e.payments()
+	require.Positive(t, p.Status().Rows)
+	sel, _ := p.list.table.Selected()
+	assert.True(t, sel.Created.IsZero(), "v1 gives no creation time")
+	v := ansi.Strip(e.view(80, 24))
+	assert.Contains(t, v, fmtListTime(sel.Updated), "the last update stands in")
+	e.press("enter")
+	require.NotNil(t, p.det)
+	assert.Nil(t, p.det.err)
+	assert.Nil(t, p.det.rErr)
+	d := ansi.Strip(e.view(100, 60))
+	assert.Contains(t, d, "v1 view")
+	assert.Contains(t, d, "Read through     v1")
+	e.press("w")
+	assert.NotContains(t, ansi.Strip(e.view(100, 60)), "no body yet")
+	e.view(160, 48)
+	e.view(200, 50)
+}

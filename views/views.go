@@ -1,0 +1,252 @@
+// Package views holds the screens of the dashboard, one ui.Tab per tab:
+// Payments (the list of a merchant's payments with a detail pane, jump,
+// capture, cancel hold and refund) and Refunds (the list of refunds with a
+// detail pane and a link to the refunded payment).
+//
+// A tab is a pure Bubble Tea model: every backend call and journal write
+// runs in a tea.Cmd, and its answer comes back as a message the tab
+// matches by owner (each tab instance has its own) and by generation (gh-dash's
+// task id), so an answer for a scope, a refresh or a detail the user has
+// since left is dropped. The shell routes a message it does not know to the
+// tabs; each tab ignores what is not its own.
+package views
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"sync/atomic"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"paydash/backend"
+	"paydash/backend/journal"
+	"paydash/backend/money"
+	"paydash/backend/textsafe"
+	"paydash/keys"
+	"paydash/ui"
+)
+
+// Deps is what the tabs need from main.
+type Deps struct {
+	Backend backend.Backend
+	Keys    keys.Map
+	Journal *journal.Journal // every action is written here before it is sent; required for actions
+	Now     func() time.Time // the clock; nil = time.Now
+	Theme   ui.Theme
+}
+
+func (d Deps) now() time.Time {
+	if d.Now == nil {
+		return time.Now()
+	}
+	return d.Now()
+}
+
+// owners numbers the tab instances, so that a message finds its own tab
+// even when the shell hands every message to every tab.
+var owners atomic.Uint64
+
+func newOwner() uint64 { return owners.Add(1) }
+
+// --- formatting ------------------------------------------------------------
+
+const (
+	listTimeLayout   = "02 Jan 15:04"
+	detailTimeLayout = "02 Jan 2006 15:04:05"
+)
+
+// fmtListTime is a time in the list: local, "02 Jan 15:04"; "" when zero.
+func fmtListTime(t time.Time) string {
+	if t.IsZero() {
+		return ""
+	}
+	return t.Local().Format(listTimeLayout)
+}
+
+// fmtTime is a time in a detail pane, local, with the zone.
+func fmtTime(t time.Time) string {
+	if t.IsZero() {
+		return ""
+	}
+	return t.Local().Format(detailTimeLayout + " MST")
+}
+
+// fmtDecimal formats a value with the currency's decimals and thousands
+// grouped by commas: "1,250.00".
+func fmtDecimal(d money.Decimal, currency string) string {
+	s := d.StringFixed(money.Decimals(currency))
+	neg := strings.HasPrefix(s, "-")
+	if neg {
+		s = s[1:]
+	}
+	intPart, frac := s, ""
+	if i := strings.IndexByte(s, '.'); i >= 0 {
+		intPart, frac = s[:i], s[i:]
+	}
+	var b strings.Builder
+	if neg {
+		b.WriteByte('-')
+	}
+	for i, r := range intPart {
+		if i > 0 && (len(intPart)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteRune(r)
+	}
+	b.WriteString(frac)
+	return b.String()
+}
+
+// fmtAmount is an amount for people: "1,250.00 RUB" (no currency when the
+// service gave none, as v1 refund lists do).
+func fmtAmount(a money.Amount) string {
+	s := fmtDecimal(a.Value, a.Currency)
+	if a.Currency != "" {
+		s += " " + textsafe.Clean(a.Currency)
+	}
+	return s
+}
+
+// Status markers carry the meaning without colour (NO_COLOR): done, waiting
+// for something, waiting for the merchant (a hold), ended without money.
+func paymentMarker(s backend.PaymentStatus) string {
+	switch s {
+	case backend.PaymentSettled:
+		return "✓"
+	case backend.PaymentAuthorized:
+		return "!"
+	case backend.PaymentPending:
+		return "~"
+	case backend.PaymentConfirmation:
+		return "?"
+	case backend.PaymentCancelled:
+		return "-"
+	case backend.PaymentRejected:
+		return "✗"
+	}
+	return " "
+}
+
+func refundMarker(s backend.RefundStatus) string {
+	switch s {
+	case backend.RefundSuccess:
+		return "✓"
+	case backend.RefundPending:
+		return "~"
+	case backend.RefundRejected:
+		return "✗"
+	}
+	return " "
+}
+
+func paymentStatusText(s backend.PaymentStatus) string {
+	return paymentMarker(s) + " " + textsafe.Clean(string(s))
+}
+
+func refundStatusText(s backend.RefundStatus) string {
+	return refundMarker(s) + " " + textsafe.Clean(string(s))
+}
+
+// scopeText names a scope for messages: "1001, 7 days (13 Nov – 20 Nov)".
+func scopeText(s ui.Scope) string {
+	var b strings.Builder
+	b.WriteString(textsafe.Clean(s.MerchantID))
+	if s.Preset != "" {
+		b.WriteString(", ")
+		b.WriteString(s.Preset)
+	}
+	if !s.Start.IsZero() && !s.End.IsZero() {
+		last := s.End.Add(-time.Nanosecond)
+		fmt.Fprintf(&b, " (%s – %s)", s.Start.Local().Format("02 Jan"), last.Local().Format("02 Jan"))
+	}
+	return b.String()
+}
+
+func periodQuery(s ui.Scope) backend.PeriodQuery {
+	return backend.PeriodQuery{MerchantID: s.MerchantID, Start: s.Start, End: s.End}
+}
+
+// --- errors ------------------------------------------------------------------
+
+// hintOf is the adapter error's advice, "" for other errors.
+func hintOf(err error) string {
+	var e *backend.Error
+	if errors.As(err, &e) {
+		return e.Hint()
+	}
+	return ""
+}
+
+// errText is an error for the screen: one clean line.
+func errText(err error) string {
+	if err == nil {
+		return ""
+	}
+	return textsafe.Line(err.Error(), 300)
+}
+
+func errorCmd(err error) tea.Cmd {
+	msg := ui.ErrorMsg{Err: err, Hint: hintOf(err)}
+	return func() tea.Msg { return msg }
+}
+
+func toastCmd(level ui.ToastLevel, text string) tea.Cmd {
+	msg := ui.ToastMsg{Level: level, Text: text}
+	return func() tea.Msg { return msg }
+}
+
+func msgCmd(m tea.Msg) tea.Cmd { return func() tea.Msg { return m } }
+
+// cancelled reports whether err only says that the request was abandoned
+// (the user left the scope): nothing to tell anyone.
+func cancelled(err error) bool {
+	return errors.Is(err, context.Canceled)
+}
+
+// --- layout helpers ------------------------------------------------------------
+
+// fit cuts s (which may hold styles) to w cells with "…" and pads it to
+// exactly w cells.
+func fit(s string, w int) string {
+	if w <= 0 {
+		return ""
+	}
+	if ansi.StringWidth(s) > w {
+		s = ansi.Truncate(s, w, "…")
+	}
+	if pad := w - ansi.StringWidth(s); pad > 0 {
+		s += strings.Repeat(" ", pad)
+	}
+	return s
+}
+
+// block makes exactly h lines of exactly w cells from lines.
+func block(lines []string, w, h int) []string {
+	out := make([]string, h)
+	blank := strings.Repeat(" ", max(w, 0))
+	for i := range out {
+		if i < len(lines) {
+			out[i] = fit(lines[i], w)
+		} else {
+			out[i] = blank
+		}
+	}
+	return out
+}
+
+// isDigits reports whether s is a non-empty string of ASCII digits.
+func isDigits(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return true
+}
