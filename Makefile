@@ -6,9 +6,9 @@ LDFLAGS := -X main.version=$(VERSION)
 
 .PHONY: run build test bench lint fuzz clean
 
-## run: the embedded sandbox in the foreground (the TUI will open here once it lands)
+## run: the dashboard on the embedded sandbox, started inside it (./bin/paydash sandbox serves the sandbox alone)
 run: build
-	./$(BIN) sandbox
+	./$(BIN)
 
 ## build: compile the binary into bin/
 build:

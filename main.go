@@ -1,12 +1,13 @@
 // Command paydash is a terminal dashboard for the support staff of merchants
-// that accept payments through the payment acceptance service. `paydash
-// sandbox` runs the embedded service on its own, for tests and other tools.
+// that accept payments through the payment acceptance service. Without a
+// subcommand it opens the dashboard (on the embedded sandbox when no base URL
+// is given); `paydash sandbox` runs the embedded service on its own, for
+// tests and other tools. Flags, environment and config file: config.go
+// (design §7); the session it opens: dashboard.go; the UI: tui.go.
 package main
 
 import (
 	"context"
-	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -26,6 +27,11 @@ func main() {
 
 // run is main without the process around it, so tests can call it.
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	return runWith(ctx, args, stdout, stderr, hostSystem())
+}
+
+// runWith is run with the machine's environment given, for tests.
+func runWith(ctx context.Context, args []string, stdout, stderr io.Writer, sys system) int {
 	if len(args) > 0 {
 		switch args[0] {
 		case "sandbox":
@@ -33,35 +39,10 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		case "version", "--version", "-version":
 			fmt.Fprintf(stdout, "paydash %s\n", version)
 			return 0
-		}
-	}
-	fs := flag.NewFlagSet("paydash", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.Usage = func() { usage(fs.Output()) }
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
+		case "help":
+			usage(stdout, sys)
 			return 0
 		}
-		return 2
 	}
-	if fs.NArg() > 0 {
-		fmt.Fprintf(stderr, "paydash: unknown command %q\n\n", fs.Arg(0))
-		usage(stderr)
-		return 2
-	}
-	usage(stdout)
-	return 0
-}
-
-func usage(w io.Writer) {
-	fmt.Fprint(w, `paydash: a terminal dashboard for payment support staff.
-
-Usage:
-  paydash sandbox [flags]   run the embedded payment service (both interfaces, seeded data)
-  paydash version           print the version
-  paydash --help            this help
-
-The dashboard itself is under construction; today paydash serves the sandbox
-that it and its tests run against. Run "paydash sandbox --help" for its flags.
-`)
+	return runDashboard(ctx, args, stdout, stderr, sys)
 }

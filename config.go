@@ -1,0 +1,707 @@
+package main
+
+import (
+	"crypto/x509"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"maps"
+	"net"
+	"net/url"
+	"os"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/BurntSushi/toml"
+
+	"paydash/keys"
+)
+
+// Environment variables (design §7). Secrets come only from here or the
+// config file, never from flags, so they stay out of shell history and ps.
+const (
+	envV2Token    = "PAYDASH_V2_TOKEN"
+	envV1Login    = "PAYDASH_V1_LOGIN"
+	envV1Password = "PAYDASH_V1_PASSWORD"
+	envNoColor    = "NO_COLOR"
+)
+
+const defaultRefresh = 10 * time.Second
+
+// system is what the command reads from the machine around it, so that
+// tests can give it an environment of their own.
+type system struct {
+	getenv        func(string) string
+	userConfigDir func() (string, error)
+	userHomeDir   func() (string, error)
+	goos          string
+}
+
+func hostSystem() system {
+	return system{getenv: os.Getenv, userConfigDir: os.UserConfigDir, userHomeDir: os.UserHomeDir, goos: runtime.GOOS}
+}
+
+// settings is the command line, the environment and the config file
+// merged (flags over environment over file) and checked.
+type settings struct {
+	BaseURL      string         // "" = the embedded sandbox
+	CAFile       string         // "" = none
+	RootCAs      *x509.CertPool // the system's roots plus CAFile's; nil without CAFile
+	Merchants    []string       // from the config file; the sandbox brings its own
+	Merchant     string         // the merchant shown first; "" = the first one
+	MerchantFrom string         // where Merchant came from, for messages
+	ReadOnly     bool
+	JournalPath  string // "" = the default for live or sandbox (see journalPath)
+	LogPath      string // "" = no request log
+	LogFrom      string // where LogPath came from, for messages
+	Refresh      time.Duration
+	V2Token      string
+	V1Login      string
+	V1Password   string
+	Keys         keys.Map
+	NoColor      bool
+	ConfigPath   string   // the file read, "" if none
+	Warnings     []string // printed on stderr before the dashboard starts
+}
+
+// usageError is bad input: a one-line message (keys problems may add
+// lines) naming the flag or key and what to do; the command exits 2.
+type usageError struct{ msg string }
+
+func (e *usageError) Error() string { return e.msg }
+
+func usagef(format string, a ...any) error { return &usageError{msg: fmt.Sprintf(format, a...)} }
+
+// fileConfig is the config file. Its keys are the flags' names with
+// underscores, the secrets, and the [keys] table of keys.ParseConfig.
+type fileConfig struct {
+	BaseURL    string    `toml:"base_url"`
+	CAFile     string    `toml:"ca_file"`
+	Merchants  []idValue `toml:"merchants"`
+	Merchant   idValue   `toml:"merchant"`
+	ReadOnly   bool      `toml:"read_only"`
+	Journal    string    `toml:"journal"`
+	Log        string    `toml:"log"`
+	Refresh    string    `toml:"refresh"`
+	V2Token    string    `toml:"v2_token"`
+	V1Login    string    `toml:"v1_login"`
+	V1Password string    `toml:"v1_password"`
+	Keys       any       `toml:"keys"` // checked by keys.ParseConfig
+}
+
+var configKeys = []string{"base_url", "ca_file", "merchants", "merchant", "read_only", "journal", "log",
+	"refresh", "v2_token", "v1_login", "v1_password", "keys"}
+
+// idValue is a merchant id, written in the file as a string or a number
+// (merchants = [1001, "1002"] both work).
+type idValue string
+
+func (v *idValue) UnmarshalTOML(x any) error {
+	switch t := x.(type) {
+	case string:
+		*v = idValue(strings.TrimSpace(t))
+	case int64:
+		*v = idValue(strconv.FormatInt(t, 10))
+	default:
+		return fmt.Errorf("a merchant id must be a string or a whole number, not %T", x)
+	}
+	return nil
+}
+
+// flagValues are the dashboard's flags as parsed.
+type flagValues struct {
+	baseURL, caFile, merchant, config, journal, log, refresh string
+	readOnly                                                 bool
+	set                                                      map[string]bool // flags given on the command line
+}
+
+func newFlagSet(v *flagValues) *flag.FlagSet {
+	fs := flag.NewFlagSet("paydash", flag.ContinueOnError)
+	fs.SetOutput(io.Discard) // errors are reported by the caller in one line
+	fs.StringVar(&v.baseURL, "base-url", "", "")
+	fs.StringVar(&v.caFile, "ca-file", "", "")
+	fs.StringVar(&v.merchant, "merchant", "", "")
+	fs.StringVar(&v.config, "config", "", "")
+	fs.BoolVar(&v.readOnly, "read-only", false, "")
+	fs.StringVar(&v.journal, "journal", "", "")
+	fs.StringVar(&v.log, "log", "", "")
+	fs.StringVar(&v.refresh, "refresh", "", "")
+	return fs
+}
+
+// errHelp is returned by loadSettings for --help.
+var errHelp = flag.ErrHelp
+
+// loadSettings parses args, reads the environment and the config file, and
+// checks everything that can be checked without the network. Warnings go
+// into the result; errors are *usageError (exit 2) or errHelp.
+func loadSettings(args []string, sys system) (settings, error) {
+	var fv flagValues
+	fs := newFlagSet(&fv)
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return settings{}, errHelp
+		}
+		return settings{}, usagef("%v (run paydash --help for the flags)", err)
+	}
+	if fs.NArg() > 0 {
+		return settings{}, usagef("unknown command %q (run paydash --help)", fs.Arg(0))
+	}
+	fv.set = map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { fv.set[f.Name] = true })
+
+	s := settings{NoColor: sys.getenv(envNoColor) != "", Keys: keys.Default()}
+
+	// The config file: --config must exist; the default may be missing.
+	var (
+		fc      fileConfig
+		rawFile []byte
+	)
+	path, explicit := fv.config, fv.set["config"]
+	if explicit && path == "" {
+		return settings{}, usagef("--config: empty path; give the config file's path")
+	}
+	if !explicit {
+		path = defaultConfigPath(sys)
+	}
+	if path != "" {
+		raw, err := os.ReadFile(path)
+		switch {
+		case err == nil:
+			s.ConfigPath = path
+			rawFile = raw
+			if err := decodeConfig(path, raw, &fc); err != nil {
+				return settings{}, err
+			}
+			if w := permissionWarning(path, fc, sys.goos); w != "" {
+				s.Warnings = append(s.Warnings, w)
+			}
+		case explicit:
+			return settings{}, usagef("--config %s: %v", path, describeFileErr(err))
+		case !errors.Is(err, os.ErrNotExist):
+			return settings{}, usagef("config file %s: %v; fix it, or give another with --config PATH", path, describeFileErr(err))
+		}
+	}
+	in := func(key string) string { return fmt.Sprintf("%s in %s", key, s.ConfigPath) }
+
+	// Flags over environment over file.
+	pick := func(flagName, flagVal, envName, fileKey, fileVal string) (val, from string) {
+		switch {
+		case flagName != "" && fv.set[flagName]:
+			return flagVal, "--" + flagName
+		case envName != "" && sys.getenv(envName) != "":
+			return sys.getenv(envName), envName
+		case fileVal != "":
+			return fileVal, in(fileKey)
+		}
+		return "", ""
+	}
+	baseDir := filepath.Dir(s.ConfigPath)
+	filePath := func(p string) string { return resolvePath(p, baseDir, sys) }
+
+	var from string
+	s.BaseURL, from = pick("base-url", fv.baseURL, "", "base_url", fc.BaseURL)
+	s.BaseURL = strings.TrimSpace(s.BaseURL)
+	if s.BaseURL != "" {
+		u, err := checkBaseURL(s.BaseURL)
+		if err != nil {
+			return settings{}, usagef("%s: %v", describe(from, strconv.Quote(s.BaseURL)), err)
+		}
+		s.BaseURL = u
+	}
+
+	if fv.set["ca-file"] {
+		s.CAFile, from = expandHome(fv.caFile, sys), "--ca-file"
+	} else if fc.CAFile != "" {
+		s.CAFile, from = filePath(fc.CAFile), in("ca_file")
+	}
+	if s.CAFile != "" {
+		pool, err := loadCAs(s.CAFile)
+		if err != nil {
+			return settings{}, usagef("%s: %v", describe(from, s.CAFile), err)
+		}
+		s.RootCAs = pool
+	}
+
+	for i, m := range fc.Merchants {
+		id := string(m)
+		if err := checkMerchantID(id); err != nil {
+			return settings{}, usagef("%s: item %d: %v", in("merchants"), i+1, err)
+		}
+		if !slices.Contains(s.Merchants, id) {
+			s.Merchants = append(s.Merchants, id)
+		}
+	}
+	s.Merchant, from = pick("merchant", strings.TrimSpace(fv.merchant), "", "merchant", string(fc.Merchant))
+	s.MerchantFrom = from
+	if s.Merchant != "" || fv.set["merchant"] {
+		if err := checkMerchantID(s.Merchant); err != nil {
+			return settings{}, usagef("%s: %v", describe(from, strconv.Quote(s.Merchant)), err)
+		}
+		// On the sandbox its own merchants count (checked once it runs).
+		if s.BaseURL != "" && len(s.Merchants) > 0 && !slices.Contains(s.Merchants, s.Merchant) {
+			return settings{}, usagef("%s is not one of the merchants (%s); give one of them, or add it to merchants in %s",
+				describe(from, s.Merchant), strings.Join(s.Merchants, ", "), configName(s.ConfigPath, sys))
+		}
+	}
+
+	s.ReadOnly = fc.ReadOnly
+	if fv.set["read-only"] {
+		s.ReadOnly = fv.readOnly
+	}
+
+	if fv.set["journal"] {
+		if fv.journal == "" {
+			return settings{}, usagef("--journal: empty path; give a file to append the journal of actions to")
+		}
+		s.JournalPath = expandHome(fv.journal, sys)
+	} else if fc.Journal != "" {
+		s.JournalPath = filePath(fc.Journal)
+	}
+	if fv.set["log"] {
+		s.LogPath, s.LogFrom = expandHome(fv.log, sys), "--log"
+	} else if fc.Log != "" {
+		s.LogPath, s.LogFrom = filePath(fc.Log), in("log")
+	}
+
+	s.Refresh = defaultRefresh
+	if r, from := pick("refresh", fv.refresh, "", "refresh", fc.Refresh); r != "" || from != "" {
+		d, err := time.ParseDuration(strings.TrimSpace(r))
+		if err != nil {
+			return settings{}, usagef("%s is not a duration; write it like 10s, 30s or 2m", describe(from, strconv.Quote(r)))
+		}
+		if d < time.Second {
+			return settings{}, usagef("%s is too short; refresh at most once a second (e.g. 10s)", describe(from, d.String()))
+		}
+		s.Refresh = d
+	}
+
+	s.V2Token, _ = pick("", "", envV2Token, "v2_token", fc.V2Token)
+	s.V1Login, _ = pick("", "", envV1Login, "v1_login", fc.V1Login)
+	s.V1Password, _ = pick("", "", envV1Password, "v1_password", fc.V1Password)
+
+	if rawFile != nil {
+		overrides, err := keys.ParseConfig(rawFile)
+		if err == nil {
+			err = s.Keys.Apply(overrides)
+		}
+		if err != nil {
+			return settings{}, usagef("%s: %v", s.ConfigPath, err)
+		}
+	}
+
+	if s.BaseURL != "" {
+		if len(s.Merchants) == 0 && s.Merchant == "" {
+			return settings{}, usagef("no merchant for %s: give --merchant ID, or merchants = [\"ID\", ...] in %s (the service cannot list them)",
+				s.BaseURL, configName(s.ConfigPath, sys))
+		}
+		if len(s.Merchants) == 0 {
+			s.Merchants = []string{s.Merchant}
+		}
+	}
+	return s, nil
+}
+
+// describe names a setting and its value for a message: "--refresh 5ms",
+// or "refresh 5ms in /path/config.toml" when it came from the file.
+func describe(from, val string) string {
+	if key, path, ok := strings.Cut(from, " in "); ok {
+		return key + " " + val + " in " + path
+	}
+	return from + " " + val
+}
+
+// decodeConfig reads the TOML text into fc. Unknown keys and values of the
+// wrong type are reported all at once, by key name, in one line.
+func decodeConfig(path string, raw []byte, fc *fileConfig) error {
+	text := string(raw)
+	var doc map[string]any
+	if _, err := toml.Decode(text, &doc); err != nil {
+		var pe toml.ParseError
+		if errors.As(err, &pe) {
+			return usagef("%s: line %d: %s", path, pe.Position.Line, pe.Message)
+		}
+		return usagef("%s: %v", path, err)
+	}
+	var problems []string
+	for _, k := range slices.Sorted(maps.Keys(doc)) {
+		if want, known := configTypes[k]; known {
+			if msg := want(doc[k]); msg != "" {
+				problems = append(problems, k+" "+msg)
+			}
+		}
+	}
+	md, err := toml.Decode(text, fc)
+	var unknown []string
+	if err == nil {
+		var und []string
+		for _, k := range md.Undecoded() {
+			if len(k) > 0 && k[0] != "keys" { // the [keys] table is keys.ParseConfig's
+				und = append(und, k.String())
+			}
+		}
+		for _, k := range und {
+			// A table is named by its keys: "extra.a", not "extra" too.
+			if !slices.ContainsFunc(und, func(o string) bool { return strings.HasPrefix(o, k+".") }) {
+				unknown = append(unknown, strconv.Quote(k))
+			}
+		}
+	} else {
+		// The decoder stopped early; its list of undecoded keys is not
+		// complete. Name the unknown keys at the top instead.
+		if len(problems) == 0 {
+			problems = append(problems, err.Error())
+		}
+		for _, k := range slices.Sorted(maps.Keys(doc)) {
+			if _, known := configTypes[k]; !known {
+				unknown = append(unknown, strconv.Quote(k))
+			}
+		}
+	}
+	if len(unknown) > 0 {
+		problems = append(problems, fmt.Sprintf("unknown key(s) %s (the keys are %s)",
+			strings.Join(unknown, ", "), strings.Join(configKeys, ", ")))
+	}
+	if len(problems) > 0 {
+		return usagef("%s: %s", path, strings.Join(problems, "; "))
+	}
+	return nil
+}
+
+// configTypes checks each known key's value; "" means fine.
+var configTypes = map[string]func(v any) string{
+	"base_url": isString, "ca_file": isString, "journal": isString, "log": isString,
+	"refresh": isString, "v2_token": isString, "v1_login": isString, "v1_password": isString,
+	"read_only": func(v any) string {
+		if _, ok := v.(bool); ok {
+			return ""
+		}
+		return "must be true or false (no quotes), not " + tomlKind(v)
+	},
+	"merchant": isID,
+	"merchants": func(v any) string {
+		list, ok := v.([]any)
+		if !ok {
+			return `must be a list of merchant ids, like ["1001", "1002"], not ` + tomlKind(v)
+		}
+		for i, el := range list {
+			if msg := isID(el); msg != "" {
+				return fmt.Sprintf("item %d %s", i+1, msg)
+			}
+		}
+		return ""
+	},
+	"keys": func(any) string { return "" }, // keys.ParseConfig
+}
+
+func isString(v any) string {
+	if _, ok := v.(string); ok {
+		return ""
+	}
+	return "must be a string in quotes, not " + tomlKind(v)
+}
+
+func isID(v any) string {
+	switch v.(type) {
+	case string, int64:
+		return ""
+	}
+	return "must be a merchant id (a string or a whole number), not " + tomlKind(v)
+}
+
+func tomlKind(v any) string {
+	switch v.(type) {
+	case string:
+		return "a string"
+	case int64, float64:
+		return "a number"
+	case bool:
+		return "true or false"
+	case []any, []map[string]any:
+		return "a list"
+	case map[string]any:
+		return "a table"
+	}
+	return "a date or time"
+}
+
+// permissionWarning warns, as ssh does, about a config file holding a
+// secret that other users can read.
+func permissionWarning(path string, fc fileConfig, goos string) string {
+	if goos == "windows" {
+		return ""
+	}
+	var secrets []string
+	if fc.V2Token != "" {
+		secrets = append(secrets, "v2_token")
+	}
+	if fc.V1Password != "" {
+		secrets = append(secrets, "v1_password")
+	}
+	if len(secrets) == 0 {
+		return ""
+	}
+	st, err := os.Stat(path)
+	if err != nil || st.Mode().Perm()&0o077 == 0 {
+		return ""
+	}
+	return fmt.Sprintf("warning: %s holds %s and other users can read it (mode %04o); run: chmod 600 %s",
+		path, strings.Join(secrets, " and "), st.Mode().Perm(), path)
+}
+
+// checkBaseURL accepts https URLs, and plain http on a loopback host only.
+func checkBaseURL(raw string) (string, error) {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return "", errors.New("not a URL; give the service's address, e.g. https://pay.example.com")
+	}
+	if u.User != nil {
+		return "", errors.New("user info in the URL is not allowed; give credentials in the environment or the config file")
+	}
+	switch strings.ToLower(u.Scheme) {
+	case "https":
+	case "http":
+		if !isLoopback(u.Hostname()) {
+			return "", errors.New("plain http is allowed only on a loopback host; use https://")
+		}
+	case "":
+		return "", errors.New("not a URL (no https://); give the service's address, e.g. https://pay.example.com")
+	default:
+		return "", fmt.Errorf("scheme %q is not https; give the service's address, e.g. https://pay.example.com", u.Scheme)
+	}
+	if u.Host == "" || u.Hostname() == "" {
+		return "", errors.New("no host in it; give the service's address, e.g. https://pay.example.com")
+	}
+	if u.RawQuery != "" || u.Fragment != "" || u.ForceQuery {
+		return "", errors.New("a query or fragment is not allowed; give only the service's address")
+	}
+	u.Scheme = strings.ToLower(u.Scheme)
+	return strings.TrimRight(u.String(), "/"), nil
+}
+
+func isLoopback(host string) bool {
+	if strings.EqualFold(host, "localhost") {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}
+
+// loadCAs returns the system's roots plus the PEM certificates in path.
+func loadCAs(path string) (*x509.CertPool, error) {
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		return nil, errors.New(describeFileErr(err))
+	}
+	pool, err := x509.SystemCertPool()
+	if err != nil || pool == nil {
+		pool = x509.NewCertPool()
+	}
+	if !pool.AppendCertsFromPEM(raw) {
+		return nil, errors.New("no PEM certificate in it; give the service's CA certificate in PEM form (-----BEGIN CERTIFICATE-----)")
+	}
+	return pool, nil
+}
+
+func checkMerchantID(id string) error {
+	if id == "" {
+		return errors.New("empty merchant id")
+	}
+	for _, r := range id {
+		if r <= ' ' || r == 0x7f || r == ',' {
+			return errors.New("a merchant id cannot hold spaces, commas or control characters")
+		}
+	}
+	return nil
+}
+
+// describeFileErr says what went wrong with a file in words, without Go's
+// "open PATH:" prefix (the caller names the file).
+func describeFileErr(err error) string {
+	switch {
+	case errors.Is(err, os.ErrNotExist):
+		return "no such file"
+	case errors.Is(err, os.ErrPermission):
+		return "permission denied"
+	}
+	var pe *os.PathError
+	if errors.As(err, &pe) {
+		return pe.Err.Error()
+	}
+	return err.Error()
+}
+
+// defaultConfigPath is $XDG_CONFIG_HOME/paydash/config.toml, or the OS's
+// config directory (os.UserConfigDir); "" when neither is known.
+func defaultConfigPath(sys system) string {
+	if x := sys.getenv("XDG_CONFIG_HOME"); filepath.IsAbs(x) {
+		return filepath.Join(x, "paydash", "config.toml")
+	}
+	if dir, err := sys.userConfigDir(); err == nil && dir != "" {
+		return filepath.Join(dir, "paydash", "config.toml")
+	}
+	return ""
+}
+
+// stateDir is where the journal lives by default: $XDG_STATE_HOME/paydash,
+// else ~/.local/state/paydash on Unix-likes, else the OS's config
+// directory (macOS, Windows); "" when none is known.
+func stateDir(sys system) string {
+	if x := sys.getenv("XDG_STATE_HOME"); filepath.IsAbs(x) {
+		return filepath.Join(x, "paydash")
+	}
+	switch sys.goos {
+	case "darwin", "windows", "ios", "plan9":
+	default:
+		if home, err := sys.userHomeDir(); err == nil && home != "" {
+			return filepath.Join(home, ".local", "state", "paydash")
+		}
+	}
+	if dir, err := sys.userConfigDir(); err == nil && dir != "" {
+		return filepath.Join(dir, "paydash")
+	}
+	return ""
+}
+
+// journalPath is the journal to open: the flag or config key, else
+// journal.jsonl in the state directory, or sandbox-journal.jsonl there on
+// the embedded sandbox (so that play never mixes with real actions).
+func journalPath(s settings, sandbox bool, sys system) (string, error) {
+	if s.JournalPath != "" {
+		return s.JournalPath, nil
+	}
+	dir := stateDir(sys)
+	if dir == "" {
+		return "", usagef("no place for the journal of actions (neither XDG_STATE_HOME nor a home directory is known); give --journal PATH")
+	}
+	if sandbox {
+		return filepath.Join(dir, "sandbox-journal.jsonl"), nil
+	}
+	return filepath.Join(dir, "journal.jsonl"), nil
+}
+
+// resolvePath expands ~/ and makes a config file's relative path relative
+// to the file's directory.
+func resolvePath(p, baseDir string, sys system) string {
+	p = expandHome(p, sys)
+	if !filepath.IsAbs(p) && baseDir != "" && baseDir != "." {
+		return filepath.Join(baseDir, p)
+	}
+	return p
+}
+
+func expandHome(p string, sys system) string {
+	if p == "~" || strings.HasPrefix(p, "~/") {
+		if home, err := sys.userHomeDir(); err == nil && home != "" {
+			return filepath.Join(home, strings.TrimPrefix(p, "~"))
+		}
+	}
+	return p
+}
+
+// configName names the config file in advice: the one read, else the
+// default path.
+func configName(path string, sys system) string {
+	if path != "" {
+		return path
+	}
+	if p := defaultConfigPath(sys); p != "" {
+		return p
+	}
+	return "the config file"
+}
+
+// usage is paydash --help: every flag, the environment and the config file.
+func usage(w io.Writer, sys system) {
+	cfg := defaultConfigPath(sys)
+	if cfg == "" {
+		cfg = "$XDG_CONFIG_HOME/paydash/config.toml"
+	}
+	state := stateDir(sys)
+	if state == "" {
+		state = "$XDG_STATE_HOME/paydash"
+	}
+	fmt.Fprintf(w, `paydash: a terminal dashboard for payment support staff.
+
+Usage:
+  paydash [flags]           the dashboard; without a base URL it runs on the
+                            embedded sandbox, started inside the process
+  paydash sandbox [flags]   the embedded payment service alone, for tests and
+                            other tools (paydash sandbox --help)
+  paydash version           print the version
+
+Flags:
+  --base-url URL       the payment service, e.g. https://pay.example.com
+                       (default: the embedded sandbox)
+  --ca-file PATH       PEM file of CA certificates to trust besides the system's
+  --merchant ID        the merchant shown first (one of merchants, if listed)
+  --config PATH        the config file (default %s)
+  --read-only          send no action: capture, cancel and refund are refused
+  --journal PATH       append-only journal of every action sent (default
+                       %s, or
+                       sandbox-journal.jsonl there on the sandbox)
+  --log PATH           request log, JSON lines, secrets left out (default none)
+  --refresh DURATION   how often the lists refresh (default 10s)
+
+Environment:
+  PAYDASH_V2_TOKEN     bearer token of the current interface (/api/v2)
+  PAYDASH_V1_LOGIN     login of the legacy interface (/api/v1)
+  PAYDASH_V1_PASSWORD  its password
+  NO_COLOR             when set and not empty, no colours
+  XDG_CONFIG_HOME, XDG_STATE_HOME   where the config file and the journal live
+
+Secrets come only from the environment or the config file, never from flags.
+Flags override the environment, which overrides the config file.
+
+Config file (TOML; relative paths are relative to the file; keep it mode 600
+when it holds a secret):
+  base_url    = "https://pay.example.com"
+  ca_file     = "ca.pem"
+  merchants   = ["1001", "1002"]     # needed with a base URL (v2 has no list)
+  merchant    = "1001"               # the one shown first
+  read_only   = false
+  journal     = "~/paydash/journal.jsonl"
+  log         = "~/paydash/requests.log"
+  refresh     = "10s"
+  v2_token    = "..."
+  v1_login    = "accountant"
+  v1_password = "..."
+
+  [keys]                             # remap keys: action = ["key", ...]
+  refund = ["ctrl+r"]
+
+Actions [keys] can remap (the dashboard's ? help shows their keys):
+%s
+Exit status: 0 after quitting, 1 when paydash could not start (terminal,
+sandbox, journal), 2 for a bad flag, environment or config file.
+`, cfg, filepath.Join(state, "journal.jsonl"), wrapWords(keys.ActionNames(), "  ", 78))
+}
+
+// wrapWords lists words separated by commas, in lines of at most width
+// characters, each starting with indent.
+func wrapWords(words []string, indent string, width int) string {
+	var b strings.Builder
+	line := indent
+	for i, w := range words {
+		if i < len(words)-1 {
+			w += ","
+		}
+		if len(line) > len(indent) && len(line)+1+len(w) > width {
+			b.WriteString(line + "\n")
+			line = indent
+		}
+		if len(line) > len(indent) {
+			line += " "
+		}
+		line += w
+	}
+	if len(line) > len(indent) {
+		b.WriteString(line + "\n")
+	}
+	return b.String()
+}

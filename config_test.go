@@ -1,0 +1,415 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"paydash/backend"
+	"paydash/backend/journal"
+	"paydash/backend/sandbox"
+	"paydash/keys"
+)
+
+// testSystem is a machine of its own: an environment map and a home and
+// config directory under t.TempDir(), so tests never read the real ones.
+type testSystem struct {
+	env              map[string]string
+	home, configHome string
+}
+
+func newTestSystem(t *testing.T) *testSystem {
+	base := t.TempDir()
+	ts := &testSystem{env: map[string]string{}, home: filepath.Join(base, "home"), configHome: filepath.Join(base, "config")}
+	require.NoError(t, os.MkdirAll(ts.home, 0o700))
+	return ts
+}
+
+func (ts *testSystem) sys() system {
+	return system{
+		getenv:        func(k string) string { return ts.env[k] },
+		userConfigDir: func() (string, error) { return ts.configHome, nil },
+		userHomeDir:   func() (string, error) { return ts.home, nil },
+		goos:          "linux",
+	}
+}
+
+// writeConfig writes the default config file with mode perm.
+func (ts *testSystem) writeConfig(t *testing.T, text string, perm os.FileMode) string {
+	path := filepath.Join(ts.configHome, "paydash", "config.toml")
+	require.NoError(t, os.MkdirAll(filepath.Dir(path), 0o700))
+	require.NoError(t, os.WriteFile(path, []byte(text), perm))
+	require.NoError(t, os.Chmod(path, perm))
+	return path
+}
+
+// runCmd runs the command with ts's environment and returns its exit
+// code, stdout and stderr.
+func (ts *testSystem) runCmd(args ...string) (int, string, string) {
+	var out, errb bytes.Buffer
+	code := runWith(context.Background(), args, &out, &errb, ts.sys())
+	return code, out.String(), errb.String()
+}
+
+func TestSettingsPrecedenceFlagsOverEnvOverFile(t *testing.T) {
+	ts := newTestSystem(t)
+	ts.writeConfig(t, `
+base_url = "https://file.example.com"
+merchants = ["1001", 1002]
+merchant = "1001"
+refresh = "30s"
+read_only = true
+journal = "state/journal.jsonl"
+log = "~/paydash.log"
+v2_token = "file-token"
+v1_login = "file-login"
+v1_password = "file-password"
+`, 0o600)
+
+	// The file alone.
+	s, err := loadSettings(nil, ts.sys())
+	require.NoError(t, err)
+	assert.Equal(t, "https://file.example.com", s.BaseURL)
+	assert.Equal(t, []string{"1001", "1002"}, s.Merchants, "ids may be written as numbers")
+	assert.Equal(t, "1001", s.Merchant)
+	assert.Equal(t, 30*time.Second, s.Refresh)
+	assert.True(t, s.ReadOnly)
+	assert.Equal(t, filepath.Join(ts.configHome, "paydash", "state", "journal.jsonl"), s.JournalPath,
+		"a relative path in the file is relative to the file")
+	assert.Equal(t, filepath.Join(ts.home, "paydash.log"), s.LogPath)
+	assert.Equal(t, "file-token", s.V2Token)
+	assert.Equal(t, "file-login", s.V1Login)
+	assert.Equal(t, "file-password", s.V1Password)
+	assert.Empty(t, s.Warnings, "a 0600 file holding secrets is fine")
+
+	// The environment over the file.
+	ts.env[envV2Token] = "env-token"
+	ts.env[envV1Password] = "env-password"
+	s, err = loadSettings(nil, ts.sys())
+	require.NoError(t, err)
+	assert.Equal(t, "env-token", s.V2Token)
+	assert.Equal(t, "file-login", s.V1Login, "what the environment does not set comes from the file")
+	assert.Equal(t, "env-password", s.V1Password)
+
+	// Flags over both.
+	j := filepath.Join(t.TempDir(), "j.jsonl")
+	s, err = loadSettings([]string{"--base-url", "https://flag.example.com/", "--merchant", "1002",
+		"--refresh", "5s", "--read-only=false", "--journal", j, "--log", ""}, ts.sys())
+	require.NoError(t, err)
+	assert.Equal(t, "https://flag.example.com", s.BaseURL, "the trailing slash is dropped")
+	assert.Equal(t, "1002", s.Merchant)
+	assert.Equal(t, 5*time.Second, s.Refresh)
+	assert.False(t, s.ReadOnly)
+	assert.Equal(t, j, s.JournalPath)
+	assert.Empty(t, s.LogPath, "--log '' turns the file's log off")
+	assert.Equal(t, "env-token", s.V2Token)
+
+	// An empty --base-url chooses the embedded sandbox over the file's service.
+	s, err = loadSettings([]string{"--base-url="}, ts.sys())
+	require.NoError(t, err)
+	assert.Empty(t, s.BaseURL)
+}
+
+func TestSettingsDefaults(t *testing.T) {
+	ts := newTestSystem(t)
+	s, err := loadSettings(nil, ts.sys())
+	require.NoError(t, err, "a missing default config file is fine")
+	assert.Empty(t, s.ConfigPath)
+	assert.Empty(t, s.BaseURL, "no base URL: the embedded sandbox")
+	assert.Equal(t, 10*time.Second, s.Refresh)
+	assert.False(t, s.NoColor)
+	assert.Equal(t, keys.Default(), s.Keys)
+
+	p, err := journalPath(s, false, ts.sys())
+	require.NoError(t, err)
+	assert.Equal(t, filepath.Join(ts.home, ".local", "state", "paydash", "journal.jsonl"), p)
+	p, err = journalPath(s, true, ts.sys())
+	require.NoError(t, err)
+	assert.Equal(t, filepath.Join(ts.home, ".local", "state", "paydash", "sandbox-journal.jsonl"), p,
+		"actions on the sandbox are kept apart from real ones")
+
+	ts.env["XDG_STATE_HOME"] = "/xdg/state"
+	ts.env["XDG_CONFIG_HOME"] = "/xdg/config"
+	ts.env[envNoColor] = "1"
+	p, err = journalPath(s, false, ts.sys())
+	require.NoError(t, err)
+	assert.Equal(t, "/xdg/state/paydash/journal.jsonl", p)
+	assert.Equal(t, "/xdg/config/paydash/config.toml", defaultConfigPath(ts.sys()))
+	s, err = loadSettings(nil, ts.sys())
+	require.NoError(t, err)
+	assert.True(t, s.NoColor, "NO_COLOR set and not empty")
+
+	mac := ts.sys()
+	mac.goos = "darwin"
+	delete(ts.env, "XDG_STATE_HOME")
+	assert.Equal(t, filepath.Join(ts.configHome, "paydash"), stateDir(mac))
+}
+
+func TestSettingsKeysTable(t *testing.T) {
+	ts := newTestSystem(t)
+	ts.writeConfig(t, "[keys]\nrefund = [\"ctrl+r\"]\n", 0o644)
+	s, err := loadSettings(nil, ts.sys())
+	require.NoError(t, err)
+	assert.Equal(t, []string{"ctrl+r"}, s.Keys.Actions.Refund.Keys())
+
+	path := ts.writeConfig(t, "[keys]\nrefnud = [\"ctrl+r\"]\n", 0o644)
+	code, _, stderr := ts.runCmd()
+	assert.Equal(t, 2, code)
+	assert.Contains(t, stderr, path)
+	assert.Contains(t, stderr, "refnud")
+	assert.Contains(t, stderr, "refund", "the closest action is suggested")
+}
+
+func TestUnknownConfigKeyIsAnError(t *testing.T) {
+	ts := newTestSystem(t)
+	path := ts.writeConfig(t, "baseurl = \"https://x.example.com\"\nmerchants = [\"1\"]\n[extra]\nfoo = 1\n", 0o600)
+	code, stdout, stderr := ts.runCmd()
+	assert.Equal(t, 2, code)
+	assert.Empty(t, stdout)
+	assert.Contains(t, stderr, path)
+	assert.Contains(t, stderr, `"baseurl"`)
+	assert.Contains(t, stderr, `"extra.foo"`)
+	assert.Contains(t, stderr, "base_url", "the known keys are listed")
+	assert.Equal(t, 1, strings.Count(stderr, "\n"), "one line")
+
+	ts.writeConfig(t, "base_url = \n", 0o600)
+	code, _, stderr = ts.runCmd()
+	assert.Equal(t, 2, code)
+	assert.Contains(t, stderr, "line 1", "a syntax error names its line")
+}
+
+func TestMissingConfigFile(t *testing.T) {
+	ts := newTestSystem(t)
+	missing := filepath.Join(t.TempDir(), "nope.toml")
+	code, _, stderr := ts.runCmd("--config", missing)
+	assert.Equal(t, 2, code)
+	assert.Equal(t, "paydash: --config "+missing+": no such file\n", stderr)
+
+	// Good input and no terminal (as here): it says so and exits 1.
+	code, _, stderr = ts.runCmd("--read-only")
+	assert.Equal(t, 1, code)
+	assert.Contains(t, stderr, "needs a terminal")
+}
+
+func TestBadInputMessages(t *testing.T) {
+	ts := newTestSystem(t)
+	notPEM := filepath.Join(t.TempDir(), "ca.pem")
+	require.NoError(t, os.WriteFile(notPEM, []byte("not a certificate\n"), 0o600))
+	for _, tc := range []struct {
+		name string
+		args []string
+		file string // config file text, if any
+		want []string
+	}{
+		{"unparsable URL", []string{"--base-url", "://pay", "--merchant", "1"}, "", []string{"--base-url", "not a URL", "https://pay.example.com"}},
+		{"URL without scheme", []string{"--base-url", "pay.example.com", "--merchant", "1"}, "", []string{"--base-url", "no https://"}},
+		{"plain http", []string{"--base-url", "http://pay.example.com", "--merchant", "1"}, "", []string{"--base-url", "use https://"}},
+		{"URL in the file", nil, "base_url = \"ftp://x\"\nmerchants = [\"1\"]\n", []string{`base_url "ftp://x" in `, "not https"}},
+		{"CA not PEM", []string{"--base-url", "https://pay.example.com", "--merchant", "1", "--ca-file", notPEM}, "",
+			[]string{"--ca-file " + notPEM, "no PEM certificate", "BEGIN CERTIFICATE"}},
+		{"CA missing", []string{"--ca-file", "/nonexistent/ca.pem"}, "", []string{"--ca-file /nonexistent/ca.pem: no such file"}},
+		{"bad duration", []string{"--refresh", "often"}, "", []string{`--refresh "often" is not a duration`, "10s"}},
+		{"bad duration in the file", nil, "refresh = \"10\"\n", []string{`refresh "10" in `, "not a duration"}},
+		{"too short a refresh", []string{"--refresh", "10ms"}, "", []string{"--refresh 10ms is too short"}},
+		{"no merchant for a live service", []string{"--base-url", "https://pay.example.com"}, "",
+			[]string{"no merchant", "--merchant ID", "merchants"}},
+		{"merchant not listed", []string{"--base-url", "https://pay.example.com", "--merchant", "9"}, "merchants = [\"1001\"]\n",
+			[]string{"--merchant 9 is not one of the merchants (1001)"}},
+		{"wrong types in the file", nil, "read_only = \"yes\"\nrefresh = 10\nmerchants = [\"1\", true]\n",
+			[]string{"read_only must be true or false", "refresh must be a string", "merchants item 2 must be a merchant id"}},
+		{"bad flag", []string{"--token", "x"}, "", []string{"flag provided but not defined: -token", "paydash --help"}},
+		{"stray argument", []string{"dashboard"}, "", []string{`unknown command "dashboard"`}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ts := newTestSystem(t)
+			if tc.file != "" {
+				ts.writeConfig(t, tc.file, 0o600)
+			}
+			code, stdout, stderr := ts.runCmd(tc.args...)
+			assert.Equal(t, 2, code, stderr)
+			assert.Empty(t, stdout)
+			assert.True(t, strings.HasPrefix(stderr, "paydash: "), stderr)
+			assert.Equal(t, 1, strings.Count(stderr, "\n"), "one line: %q", stderr)
+			assert.NotContains(t, stderr, "goroutine", "never a stack trace")
+			for _, w := range tc.want {
+				assert.Contains(t, stderr, w)
+			}
+		})
+	}
+	_ = ts
+}
+
+func TestWorldReadableConfigWithSecretWarns(t *testing.T) {
+	ts := newTestSystem(t)
+	path := ts.writeConfig(t, "v2_token = \"s3cret-token\"\n", 0o644)
+	s, err := loadSettings(nil, ts.sys())
+	require.NoError(t, err)
+	require.Len(t, s.Warnings, 1)
+	assert.Contains(t, s.Warnings[0], path)
+	assert.Contains(t, s.Warnings[0], "v2_token")
+	assert.Contains(t, s.Warnings[0], "chmod 600")
+	assert.NotContains(t, s.Warnings[0], "s3cret-token", "the warning names the key, never the secret")
+
+	// It reaches stderr before anything else happens (here the command
+	// then stops: the test has no terminal).
+	_, _, stderr := ts.runCmd()
+	assert.Contains(t, stderr, "paydash: warning: "+path)
+
+	// No secret, no warning; a private file, no warning.
+	ts.writeConfig(t, "refresh = \"5s\"\n", 0o644)
+	s, err = loadSettings(nil, ts.sys())
+	require.NoError(t, err)
+	assert.Empty(t, s.Warnings)
+	ts.writeConfig(t, "v1_password = \"pw\"\n", 0o600)
+	s, err = loadSettings(nil, ts.sys())
+	require.NoError(t, err)
+	assert.Empty(t, s.Warnings)
+	ts.writeConfig(t, "v1_password = \"pw\"\n", 0o640)
+	s, err = loadSettings(nil, ts.sys())
+	require.NoError(t, err)
+	require.Len(t, s.Warnings, 1, "readable by the group is readable by others too")
+	assert.Contains(t, s.Warnings[0], "v1_password")
+}
+
+func TestHelpListsEverything(t *testing.T) {
+	ts := newTestSystem(t)
+	for _, arg := range []string{"--help", "-h", "help"} {
+		code, stdout, stderr := ts.runCmd(arg)
+		assert.Equal(t, 0, code)
+		assert.Empty(t, stderr)
+		for _, want := range []string{
+			"--base-url URL", "--ca-file PATH", "--merchant ID", "--config PATH", "--read-only",
+			"--journal PATH", "--log PATH", "--refresh DURATION",
+			"PAYDASH_V2_TOKEN", "PAYDASH_V1_LOGIN", "PAYDASH_V1_PASSWORD", "NO_COLOR",
+			filepath.Join(ts.configHome, "paydash", "config.toml"),
+			filepath.Join(ts.home, ".local", "state", "paydash", "journal.jsonl"),
+			"paydash sandbox", "paydash version", "[keys]", "merchants", "never from flags",
+			"capture,", "refund,", "quit,",
+		} {
+			assert.Contains(t, stdout, want)
+		}
+		for i, line := range strings.Split(stdout, "\n") {
+			if !strings.Contains(line, ts.home) && !strings.Contains(line, ts.configHome) {
+				assert.LessOrEqual(t, len([]rune(line)), 80, "line %d fits 80 columns: %q", i+1, line)
+			}
+		}
+	}
+}
+
+func TestOpenSessionOnTheSandbox(t *testing.T) {
+	if testing.Short() {
+		t.Skip("seeds a sandbox")
+	}
+	old := sandboxOptions
+	sandboxOptions = sandbox.Options{Seed: 1, Payments: 200}
+	t.Cleanup(func() { sandboxOptions = old })
+
+	ts := newTestSystem(t)
+	s, err := loadSettings([]string{"--merchant", "1002", "--read-only", "--log", filepath.Join(t.TempDir(), "req.log")}, ts.sys())
+	require.NoError(t, err)
+	now := time.Date(2026, 11, 21, 15, 4, 5, 0, time.Local)
+	sess, err := openSession(context.Background(), s, ts.sys(), now)
+	require.NoError(t, err)
+	defer sess.Close()
+
+	d := sess.backend.Describe()
+	assert.True(t, d.Sandbox)
+	assert.ElementsMatch(t, []backend.Interface{backend.V2, backend.V1}, d.Interfaces, "both interfaces show on the sandbox")
+	assert.True(t, d.ReadOnly)
+	assert.Equal(t, sess.sandbox.Info().MerchantIDs, sess.merchants)
+	assert.Equal(t, "1002", sess.scope.MerchantID)
+	assert.Equal(t, time.Date(2026, 11, 21, 0, 0, 0, 0, time.Local), sess.scope.Start)
+	assert.Equal(t, now.Add(time.Hour), sess.scope.End)
+	assert.Equal(t, "today", sess.scope.Preset)
+	assert.Equal(t, filepath.Join(ts.home, ".local", "state", "paydash", "sandbox-journal.jsonl"), sess.journal.Path())
+	require.NoError(t, sess.journal.Record(journal.Entry{Action: "capture", Phase: journal.PhaseSent, ObjectID: "1"}))
+	require.NoError(t, sess.Close())
+
+	// A merchant the sandbox does not have.
+	s, err = loadSettings([]string{"--merchant", "777"}, ts.sys())
+	require.NoError(t, err)
+	_, err = openSession(context.Background(), s, ts.sys(), now)
+	var ue *usageError
+	require.ErrorAs(t, err, &ue)
+	assert.Contains(t, err.Error(), "--merchant 777 is not a merchant of the embedded sandbox")
+}
+
+func TestOpenSessionLive(t *testing.T) {
+	ts := newTestSystem(t)
+	j := filepath.Join(t.TempDir(), "j.jsonl")
+	// No credentials: Open says what to set; exit 2.
+	s, err := loadSettings([]string{"--base-url", "https://pay.example.com", "--merchant", "1001", "--journal", j}, ts.sys())
+	require.NoError(t, err)
+	_, err = openSession(context.Background(), s, ts.sys(), time.Now())
+	var ue *usageError
+	require.ErrorAs(t, err, &ue)
+	assert.Contains(t, err.Error(), envV2Token)
+
+	ts.env[envV2Token] = "tok-123"
+	s, err = loadSettings([]string{"--base-url", "https://pay.example.com", "--merchant", "1001", "--journal", j,
+		"--log", filepath.Join(t.TempDir(), "no", "such", "dir", "req.log")}, ts.sys())
+	require.NoError(t, err)
+	_, err = openSession(context.Background(), s, ts.sys(), time.Now())
+	require.ErrorAs(t, err, &ue)
+	assert.Contains(t, err.Error(), "--log ")
+	assert.Contains(t, err.Error(), "no such file")
+
+	s, err = loadSettings([]string{"--base-url", "https://pay.example.com", "--merchant", "1001", "--journal", j}, ts.sys())
+	require.NoError(t, err)
+	sess, err := openSession(context.Background(), s, ts.sys(), time.Now())
+	require.NoError(t, err, "Open does no I/O")
+	defer sess.Close()
+	d := sess.backend.Describe()
+	assert.False(t, d.Sandbox)
+	assert.Equal(t, "pay.example.com", d.Host)
+	assert.Equal(t, []string{"1001"}, sess.merchants)
+	assert.Equal(t, "1001", sess.scope.MerchantID)
+	assert.Equal(t, j, sess.journal.Path())
+}
+
+func TestRequestLogHasNoSecrets(t *testing.T) {
+	if testing.Short() {
+		t.Skip("seeds a sandbox")
+	}
+	srv, err := sandbox.Start(context.Background(), sandbox.Options{Seed: 2, Payments: 50})
+	require.NoError(t, err)
+	defer srv.Close()
+	info := srv.Info()
+
+	ts := newTestSystem(t)
+	ts.env[envV2Token] = info.V2Token
+	ts.env[envV1Login] = info.V1Users[len(info.V1Users)-1].Login
+	ts.env[envV1Password] = info.V1Users[len(info.V1Users)-1].Password
+	logPath := filepath.Join(t.TempDir(), "req.log")
+	ca := filepath.Join(t.TempDir(), "ca.pem")
+	require.NoError(t, os.WriteFile(ca, srv.CACertPEM(), 0o600))
+	s, err := loadSettings([]string{"--base-url", info.BaseURL, "--ca-file", ca, "--merchant", info.MerchantIDs[0],
+		"--journal", filepath.Join(t.TempDir(), "j.jsonl"), "--log", logPath}, ts.sys())
+	require.NoError(t, err)
+	sess, err := openSession(context.Background(), s, ts.sys(), time.Now())
+	require.NoError(t, err)
+	require.NoError(t, sess.backend.Probe(context.Background()))
+	_, err = sess.backend.GetPayment(context.Background(), "1")
+	require.Error(t, err, "an unknown payment, logged too")
+	page, err := sess.backend.ListPayments(backend.PeriodQuery{MerchantID: info.MerchantIDs[0],
+		Start: time.Now().AddDate(0, 0, -91), End: time.Now()}).Next(context.Background())
+	require.NoError(t, err)
+	assert.NotEmpty(t, page.Items)
+	require.NoError(t, sess.Close())
+
+	raw, err := os.ReadFile(logPath)
+	require.NoError(t, err)
+	log := string(raw)
+	assert.Contains(t, log, `"msg":"paydash started"`)
+	assert.Contains(t, log, "v2 request")
+	for _, secret := range []string{info.V2Token, ts.env[envV1Password]} {
+		assert.NotContains(t, log, secret)
+	}
+}

@@ -1,0 +1,219 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/charmbracelet/x/term"
+
+	"paydash/backend"
+	"paydash/backend/journal"
+	"paydash/backend/sandbox"
+	"paydash/keys"
+)
+
+// session is everything the dashboard runs with, opened from the settings:
+// the backend (live, or the embedded sandbox), the journal, the request log.
+type session struct {
+	backend   backend.Backend
+	journal   *journal.Journal
+	keys      keys.Map
+	scope     scope
+	merchants []string
+	refresh   time.Duration
+	noColor   bool
+	sandbox   *sandbox.Server // nil on a live service
+	logger    *slog.Logger    // never nil (discards without --log)
+	logFile   *os.File
+}
+
+// sandboxStopWait bounds how long quitting waits for the embedded sandbox
+// to finish requests still running (a page the user no longer wants): the
+// process is about to end, and the sandbox with it.
+const sandboxStopWait = 300 * time.Millisecond
+
+// Close stops the sandbox, then closes the journal (so that an answer the
+// sandbox still gives can be journaled) and the log.
+func (s *session) Close() error {
+	var errs []error
+	if srv := s.sandbox; srv != nil {
+		s.sandbox = nil
+		stopped := make(chan error, 1)
+		go func() { stopped <- srv.Close() }()
+		select {
+		case err := <-stopped:
+			errs = append(errs, err)
+		case <-time.After(sandboxStopWait):
+		}
+	}
+	if s.journal != nil {
+		errs = append(errs, s.journal.Close())
+		s.journal = nil
+	}
+	if s.logFile != nil {
+		errs = append(errs, s.logFile.Close())
+		s.logFile = nil
+	}
+	return errors.Join(errs...)
+}
+
+// sandboxOptions are the embedded sandbox's settings for `paydash` without a
+// base URL: the default data, new payments arriving every 3 s.
+var sandboxOptions = sandbox.Options{Seed: 1, Payments: sandbox.DefaultPayments, Arrivals: 3 * time.Second}
+
+// openSession starts what the settings ask for. An error is a *usageError
+// (exit 2) when the input is at fault, anything else exits 1. On error
+// everything opened so far is closed.
+func openSession(ctx context.Context, s settings, sys system, now time.Time) (_ *session, err error) {
+	sess := &session{keys: s.Keys, refresh: s.Refresh, noColor: s.NoColor,
+		logger: slog.New(slog.DiscardHandler)}
+	defer func() {
+		if err != nil {
+			_ = sess.Close()
+		}
+	}()
+
+	if s.LogPath != "" {
+		f, err := os.OpenFile(s.LogPath, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o600)
+		if err != nil {
+			return nil, usagef("%s: %s; give a file paydash may write", describe(s.LogFrom, s.LogPath), describeFileErr(err))
+		}
+		sess.logFile = f
+		sess.logger = slog.New(slog.NewJSONHandler(f, nil))
+	}
+
+	cfg := backend.Config{
+		BaseURL: s.BaseURL, RootCAs: s.RootCAs,
+		V2Token: s.V2Token, V1Login: s.V1Login, V1Password: s.V1Password,
+		MerchantIDs: s.Merchants, ReadOnly: s.ReadOnly,
+	}
+	if s.LogPath != "" {
+		cfg.Logger = sess.logger
+	}
+	if s.BaseURL == "" {
+		srv, err := sandbox.Start(ctx, sandboxOptions)
+		if err != nil {
+			return nil, fmt.Errorf("starting the embedded sandbox: %w", err)
+		}
+		sess.sandbox = srv
+		info := srv.Info()
+		cfg.BaseURL, cfg.RootCAs, cfg.Sandbox = srv.BaseURL(), srv.CertPool(), true
+		// Full rights on both interfaces, so that everything shows.
+		cfg.V2Token, cfg.V1Login, cfg.V1Password = info.V2Token, "", ""
+		for _, u := range info.V1Users {
+			if u.Role == sandbox.RoleAccountant {
+				cfg.V1Login, cfg.V1Password = u.Login, u.Password
+			}
+		}
+		cfg.MerchantIDs = slices.Clone(info.MerchantIDs)
+		if s.Merchant != "" && !slices.Contains(cfg.MerchantIDs, s.Merchant) {
+			return nil, usagef("%s is not a merchant of the embedded sandbox (it has %s)",
+				describe(s.MerchantFrom, s.Merchant), strings.Join(cfg.MerchantIDs, ", "))
+		}
+	}
+	if len(cfg.MerchantIDs) == 0 {
+		return nil, usagef("no merchant known: give --merchant ID, or merchants in %s", configName(s.ConfigPath, sys))
+	}
+	sess.merchants = cfg.MerchantIDs
+
+	b, err := backend.Open(cfg)
+	if err != nil {
+		// Open's messages never hold a secret; they say what to set.
+		return nil, usagef("%v", err)
+	}
+	sess.backend = b
+
+	jpath, err := journalPath(s, cfg.Sandbox, sys)
+	if err != nil {
+		return nil, err
+	}
+	j, err := journal.Open(jpath)
+	if err != nil {
+		return nil, fmt.Errorf("%v; give --journal PATH somewhere paydash may write", err)
+	}
+	sess.journal = j
+
+	merchant := s.Merchant
+	if merchant == "" {
+		merchant = cfg.MerchantIDs[0]
+	}
+	sess.scope = todayScope(merchant, now)
+
+	d := b.Describe()
+	sess.logger.Info("paydash started", "version", version, "sandbox", d.Sandbox, "base_url", d.BaseURL,
+		"interfaces", d.Interfaces, "merchants", d.MerchantIDs, "read_only", d.ReadOnly, "journal", jpath)
+	return sess, nil
+}
+
+// scope is the first merchant and period shown (ui.Scope, kept apart so
+// that this file builds without the ui package).
+type scope struct {
+	MerchantID string
+	Start, End time.Time
+	Preset     string
+}
+
+// todayScope is the first view: the merchant's payments from the start of
+// the local day to an hour from now (room for clocks that differ a little).
+func todayScope(merchant string, now time.Time) scope {
+	y, m, d := now.Date()
+	return scope{
+		MerchantID: merchant,
+		Start:      time.Date(y, m, d, 0, 0, 0, 0, now.Location()),
+		End:        now.Add(time.Hour),
+		Preset:     "today",
+	}
+}
+
+// runDashboard is `paydash` without a subcommand.
+func runDashboard(ctx context.Context, args []string, stdout, stderr io.Writer, sys system) int {
+	s, err := loadSettings(args, sys)
+	if errors.Is(err, errHelp) {
+		usage(stdout, sys)
+		return 0
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "paydash: %v\n", err)
+		return 2
+	}
+	for _, w := range s.Warnings {
+		fmt.Fprintf(stderr, "paydash: %s\n", w)
+	}
+	if err := checkTerminal(); err != nil {
+		fmt.Fprintf(stderr, "paydash: %v\n", err)
+		return 1
+	}
+	sess, err := openSession(ctx, s, sys, time.Now())
+	if err != nil {
+		fmt.Fprintf(stderr, "paydash: %v\n", err)
+		var ue *usageError
+		if errors.As(err, &ue) {
+			return 2
+		}
+		return 1
+	}
+	err = runUI(ctx, sess, stdout)
+	if cerr := sess.Close(); cerr != nil && err == nil {
+		err = cerr
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "paydash: %v\n", err)
+		return 1
+	}
+	return 0
+}
+
+// checkTerminal refuses to draw the dashboard into a pipe or a file.
+func checkTerminal() error {
+	if !term.IsTerminal(os.Stdin.Fd()) || !term.IsTerminal(os.Stdout.Fd()) {
+		return errors.New("the dashboard needs a terminal (stdin and stdout); to serve the sandbox alone, run: paydash sandbox")
+	}
+	return nil
+}
