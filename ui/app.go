@@ -50,7 +50,9 @@ type App struct {
 
 	modals   []Modal
 	helpOpen bool
-	toasts   []toast
+	// forceQuitUntil: a second ctrl+c before then quits even while an action is being sent.
+	forceQuitUntil time.Time
+	toasts         []toast
 
 	errText, errHint string
 

@@ -475,3 +475,22 @@ func statusLine(ta *testApp) string {
 	lines := splitLines(ta.screen())
 	return lines[len(lines)-2]
 }
+
+// Quitting while an action waits for its answer would leave its outcome
+// unknown: q refuses and says why; ctrl+c twice within the window quits.
+func TestQuitWaitsForActionsInFlight(t *testing.T) {
+	ta := newTestApp(t)
+	ta.tabs[1].status.Sending = 1 // an action of an inactive tab counts too
+	assert.False(t, quits(ta.press("q")), "q does not quit while a refund is being sent")
+	assert.Contains(t, unwrapped(ta.screen()), "still waiting for the service's answer")
+	assert.False(t, quits(ta.press("ctrl+c")), "the first ctrl+c only warns")
+	assert.True(t, quits(ta.press("ctrl+c")), "a second ctrl+c forces quitting")
+
+	ta = newTestApp(t)
+	ta.tabs[0].status.Sending = 2
+	assert.False(t, quits(ta.press("ctrl+c")))
+	ta.clock.t = ta.clock.t.Add(forceQuitWindow + time.Second)
+	assert.False(t, quits(ta.press("ctrl+c")), "a second ctrl+c long after the first warns again")
+	ta.tabs[0].status.Sending = 0
+	assert.True(t, quits(ta.press("q")), "once answered, q quits")
+}

@@ -62,6 +62,7 @@ type TabStatus struct {
 	Filter    string    // the active filter, "" when none
 	AtEnd     bool      // the whole period is loaded
 	Refreshed time.Time // when the tab's data was last refreshed (zero: never)
+	Sending   int       // actions sent and not yet answered: quitting would leave their outcome unknown
 }
 
 // Scope is what every tab shows: one merchant and one period [Start, End).

@@ -104,14 +104,14 @@ func (a *App) otherMerchant() bool {
 // for the active tab's context; every other key goes to the active tab.
 func (a *App) key(msg tea.KeyPressMsg, now time.Time) tea.Cmd {
 	if msg.String() == "ctrl+c" {
-		return tea.Quit
+		return a.quit(true, now)
 	}
 	if a.helpOpen {
 		switch {
 		case msg.String() == "esc" || keys.Matches(msg, a.km.Global.Help):
 			a.helpOpen = false
 		case keys.Matches(msg, a.km.Global.Quit):
-			return tea.Quit
+			return a.quit(false, now)
 		}
 		return nil
 	}
@@ -120,7 +120,7 @@ func (a *App) key(msg tea.KeyPressMsg, now time.Time) tea.Cmd {
 	}
 	if len(a.tabs) == 0 {
 		if keys.Matches(msg, a.km.Global.Quit) {
-			return tea.Quit
+			return a.quit(false, now)
 		}
 		return nil
 	}
@@ -161,7 +161,7 @@ func (a *App) shellAction(action string, now time.Time) tea.Cmd {
 	case keys.ActHelp:
 		a.helpOpen = true
 	case keys.ActQuit:
-		return tea.Quit
+		return a.quit(false, now)
 	case keys.ActRefresh:
 		return a.refresh(true, now)
 	case keys.ActJump:
@@ -200,4 +200,32 @@ func (a *App) updateModal(msg tea.Msg, now time.Time) tea.Cmd {
 		return tea.Batch(append(a.setScope(res.Scope, now), cmd)...)
 	}
 	return cmd
+}
+
+// forceQuitWindow is how long a second ctrl+c forces quitting while an
+// action is still waiting for its answer.
+const forceQuitWindow = 3 * time.Second
+
+// quit ends the program unless an action is still waiting for its answer:
+// quitting then would leave the support person not knowing whether the
+// capture or refund happened (the journal would hold "sent" without an
+// outcome). q refuses and says so; ctrl+c pressed twice within a few
+// seconds quits anyway.
+func (a *App) quit(ctrlC bool, now time.Time) tea.Cmd {
+	sending := 0
+	for _, t := range a.tabs {
+		sending += t.Status().Sending
+	}
+	if sending == 0 || (ctrlC && now.Before(a.forceQuitUntil)) {
+		return tea.Quit
+	}
+	what := "an action is"
+	if sending > 1 {
+		what = fmt.Sprintf("%d actions are", sending)
+	}
+	a.addToast(ToastWarning, what+" still waiting for the service's answer; wait for it, or press ctrl+c twice to quit anyway", now)
+	if ctrlC {
+		a.forceQuitUntil = now.Add(forceQuitWindow)
+	}
+	return nil
 }

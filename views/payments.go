@@ -185,6 +185,7 @@ func (t *Payments) Context() keys.Context {
 // Status implements ui.Tab.
 func (t *Payments) Status() ui.TabStatus {
 	st := t.list.status()
+	st.Sending = len(t.inflight)
 	st.Loading = st.Loading || t.jumping || len(t.preparing) > 0 || len(t.inflight) > 0 ||
 		(t.det != nil && (t.det.loading || t.det.rLoading))
 	return st
