@@ -1,8 +1,10 @@
 package backend
 
 import (
+	"context"
 	"errors"
 	"fmt"
+	"net"
 	"strconv"
 	"strings"
 )
@@ -43,6 +45,8 @@ func (e *Error) Error() string {
 	switch {
 	case e.Message != "":
 		b.WriteString(e.Message)
+	case e.Err != nil && e.Kind == KindUnavailable:
+		b.WriteString(unreachable(e.Err))
 	case e.Err != nil:
 		b.WriteString(e.Err.Error())
 	default:
@@ -120,6 +124,37 @@ func KindOf(err error) ErrorKind {
 		return e.Kind
 	}
 	return KindUnknown
+}
+
+// unreachable says in a few words why no answer came: the status bar has one
+// line, and "v2: GET /api/v2/payments: dial tcp 10.0.0.1:443: connect:
+// connection refused" buries the point.
+func unreachable(err error) string {
+	var op *net.OpError
+	var dns *net.DNSError
+	switch {
+	case errors.Is(err, context.DeadlineExceeded):
+		return "no answer from the service in time"
+	case errors.As(err, &dns):
+		return "cannot find the service's host (" + dns.Name + ")"
+	case errors.As(err, &op) && op.Op == "dial":
+		return "cannot reach the service (" + innermost(op).Error() + ")"
+	case errors.As(err, &op):
+		return "the connection to the service failed (" + innermost(op).Error() + ")"
+	}
+	return err.Error()
+}
+
+// innermost is the last error of a chain: "connection refused" rather than
+// everything wrapped around it.
+func innermost(err error) error {
+	for {
+		next := errors.Unwrap(err)
+		if next == nil {
+			return err
+		}
+		err = next
+	}
 }
 
 func unsupported(op, why string) error {

@@ -240,3 +240,12 @@ func TestOpenRefusesBadConfig(t *testing.T) {
 	_, err = backend.Open(backend.Config{BaseURL: "http://pay.example.com", V2Token: "x"})
 	assert.Error(t, err, "plain http to a remote host is refused")
 }
+
+func TestUnreachableServiceIsSaidInAFewWords(t *testing.T) {
+	b, err := backend.Open(backend.Config{BaseURL: "https://127.0.0.1:1", V2Token: "x", MerchantIDs: []string{"1001"}})
+	require.NoError(t, err)
+	_, err = b.GetPayment(context.Background(), "1")
+	assert.Equal(t, backend.KindUnavailable, backend.KindOf(err))
+	assert.Contains(t, err.Error(), "read payment 1: cannot reach the service (")
+	assert.NotContains(t, err.Error(), "dial tcp", "the transport's wording stays out of the status bar")
+}
