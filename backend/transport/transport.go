@@ -1,7 +1,8 @@
 // Package transport holds the HTTP plumbing both clients (backend/v1 and
 // backend/v2) share: the HTTPS-only rule for base URLs, an http.Client with
 // a timeout on every phase that trusts given CAs and never follows
-// redirects, and the reading of Retry-After.
+// redirects, the reading of Retry-After, the settings the clients' common
+// options set (Settings) and the backoff between retries.
 package transport
 
 import (

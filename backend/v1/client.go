@@ -9,7 +9,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	mrand "math/rand/v2"
 	"net/http"
 	"net/url"
 	"paydash/backend/textsafe"
@@ -18,16 +17,12 @@ import (
 	"time"
 )
 
-// Defaults, as in the v2 client: a slow answer is better than none, but not
+// The timeout, retry and backoff defaults are shared with the v2 client, in
+// transport (DefaultTimeout...): a slow answer is better than none, but not
 // after minutes.
 const (
-	defaultTimeout   = 30 * time.Second
-	defaultRetries   = 3
-	defaultBackoff   = 200 * time.Millisecond
-	maxBackoff       = 5 * time.Second  // one backoff step never waits longer
-	maxRetryAfter    = 10 * time.Second // a longer Retry-After is handed to the caller instead
-	maxBodyBytes     = 64 << 20         // a register of 50,000 operations is ~15 MB of XML; this is a runaway guard
-	maxNonceLen      = 255              // spec part 5
+	maxBodyBytes     = 64 << 20 // a register of 50,000 operations is ~15 MB of XML; this is a runaway guard
+	maxNonceLen      = 255      // spec part 5
 	defaultUserAgent = "paydash-v1-client"
 	apiPrefix        = "/api/v1/"
 	headerRetryAfter = "Retry-After"
@@ -51,9 +46,8 @@ type Client struct {
 	maxRetryAfter time.Duration
 	logRequest    func(RequestLogEntry)
 
-	// Only read while NewClient builds the transport.
-	userHTTP *http.Client
-	rootCAs  *x509.CertPool
+	// What the options set; only read while NewClient builds the client.
+	cfg transport.Settings
 }
 
 // Response is the HTTP answer behind a call, kept for the UI's raw view.
@@ -86,38 +80,20 @@ type Option func(*Client) error
 // own. Redirects are never followed either way: the service does not send
 // them, and a redirected POST would lose its body.
 func WithHTTPClient(hc *http.Client) Option {
-	return func(c *Client) error {
-		if hc == nil {
-			return errors.New("v1: WithHTTPClient: nil client")
-		}
-		c.userHTTP = hc
-		return nil
-	}
+	return func(c *Client) error { return c.cfg.SetHTTPClient(hc) }
 }
 
 // WithRootCAs makes TLS verification trust the certificates in pool, such as
 // the sandbox's self-made CA. The pool replaces the system roots, as in
 // crypto/tls. Verification is never switched off.
 func WithRootCAs(pool *x509.CertPool) Option {
-	return func(c *Client) error {
-		if pool == nil {
-			return errors.New("v1: WithRootCAs: nil pool")
-		}
-		c.rootCAs = pool
-		return nil
-	}
+	return func(c *Client) error { return c.cfg.SetRootCAs(pool) }
 }
 
 // WithTimeout bounds each attempt of a request (default 30s), including
 // reading the answer. The caller's context still bounds the whole call.
 func WithTimeout(d time.Duration) Option {
-	return func(c *Client) error {
-		if d <= 0 {
-			return fmt.Errorf("v1: WithTimeout: %s is not a positive duration", d)
-		}
-		c.timeout = d
-		return nil
-	}
+	return func(c *Client) error { return c.cfg.SetTimeout(d) }
 }
 
 // WithRetries sets how many times a read is repeated (default 3; 0 disables
@@ -125,24 +101,12 @@ func WithTimeout(d time.Duration) Option {
 // retry with jitter, up to 5s per wait. refundPayment, confirmPayment and
 // cancelPayment are never repeated whatever this says.
 func WithRetries(max int, baseBackoff time.Duration) Option {
-	return func(c *Client) error {
-		if max < 0 || baseBackoff < 0 {
-			return fmt.Errorf("v1: WithRetries(%d, %s): negative value", max, baseBackoff)
-		}
-		c.maxRetries, c.baseBackoff = max, baseBackoff
-		return nil
-	}
+	return func(c *Client) error { return c.cfg.SetRetries(max, baseBackoff) }
 }
 
 // WithUserAgent sets the User-Agent header.
 func WithUserAgent(ua string) Option {
-	return func(c *Client) error {
-		if !validHeaderValue(ua) {
-			return errors.New("v1: WithUserAgent: not a valid header value")
-		}
-		c.userAgent = ua
-		return nil
-	}
+	return func(c *Client) error { return c.cfg.SetUserAgent(ua) }
 }
 
 // WithRequestLog calls f after every attempt of every request. f runs on the
@@ -187,16 +151,11 @@ func NewClient(baseURL, login, password string, opts ...Option) (*Client, error)
 		return nil, errors.New("v1: empty password")
 	}
 	c := &Client{
-		base:          base,
-		login:         login,
-		password:      password,
-		userAgent:     defaultUserAgent,
-		nonce:         NewNonce,
-		timeout:       defaultTimeout,
-		maxRetries:    defaultRetries,
-		baseBackoff:   defaultBackoff,
-		maxBackoff:    maxBackoff,
-		maxRetryAfter: maxRetryAfter,
+		base:     base,
+		login:    login,
+		password: password,
+		nonce:    NewNonce,
+		cfg:      transport.NewSettings("v1", defaultUserAgent),
 	}
 	for _, opt := range opts {
 		if opt == nil {
@@ -206,10 +165,13 @@ func NewClient(baseURL, login, password string, opts ...Option) (*Client, error)
 			return nil, err
 		}
 	}
-	if c.http, err = transport.NewHTTPClient(c.userHTTP, c.rootCAs, c.timeout, 64); err != nil {
-		return nil, fmt.Errorf("v1: %w", err)
+	if c.http, err = c.cfg.NewHTTPClient(64); err != nil {
+		return nil, err
 	}
-	c.userHTTP, c.rootCAs = nil, nil
+	s := c.cfg
+	c.userAgent, c.timeout, c.maxRetries = s.UserAgent, s.Timeout, s.MaxRetries
+	c.baseBackoff, c.maxBackoff, c.maxRetryAfter = s.BaseBackoff, s.MaxBackoff, s.MaxRetryAfter
+	c.cfg = transport.Settings{} // drop the caller's HTTP client and CA pool
 	return c, nil
 }
 
@@ -321,7 +283,7 @@ func (c *Client) do(ctx context.Context, r call) (*Response, error) {
 		if !ok {
 			return resp, err
 		}
-		if werr := sleep(ctx, wait); werr != nil {
+		if werr := transport.Sleep(ctx, wait); werr != nil {
 			return resp, fmt.Errorf("v1: %s: stopped waiting to retry: %w; last attempt: %w", r.op, werr, err)
 		}
 	}
@@ -438,56 +400,10 @@ func readBody(hr *http.Response) ([]byte, error) {
 // pointless: the service asked for a longer pause than we are willing to
 // block a person for, or the caller's deadline comes first.
 func (c *Client) retryWait(ctx context.Context, err error, attempt int) (time.Duration, bool) {
-	wait := c.backoff(attempt)
+	var retryAfter time.Duration
 	var e *HTTPError
-	if errors.As(err, &e) && e.RetryAfter > 0 {
-		if e.RetryAfter > c.maxRetryAfter {
-			return 0, false
-		}
-		wait = max(wait, e.RetryAfter)
+	if errors.As(err, &e) {
+		retryAfter = e.RetryAfter
 	}
-	if deadline, ok := ctx.Deadline(); ok && time.Until(deadline) < wait {
-		return 0, false
-	}
-	return wait, true
-}
-
-// backoff doubles from baseBackoff on each attempt, capped, with "equal
-// jitter": half fixed, half random.
-func (c *Client) backoff(attempt int) time.Duration {
-	limit := max(c.maxBackoff, c.baseBackoff)
-	d := c.baseBackoff
-	for i := 1; i < attempt && d < limit; i++ {
-		d *= 2
-	}
-	d = min(d, limit)
-	if d <= 0 {
-		return 0
-	}
-	half := d / 2
-	return half + mrand.N(d-half+1)
-}
-
-func sleep(ctx context.Context, d time.Duration) error {
-	if d <= 0 {
-		return ctx.Err()
-	}
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-ctx.Done():
-		return ctx.Err()
-	case <-t.C:
-		return nil
-	}
-}
-
-// validHeaderValue accepts visible ASCII and spaces.
-func validHeaderValue(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if s[i] < 0x20 || s[i] > 0x7e {
-			return false
-		}
-	}
-	return true
+	return transport.RetryWait(ctx, transport.Backoff(attempt, c.baseBackoff, c.maxBackoff), retryAfter, c.maxRetryAfter)
 }

@@ -21,7 +21,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"math/rand/v2"
 	"net/http"
 	"net/url"
 	"paydash/backend/textsafe"
@@ -30,15 +29,12 @@ import (
 	"time"
 )
 
-// Defaults, chosen for a person waiting at a dashboard: a slow answer is
-// better than none, but not after minutes.
+// The timeout, retry and backoff defaults are in transport (DefaultTimeout...),
+// shared with the v1 client: a slow answer is better than none, but not after
+// minutes.
 const (
-	defaultTimeout      = 30 * time.Second
-	defaultRetries      = 3
-	defaultBackoff      = 200 * time.Millisecond
-	maxBackoff          = 5 * time.Second  // one backoff step never waits longer
-	maxRetryAfter       = 10 * time.Second // a longer Retry-After is handed to the caller instead
-	maxBodyBytes        = 32 << 20         // a page of 100 payments is ~100 KB; this is a runaway guard
+	maxBackoff          = transport.MaxBackoff // one backoff step never waits longer
+	maxBodyBytes        = 32 << 20             // a page of 100 payments is ~100 KB; this is a runaway guard
 	defaultUserAgent    = "paydash-v2-client"
 	apiPrefix           = "/api/v2"
 	contentTypeJSON     = "application/json"
@@ -69,9 +65,8 @@ type Client struct {
 	maxRetryAfter time.Duration
 	logRequest    func(RequestLogEntry)
 
-	// Only read while NewClient builds the transport.
-	userHTTP *http.Client
-	rootCAs  *x509.CertPool
+	// What the options set; only read while NewClient builds the client.
+	cfg transport.Settings
 }
 
 // service is what every resource service is: a handle on the shared client.
@@ -107,13 +102,7 @@ type Option func(*Client) error
 // own. Redirects are never followed either way: the service does not send
 // them, and following one could carry the bearer token elsewhere.
 func WithHTTPClient(hc *http.Client) Option {
-	return func(c *Client) error {
-		if hc == nil {
-			return errors.New("v2: WithHTTPClient: nil client")
-		}
-		c.userHTTP = hc
-		return nil
-	}
+	return func(c *Client) error { return c.cfg.SetHTTPClient(hc) }
 }
 
 // WithRootCAs makes TLS verification trust the certificates in pool, such as
@@ -121,49 +110,25 @@ func WithHTTPClient(hc *http.Client) Option {
 // crypto/tls; to trust both, start from x509.SystemCertPool and add to it.
 // Verification is never switched off.
 func WithRootCAs(pool *x509.CertPool) Option {
-	return func(c *Client) error {
-		if pool == nil {
-			return errors.New("v2: WithRootCAs: nil pool")
-		}
-		c.rootCAs = pool
-		return nil
-	}
+	return func(c *Client) error { return c.cfg.SetRootCAs(pool) }
 }
 
 // WithTimeout bounds each attempt of a request (default 30s), including
 // reading the answer. The caller's context still bounds the whole call.
 func WithTimeout(d time.Duration) Option {
-	return func(c *Client) error {
-		if d <= 0 {
-			return fmt.Errorf("v2: WithTimeout: %s is not a positive duration", d)
-		}
-		c.timeout = d
-		return nil
-	}
+	return func(c *Client) error { return c.cfg.SetTimeout(d) }
 }
 
 // WithRetries sets how many times a retryable request is repeated (default
 // 3; 0 disables retries) and the first backoff (default 200ms), which doubles
 // on each retry with jitter, up to 5s per wait.
 func WithRetries(max int, baseBackoff time.Duration) Option {
-	return func(c *Client) error {
-		if max < 0 || baseBackoff < 0 {
-			return fmt.Errorf("v2: WithRetries(%d, %s): negative value", max, baseBackoff)
-		}
-		c.maxRetries, c.baseBackoff = max, baseBackoff
-		return nil
-	}
+	return func(c *Client) error { return c.cfg.SetRetries(max, baseBackoff) }
 }
 
 // WithUserAgent sets the User-Agent header.
 func WithUserAgent(ua string) Option {
-	return func(c *Client) error {
-		if !validHeaderValue(ua) {
-			return errors.New("v2: WithUserAgent: not a valid header value")
-		}
-		c.userAgent = ua
-		return nil
-	}
+	return func(c *Client) error { return c.cfg.SetUserAgent(ua) }
 }
 
 // WithRequestLog calls f after every attempt of every request. f runs on the
@@ -194,14 +159,9 @@ func NewClient(baseURL, token string, opts ...Option) (*Client, error) {
 		return nil, errors.New("v2: the bearer token has characters a header cannot carry")
 	}
 	c := &Client{
-		base:          base,
-		token:         token,
-		userAgent:     defaultUserAgent,
-		timeout:       defaultTimeout,
-		maxRetries:    defaultRetries,
-		baseBackoff:   defaultBackoff,
-		maxBackoff:    maxBackoff,
-		maxRetryAfter: maxRetryAfter,
+		base:  base,
+		token: token,
+		cfg:   transport.NewSettings("v2", defaultUserAgent),
 	}
 	for _, opt := range opts {
 		if opt == nil {
@@ -211,18 +171,21 @@ func NewClient(baseURL, token string, opts ...Option) (*Client, error) {
 			return nil, err
 		}
 	}
-	if c.http, err = transport.NewHTTPClient(c.userHTTP, c.rootCAs, c.timeout, 10); err != nil {
-		return nil, fmt.Errorf("v2: %w", err)
+	if c.http, err = c.cfg.NewHTTPClient(10); err != nil {
+		return nil, err
 	}
-	c.userHTTP, c.rootCAs = nil, nil
+	s := c.cfg
+	c.userAgent, c.timeout, c.maxRetries = s.UserAgent, s.Timeout, s.MaxRetries
+	c.baseBackoff, c.maxBackoff, c.maxRetryAfter = s.BaseBackoff, s.MaxBackoff, s.MaxRetryAfter
+	c.cfg = transport.Settings{} // drop the caller's HTTP client and CA pool
 
-	s := &service{client: c}
-	c.Invoices = (*InvoicesService)(s)
-	c.Payments = (*PaymentsService)(s)
-	c.Refunds = (*RefundsService)(s)
-	c.Tokenization = (*TokenizationService)(s)
-	c.PaymentTokens = (*PaymentTokensService)(s)
-	c.Stickers = (*StickersService)(s)
+	svc := &service{client: c}
+	c.Invoices = (*InvoicesService)(svc)
+	c.Payments = (*PaymentsService)(svc)
+	c.Refunds = (*RefundsService)(svc)
+	c.Tokenization = (*TokenizationService)(svc)
+	c.PaymentTokens = (*PaymentTokensService)(svc)
+	c.Stickers = (*StickersService)(svc)
 	return c, nil
 }
 
@@ -311,7 +274,7 @@ func (c *Client) do(ctx context.Context, r call, out any) (*Response, error) {
 		if !ok {
 			return resp, err
 		}
-		if werr := sleep(ctx, wait); werr != nil {
+		if werr := transport.Sleep(ctx, wait); werr != nil {
 			return resp, fmt.Errorf("v2: %s %s: stopped waiting to retry: %w; last attempt: %w", r.method, r.path, werr, err)
 		}
 	}
@@ -414,49 +377,18 @@ func readBody(hr *http.Response) ([]byte, error) {
 // pointless: the service asked for a longer pause than we are willing to
 // block a person for, or the caller's deadline comes first.
 func (c *Client) retryWait(ctx context.Context, err error, attempt int) (time.Duration, bool) {
-	wait := c.backoff(attempt)
+	var retryAfter time.Duration
 	var e *Error
-	if errors.As(err, &e) && e.RetryAfter > 0 {
-		if e.RetryAfter > c.maxRetryAfter {
-			return 0, false // the caller sees RetryAfter in the error and can decide
-		}
-		wait = max(wait, e.RetryAfter)
+	if errors.As(err, &e) {
+		retryAfter = e.RetryAfter
 	}
-	if deadline, ok := ctx.Deadline(); ok && time.Until(deadline) < wait {
-		return 0, false
-	}
-	return wait, true
+	return transport.RetryWait(ctx, c.backoff(attempt), retryAfter, c.maxRetryAfter)
 }
 
-// backoff doubles from baseBackoff on each attempt, capped, with "equal
-// jitter": half fixed, half random, so clients that failed together spread
-// out without any of them retrying at once.
+// backoff doubles from baseBackoff on each attempt, capped, with jitter
+// (transport.Backoff).
 func (c *Client) backoff(attempt int) time.Duration {
-	limit := max(c.maxBackoff, c.baseBackoff)
-	d := c.baseBackoff
-	for i := 1; i < attempt && d < limit; i++ {
-		d *= 2
-	}
-	d = min(d, limit)
-	if d <= 0 {
-		return 0
-	}
-	half := d / 2
-	return half + rand.N(d-half+1)
-}
-
-func sleep(ctx context.Context, d time.Duration) error {
-	if d <= 0 {
-		return ctx.Err()
-	}
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-ctx.Done():
-		return ctx.Err()
-	case <-t.C:
-		return nil
-	}
+	return transport.Backoff(attempt, c.baseBackoff, c.maxBackoff)
 }
 
 // ErrMalformedResponse is wrapped by the error for a successful (2xx) answer
@@ -484,14 +416,7 @@ func decodeAnswer(body []byte, out any) error {
 
 // validHeaderValue accepts visible ASCII and spaces: enough for tokens, keys
 // and user agents, and nothing that could split a header.
-func validHeaderValue(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if s[i] < 0x20 || s[i] > 0x7e {
-			return false
-		}
-	}
-	return true
-}
+func validHeaderValue(s string) bool { return transport.ValidHeaderValue(s) }
 
 // idPath builds /api/v2/{collection}/{id}[/{action}]. The id is escaped so
 // that an id holding "/" or "?" cannot address another resource, and an
