@@ -6,6 +6,8 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 
+	"paydash/backend"
+	"paydash/backend/textsafe"
 	"paydash/keys"
 	"paydash/ui"
 )
@@ -133,3 +135,23 @@ func (f *fields) heading(title string) {
 }
 
 func (f *fields) line(s string) { f.lines = append(f.lines, s) }
+
+// failure is an error line with the adapter's advice under it, if any.
+func (f *fields) failure(text string, err error) {
+	f.line(f.theme.Danger.Render("✗ " + text + errText(err)))
+	if h := hintOf(err); h != "" {
+		f.line(f.theme.Muted.Render("  " + h))
+	}
+}
+
+// resultText is a result code for a detail pane, with its meaning when the
+// code came through v2 (the only interface that documents them).
+func resultText(code string, source backend.Interface) string {
+	rc := textsafe.Clean(code)
+	if rc != "" && source == backend.V2 {
+		if m := backend.ResultMeaning(code); m != "" {
+			rc += " — " + textsafe.Clean(m)
+		}
+	}
+	return rc
+}

@@ -21,19 +21,10 @@ import (
 // detail pane, jump by id or order number, and the actions capture, cancel
 // hold and refund, each behind a confirmation and written to the journal.
 type Payments struct {
-	d     Deps
-	owner uint64
-	theme ui.Theme
-	list  *pagedList[backend.Payment]
+	listTab[backend.Payment, *payDetail]
 	// orders finds a loaded payment by its order number (lower-cased), the
 	// newest when several share one.
 	orders map[string]string
-
-	w, h int // the tab area, from SizeMsg
-
-	det       *payDetail // the open detail pane, nil when closed
-	dgen      uint64
-	detCancel context.CancelFunc // cancels the pane's reads when it closes
 
 	jgen       uint64
 	jumping    bool
@@ -56,10 +47,12 @@ type payDetail struct {
 	rLoading bool
 	rLoaded  bool
 	rErr     error
-	raw      bool
-	rawLines []string // the raw view, built once per payment read
-	sc, rsc  scroller
+	paneView
 }
+
+func (d *payDetail) pane() *paneView      { return &d.paneView }
+func (d *payDetail) row() backend.Payment { return d.p }
+func (d *payDetail) busy() bool           { return d.loading || d.rLoading }
 
 // Messages of the Payments tab.
 type (
@@ -85,7 +78,6 @@ type (
 // NewPayments makes the Payments tab.
 func NewPayments(d Deps) ui.Tab {
 	t := &Payments{
-		d: d, owner: newOwner(), theme: d.Theme,
 		orders:    map[string]string{},
 		preparing: map[string]string{},
 		inflight:  map[string]string{},
@@ -98,7 +90,7 @@ func NewPayments(d Deps) ui.Tab {
 		EndText:     "— end of the period —",
 		EmptyText:   "No payments in this period",
 	}
-	t.list = newPagedList(t.owner, cfg, d.Keys, d.Theme, d.Backend.ListPayments, paymentTime)
+	t.listTab = newListTab[backend.Payment, *payDetail](d, cfg, d.Backend.ListPayments, paymentTime, t)
 	return t
 }
 
@@ -146,9 +138,6 @@ func paymentColumns() []datatable.Column[backend.Payment] {
 // Title implements ui.Tab.
 func (t *Payments) Title() string { return "Payments" }
 
-// Init implements ui.Tab: the first load of the scope.
-func (t *Payments) Init(s ui.Scope) tea.Cmd { return t.startScope(s) }
-
 func (t *Payments) startScope(s ui.Scope) tea.Cmd {
 	t.closeDetail()
 	t.jgen++
@@ -161,85 +150,33 @@ func (t *Payments) startScope(s ui.Scope) tea.Cmd {
 	return t.list.start(s)
 }
 
-// closeDetail closes the pane and abandons what it was reading.
-func (t *Payments) closeDetail() {
-	t.det = nil
-	t.dgen++
-	if t.detCancel != nil {
-		t.detCancel()
-		t.detCancel = nil
-	}
-}
-
-// Context implements ui.Tab.
-func (t *Payments) Context() keys.Context {
-	switch {
-	case t.list.filtering:
-		return keys.ContextFilter
-	case t.det != nil:
-		return keys.ContextDetail
-	}
-	return keys.ContextList
-}
-
 // Status implements ui.Tab.
 func (t *Payments) Status() ui.TabStatus {
-	st := t.list.status()
+	st := t.listTab.Status()
 	st.Sending = len(t.inflight)
-	st.Loading = st.Loading || t.jumping || len(t.preparing) > 0 || len(t.inflight) > 0 ||
-		(t.det != nil && (t.det.loading || t.det.rLoading))
+	st.Loading = st.Loading || t.jumping || len(t.preparing) > 0 || len(t.inflight) > 0
 	return st
-}
-
-// target is the payment the actions act on: the one in the detail pane,
-// else the selected row.
-func (t *Payments) target() (backend.Payment, bool) {
-	if t.det != nil {
-		return t.det.p, true
-	}
-	return t.list.table.Selected()
 }
 
 // Update implements ui.Tab.
 func (t *Payments) Update(msg tea.Msg) (ui.Tab, tea.Cmd) {
-	now := t.d.now()
 	switch msg := msg.(type) {
-	case tea.KeyPressMsg:
-		cmd := t.key(msg)
-		if t.w > 0 && t.h > 0 {
-			t.list.layout(t.w, t.h, t.det != nil)
-		}
-		return t, cmd
-	case ui.ScopeMsg:
-		return t, t.startScope(msg.Scope)
-	case ui.RefreshMsg:
-		return t, t.refresh()
 	case ui.JumpMsg:
 		return t, t.jump(msg.Query)
-	case ui.SizeMsg:
-		t.w, t.h = msg.Width, msg.Height
-		t.list.layout(t.w, t.h, t.det != nil)
-	case tea.PasteMsg:
-		return t, t.list.paste(msg)
-	case ui.TickMsg:
-		t.list.table.Tick(msg.Now)
-	case ui.ThemeMsg:
-		t.theme = msg.Theme
-		t.list.setTheme(msg.Theme)
 	case pageMsg[backend.Payment]:
+		// The order numbers are noted here; the list takes the page below.
 		if msg.owner == t.owner && msg.gen == t.list.gen && msg.err == nil {
 			t.noteOrders(msg.page.Items)
 		}
-		return t, t.list.onPage(msg, now)
 	case refreshMsg[backend.Payment]:
 		if msg.owner == t.owner && msg.gen == t.list.gen && msg.rgen == t.list.rgen && msg.err == nil {
 			t.noteOrders(msg.rows)
 		}
-		return t, t.list.onRefresh(msg, now)
 	case payDetailMsg:
 		return t, t.onDetail(msg)
 	case payRefundsMsg:
 		t.onRefunds(msg)
+		return t, nil
 	case jumpResultMsg:
 		return t, t.onJump(msg)
 	case prepareMsg:
@@ -247,7 +184,7 @@ func (t *Payments) Update(msg tea.Msg) (ui.Tab, tea.Cmd) {
 	case actionMsg:
 		return t, t.onAction(msg)
 	}
-	return t, nil
+	return t, t.update(msg)
 }
 
 func (t *Payments) noteOrders(rows []backend.Payment) {
@@ -262,98 +199,20 @@ func (t *Payments) noteOrders(rows []backend.Payment) {
 	}
 }
 
-func (t *Payments) key(msg tea.KeyPressMsg) tea.Cmd {
-	if t.list.filtering {
-		return t.list.filterKey(msg, t.d.Keys)
-	}
-	p, ok := t.d.Keys.Resolve(msg, t.Context(), t.Available)
-	if !ok {
-		return nil
-	}
-	if !p.Enabled {
-		if p.Reason != "" && p.Reason != keys.NotHere {
-			return toastCmd(ui.ToastWarning, p.Reason)
-		}
-		return nil
-	}
-	if t.det != nil {
-		if cmd, handled := t.detailKey(p.Action); handled {
-			return cmd
-		}
-	}
-	switch p.Action {
-	case keys.ActUp, keys.ActDown, keys.ActPageUp, keys.ActPageDown, keys.ActTop, keys.ActBottom:
-		var cmd tea.Cmd
-		t.list.table, cmd = t.list.table.Update(msg)
-		return tea.Batch(cmd, t.list.maybeNext())
-	case keys.ActOpen:
-		if sel, ok := t.list.table.Selected(); ok {
-			return t.openDetail(sel)
-		}
-	case keys.ActRaw:
-		if sel, ok := t.list.table.Selected(); ok {
-			cmd := t.openDetail(sel)
-			t.det.raw = true
-			return cmd
-		}
-	case keys.ActClose:
-		if t.list.table.FilterText() != "" {
-			t.list.clearFilter()
-		}
-	case keys.ActFilter:
-		t.closeDetail() // the filter works on the list: show it
-		t.list.focusFilter()
+// detailKey: enter on an open pane does nothing (the payment is shown).
+func (t *Payments) detailKey(action string) (tea.Cmd, bool) {
+	return nil, action == keys.ActOpen
+}
+
+// otherKey handles refresh and the actions.
+func (t *Payments) otherKey(action string) tea.Cmd {
+	switch action {
 	case keys.ActRefresh:
 		return t.refresh()
-	case keys.ActCopyID:
-		if sel, ok := t.target(); ok {
-			return copyID(sel.ID)
-		}
 	case keys.ActCapture, keys.ActCancelHold, keys.ActRefund:
-		return t.startAction(p.Action)
+		return t.startAction(action)
 	}
 	return nil
-}
-
-// detailKey handles the keys that mean something else while the detail
-// pane is open; handled is false for the rest.
-func (t *Payments) detailKey(action string) (tea.Cmd, bool) {
-	d := t.det
-	switch action {
-	case keys.ActClose:
-		if d.raw {
-			d.raw = false
-		} else {
-			t.closeDetail()
-		}
-		return nil, true
-	case keys.ActRaw:
-		d.raw = !d.raw
-		return nil, true
-	case keys.ActOpen:
-		return nil, true
-	}
-	sc := &d.sc
-	if d.raw {
-		sc = &d.rsc
-	}
-	if sc.key(action) {
-		return nil, true
-	}
-	return nil, false
-}
-
-func copyID(id string) tea.Cmd {
-	return tea.Batch(tea.SetClipboard(id), toastCmd(ui.ToastInfo, "Copied "+textsafe.Clean(id)))
-}
-
-// refresh re-reads the newest pages and the open detail.
-func (t *Payments) refresh() tea.Cmd {
-	cmd := t.list.refresh()
-	if t.det != nil {
-		return tea.Batch(cmd, t.loadDetail(t.det.p, true))
-	}
-	return cmd
 }
 
 // --- detail ------------------------------------------------------------------
@@ -364,16 +223,13 @@ func (t *Payments) openDetail(p backend.Payment) tea.Cmd {
 	return t.loadDetail(p, !p.Detailed)
 }
 
+func (t *Payments) reloadDetail() tea.Cmd { return t.loadDetail(t.det.p, true) }
+
 // loadDetail reads the pane's payment (if full) and its refunds again.
 func (t *Payments) loadDetail(p backend.Payment, full bool) tea.Cmd {
-	t.dgen++
-	if t.detCancel != nil {
-		t.detCancel()
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	t.detCancel = cancel
+	ctx, gen := t.newRead()
 	d := t.det
-	owner, gen, b := t.owner, t.dgen, t.d.Backend
+	owner, b := t.owner, t.d.Backend
 	var cmds []tea.Cmd
 	if full {
 		d.loading = true
@@ -394,10 +250,10 @@ func (t *Payments) loadDetail(p backend.Payment, full bool) tea.Cmd {
 }
 
 func (t *Payments) onDetail(msg payDetailMsg) tea.Cmd {
-	if msg.owner != t.owner || msg.gen != t.dgen || t.det == nil {
+	d, ok := t.detailAnswer(msg.owner, msg.gen)
+	if !ok {
 		return nil
 	}
-	d := t.det
 	d.loading = false
 	if msg.err != nil {
 		if !cancelled(msg.err) {
@@ -413,10 +269,10 @@ func (t *Payments) onDetail(msg payDetailMsg) tea.Cmd {
 }
 
 func (t *Payments) onRefunds(msg payRefundsMsg) {
-	if msg.owner != t.owner || msg.gen != t.dgen || t.det == nil {
+	d, ok := t.detailAnswer(msg.owner, msg.gen)
+	if !ok {
 		return
 	}
-	d := t.det
 	d.rLoading = false
 	if msg.err != nil {
 		if !cancelled(msg.err) {
@@ -536,25 +392,11 @@ func (t *Payments) onJump(msg jumpResultMsg) tea.Cmd {
 
 // --- view --------------------------------------------------------------------
 
-// View implements ui.Tab.
-func (t *Payments) View(w, h int) string {
-	if t.det == nil {
-		return t.list.view(t.theme, w, h, nil)
-	}
-	return t.list.view(t.theme, w, h, t.detailView)
-}
-
 func (t *Payments) detailView(w, h int, border bool) []string {
 	d := t.det
-	title := "Payment " + textsafe.Clean(d.p.ID)
-	if d.raw {
-		title += " · raw"
-		if d.rawLines == nil {
-			d.rawLines = paymentRawLines(d.p, t.theme)
-		}
-		return d.rsc.render(t.theme, title, d.rawLines, w, h, border)
-	}
-	return d.sc.render(t.theme, title, t.detailLines(d), w, h, border)
+	return d.render(t.theme, "Payment "+textsafe.Clean(d.p.ID), w, h, border,
+		func() []string { return paymentRawLines(d.p, t.theme) },
+		func() []string { return t.detailLines(d) })
 }
 
 // detailLines is everything about the payment, one fact a line.
@@ -567,22 +409,11 @@ func (t *Payments) detailLines(d *payDetail) []string {
 		f.line(th.Muted.Render("reading the full payment…"))
 	}
 	if d.err != nil {
-		f.line(th.Danger.Render("✗ " + errText(d.err)))
-		if h := hintOf(d.err); h != "" {
-			f.line(th.Muted.Render("  " + h))
-		}
+		f.failure("", d.err)
 	}
 
 	f.addAlways("Status", statusStyle(th, p.Status).Render(paymentStatusText(p.Status)))
-	if p.ResultCode != "" {
-		rc := c(p.ResultCode)
-		if p.Source == backend.V2 {
-			if m := backend.ResultMeaning(p.ResultCode); m != "" {
-				rc += " — " + c(m)
-			}
-		}
-		f.add("Result", rc)
-	}
+	f.add("Result", resultText(p.ResultCode, p.Source))
 	f.add("Message", c(p.Message))
 	f.add("Amount", fmtAmount(p.Amount))
 	f.add("Merchant", c(p.MerchantID))
@@ -648,10 +479,7 @@ func (t *Payments) detailLines(d *payDetail) []string {
 	f.heading("Refunds")
 	switch {
 	case d.rErr != nil:
-		f.line(th.Danger.Render("✗ cannot read them: " + errText(d.rErr)))
-		if h := hintOf(d.rErr); h != "" {
-			f.line(th.Muted.Render("  " + h))
-		}
+		f.failure("cannot read them: ", d.rErr)
 	case !d.rLoaded:
 		f.line(th.Muted.Render("reading…"))
 	case len(d.refunds) == 0:

@@ -2,7 +2,6 @@ package views
 
 import (
 	"cmp"
-	"context"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
@@ -18,26 +17,19 @@ import (
 // Refunds is the Refunds tab: the refunds of the period, a detail pane, and
 // a way to the refunded payment. It has no actions.
 type Refunds struct {
-	d     Deps
-	owner uint64
-	theme ui.Theme
-	list  *pagedList[backend.Refund]
-
-	w, h int // the tab area, from SizeMsg
-
-	det       *refundDetail
-	dgen      uint64
-	detCancel context.CancelFunc
+	listTab[backend.Refund, *refundDetail]
 }
 
 type refundDetail struct {
-	r        backend.Refund
-	loading  bool
-	err      error
-	raw      bool
-	rawLines []string
-	sc, rsc  scroller
+	r       backend.Refund
+	loading bool
+	err     error
+	paneView
 }
+
+func (d *refundDetail) pane() *paneView     { return &d.paneView }
+func (d *refundDetail) row() backend.Refund { return d.r }
+func (d *refundDetail) busy() bool          { return d.loading }
 
 type refundDetailMsg struct {
 	owner, gen uint64
@@ -47,7 +39,7 @@ type refundDetailMsg struct {
 
 // NewRefunds makes the Refunds tab.
 func NewRefunds(d Deps) ui.Tab {
-	t := &Refunds{d: d, owner: newOwner(), theme: d.Theme}
+	t := &Refunds{}
 	cfg := datatable.Config[backend.Refund]{
 		ID:          func(r backend.Refund) string { return r.ID },
 		Columns:     refundColumns(),
@@ -55,7 +47,7 @@ func NewRefunds(d Deps) ui.Tab {
 		EndText:     "— end of the period —",
 		EmptyText:   "No refunds in this period",
 	}
-	t.list = newPagedList(t.owner, cfg, d.Keys, d.Theme, d.Backend.ListRefunds, refundTime)
+	t.listTab = newListTab[backend.Refund, *refundDetail](d, cfg, d.Backend.ListRefunds, refundTime, t)
 	return t
 }
 
@@ -89,33 +81,9 @@ func refundColumns() []datatable.Column[backend.Refund] {
 // Title implements ui.Tab.
 func (t *Refunds) Title() string { return "Refunds" }
 
-// Init implements ui.Tab.
-func (t *Refunds) Init(s ui.Scope) tea.Cmd { return t.startScope(s) }
-
 func (t *Refunds) startScope(s ui.Scope) tea.Cmd {
 	t.closeDetail()
 	return t.list.start(s)
-}
-
-// closeDetail closes the pane and abandons what it was reading.
-func (t *Refunds) closeDetail() {
-	t.det = nil
-	t.dgen++
-	if t.detCancel != nil {
-		t.detCancel()
-		t.detCancel = nil
-	}
-}
-
-// Context implements ui.Tab.
-func (t *Refunds) Context() keys.Context {
-	switch {
-	case t.list.filtering:
-		return keys.ContextFilter
-	case t.det != nil:
-		return keys.ContextDetail
-	}
-	return keys.ContextList
 }
 
 // Available implements ui.Tab: the tab has no actions.
@@ -125,189 +93,104 @@ func (t *Refunds) Available(action string) (bool, string) {
 		keys.ActNew, keys.ActExport:
 		return false, ""
 	case keys.ActOpen, keys.ActRaw, keys.ActCopyID:
-		if t.det == nil {
-			if _, ok := t.list.table.Selected(); !ok {
-				return false, "no refund is selected"
-			}
+		if _, ok := t.target(); !ok {
+			return false, "no refund is selected"
 		}
 	}
 	return true, ""
 }
 
-// Status implements ui.Tab.
-func (t *Refunds) Status() ui.TabStatus {
-	st := t.list.status()
-	st.Loading = st.Loading || (t.det != nil && t.det.loading)
-	return st
-}
-
 // Update implements ui.Tab.
 func (t *Refunds) Update(msg tea.Msg) (ui.Tab, tea.Cmd) {
-	now := t.d.now()
-	switch msg := msg.(type) {
-	case tea.KeyPressMsg:
-		cmd := t.key(msg)
-		if t.w > 0 && t.h > 0 {
-			t.list.layout(t.w, t.h, t.det != nil)
-		}
-		return t, cmd
-	case ui.ScopeMsg:
-		return t, t.startScope(msg.Scope)
-	case ui.RefreshMsg:
-		cmd := t.list.refresh()
-		if t.det != nil {
-			cmd = tea.Batch(cmd, t.loadDetail())
-		}
-		return t, cmd
-	case ui.SizeMsg:
-		t.w, t.h = msg.Width, msg.Height
-		t.list.layout(t.w, t.h, t.det != nil)
-	case tea.PasteMsg:
-		return t, t.list.paste(msg)
-	case ui.TickMsg:
-		t.list.table.Tick(msg.Now)
-	case ui.ThemeMsg:
-		t.theme = msg.Theme
-		t.list.setTheme(msg.Theme)
-	case pageMsg[backend.Refund]:
-		return t, t.list.onPage(msg, now)
-	case refreshMsg[backend.Refund]:
-		return t, t.list.onRefresh(msg, now)
-	case refundDetailMsg:
-		if msg.owner != t.owner || msg.gen != t.dgen || t.det == nil {
-			return t, nil
-		}
-		t.det.loading = false
-		switch {
-		case backend.KindOf(msg.err) == backend.KindUnsupported, cancelled(msg.err):
-			// v1 cannot read one refund: the list row is all there is.
-		case msg.err != nil:
-			t.det.err = msg.err
-		default:
-			t.det.err = nil
-			keepMerchant := t.det.r.MerchantID
-			t.det.r, t.det.rawLines = msg.r, nil
-			if t.det.r.MerchantID == "" {
-				t.det.r.MerchantID = keepMerchant
-			}
-		}
+	if msg, ok := msg.(refundDetailMsg); ok {
+		t.onDetail(msg)
+		return t, nil
 	}
-	return t, nil
+	return t, t.update(msg)
 }
 
-func (t *Refunds) key(msg tea.KeyPressMsg) tea.Cmd {
-	if t.list.filtering {
-		return t.list.filterKey(msg, t.d.Keys)
-	}
-	p, ok := t.d.Keys.Resolve(msg, t.Context(), t.Available)
+func (t *Refunds) onDetail(msg refundDetailMsg) {
+	d, ok := t.detailAnswer(msg.owner, msg.gen)
 	if !ok {
-		return nil
+		return
 	}
-	if !p.Enabled {
-		if p.Reason != "" && p.Reason != keys.NotHere {
-			return toastCmd(ui.ToastWarning, p.Reason)
-		}
-		return nil
-	}
-	if d := t.det; d != nil {
-		switch p.Action {
-		case keys.ActClose:
-			if d.raw {
-				d.raw = false
-			} else {
-				t.closeDetail()
-			}
-			return nil
-		case keys.ActRaw:
-			d.raw = !d.raw
-			return nil
-		case keys.ActOpen:
-			// Open the refunded payment on the Payments tab.
-			if d.r.PaymentID == "" {
-				return nil
-			}
-			return msgCmd(ui.SwitchTabMsg{Title: "Payments", Then: ui.JumpMsg{Query: d.r.PaymentID}})
-		case keys.ActCopyID:
-			return copyID(d.r.ID)
-		}
-		sc := &d.sc
-		if d.raw {
-			sc = &d.rsc
-		}
-		if sc.key(p.Action) {
-			return nil
+	d.loading = false
+	switch {
+	case backend.KindOf(msg.err) == backend.KindUnsupported, cancelled(msg.err):
+		// v1 cannot read one refund: the list row is all there is.
+	case msg.err != nil:
+		d.err = msg.err
+	default:
+		d.err = nil
+		keepMerchant := d.r.MerchantID
+		d.r, d.rawLines = msg.r, nil
+		if d.r.MerchantID == "" {
+			d.r.MerchantID = keepMerchant
 		}
 	}
-	switch p.Action {
-	case keys.ActUp, keys.ActDown, keys.ActPageUp, keys.ActPageDown, keys.ActTop, keys.ActBottom:
-		var cmd tea.Cmd
-		t.list.table, cmd = t.list.table.Update(msg)
-		return tea.Batch(cmd, t.list.maybeNext())
-	case keys.ActOpen, keys.ActRaw:
-		if sel, ok := t.list.table.Selected(); ok {
-			t.det = &refundDetail{r: sel, raw: p.Action == keys.ActRaw}
-			return t.loadDetail()
-		}
-	case keys.ActClose:
-		if t.list.table.FilterText() != "" {
-			t.list.clearFilter()
-		}
-	case keys.ActFilter:
-		t.closeDetail() // the filter works on the list: show it
-		t.list.focusFilter()
-	case keys.ActRefresh:
+}
+
+// detailKey: enter on the pane opens the refunded payment on the Payments
+// tab.
+func (t *Refunds) detailKey(action string) (tea.Cmd, bool) {
+	if action != keys.ActOpen {
+		return nil, false
+	}
+	if t.det.r.PaymentID == "" {
+		return nil, true
+	}
+	return msgCmd(ui.SwitchTabMsg{Title: "Payments", Then: ui.JumpMsg{Query: t.det.r.PaymentID}}), true
+}
+
+// otherKey: the refresh key re-reads the list only (a RefreshMsg re-reads
+// the open pane too).
+func (t *Refunds) otherKey(action string) tea.Cmd {
+	if action == keys.ActRefresh {
 		return t.list.refresh()
-	case keys.ActCopyID:
-		if sel, ok := t.list.table.Selected(); ok {
-			return copyID(sel.ID)
-		}
 	}
 	return nil
 }
 
+func (t *Refunds) openDetail(r backend.Refund) tea.Cmd {
+	t.det = &refundDetail{r: r}
+	return t.loadDetail()
+}
+
+func (t *Refunds) reloadDetail() tea.Cmd { return t.loadDetail() }
+
 // loadDetail reads the pane's refund in full (v2; v1 cannot).
 func (t *Refunds) loadDetail() tea.Cmd {
-	t.dgen++
 	t.det.loading = true
-	if t.detCancel != nil {
-		t.detCancel()
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	t.detCancel = cancel
-	owner, gen, b, id := t.owner, t.dgen, t.d.Backend, t.det.r.ID
+	ctx, gen := t.newRead()
+	owner, b, id := t.owner, t.d.Backend, t.det.r.ID
 	return func() tea.Msg {
 		r, err := b.GetRefund(ctx, id)
 		return refundDetailMsg{owner: owner, gen: gen, r: r, err: err}
 	}
 }
 
-// View implements ui.Tab.
-func (t *Refunds) View(w, h int) string {
-	if t.det == nil {
-		return t.list.view(t.theme, w, h, nil)
-	}
-	return t.list.view(t.theme, w, h, t.detailView)
-}
-
 func (t *Refunds) detailView(w, h int, border bool) []string {
 	d := t.det
-	th := t.theme
-	title := "Refund " + textsafe.Clean(d.r.ID)
-	if d.raw {
-		title += " · raw"
-		if d.rawLines == nil {
-			if len(d.r.Raw) == 0 {
-				msg := "no body: the list does not keep one"
-				if d.loading {
-					msg = "no body yet: the refund is being read"
-				}
-				d.rawLines = []string{th.Muted.Render(msg)}
-			} else {
-				d.rawLines = rawLines(d.r.Raw)
-			}
+	return d.render(t.theme, "Refund "+textsafe.Clean(d.r.ID), w, h, border,
+		func() []string { return t.rawDetailLines(d) },
+		func() []string { return t.detailLines(d) })
+}
+
+// rawDetailLines is the raw view: the body the refund was read with, if any.
+func (t *Refunds) rawDetailLines(d *refundDetail) []string {
+	if len(d.r.Raw) == 0 {
+		msg := "no body: the list does not keep one"
+		if d.loading {
+			msg = "no body yet: the refund is being read"
 		}
-		return d.rsc.render(th, title, d.rawLines, w, h, border)
+		return []string{t.theme.Muted.Render(msg)}
 	}
+	return rawLines(d.r.Raw)
+}
+
+// detailLines is everything about the refund, one fact a line.
+func (t *Refunds) detailLines(d *refundDetail) []string {
+	th := t.theme
 	r := d.r
 	c := textsafe.Clean
 	f := &fields{theme: th, labelW: 14}
@@ -315,20 +198,10 @@ func (t *Refunds) detailView(w, h int, border bool) []string {
 		f.line(th.Muted.Render("reading the full refund…"))
 	}
 	if d.err != nil {
-		f.line(th.Danger.Render("✗ " + errText(d.err)))
-		if h := hintOf(d.err); h != "" {
-			f.line(th.Muted.Render("  " + h))
-		}
+		f.failure("", d.err)
 	}
 	f.addAlways("Status", refundStyle(th, r.Status).Render(refundStatusText(r.Status)))
-	if rc := c(r.ResultCode); rc != "" && r.Source == backend.V2 {
-		if m := backend.ResultMeaning(r.ResultCode); m != "" {
-			rc += " — " + c(m)
-		}
-		f.add("Result", rc)
-	} else {
-		f.add("Result", rc)
-	}
+	f.add("Result", resultText(r.ResultCode, r.Source))
 	f.add("Amount", fmtAmount(r.Amount))
 	f.add("Payment", c(r.PaymentID))
 	f.add("Merchant", c(r.MerchantID))
@@ -344,5 +217,5 @@ func (t *Refunds) detailView(w, h int, border bool) []string {
 		}
 		f.line(th.Muted.Render(open + ": open payment " + c(r.PaymentID)))
 	}
-	return d.sc.render(th, title, f.lines, w, h, border)
+	return f.lines
 }
