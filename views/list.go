@@ -149,9 +149,12 @@ func (l *pagedList[T]) onPage(msg pageMsg[T], now time.Time) tea.Cmd {
 		if cancelled(msg.err) {
 			return nil
 		}
+		// An empty list must not claim there is nothing in the period.
+		l.table.SetEmptyText("Could not load this period (the reason is below); press r to try again")
 		return errorCmd(msg.err)
 	}
 	l.failed = false
+	l.table.SetEmptyText("")
 	l.table.Append(msg.page.Items)
 	l.note(msg.page.Items)
 	if l.pages == 0 {

@@ -1,6 +1,7 @@
 package views
 
 import (
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -735,4 +736,22 @@ func TestPaymentsOverV1Only(t *testing.T) {
 	assert.NotContains(t, ansi.Strip(e.view(100, 60)), "no body yet")
 	e.view(160, 48)
 	e.view(200, 50)
+}
+
+// A list whose first page failed must not say the period is empty.
+func TestFailedLoadDoesNotClaimAnEmptyPeriod(t *testing.T) {
+	b, err := backend.Open(backend.Config{BaseURL: "https://127.0.0.1:1", V2Token: "x", MerchantIDs: []string{"1001"}})
+	require.NoError(t, err)
+	j, err := journal.Open(filepath.Join(t.TempDir(), "journal.jsonl"))
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = j.Close() })
+	now := time.Now()
+	e := &env{t: t, j: j, now: time.Now,
+		scope: ui.Scope{MerchantID: "1001", Start: now.AddDate(0, 0, -1), End: now.Add(time.Hour), Preset: "today"}}
+	e.tab = NewPayments(Deps{Backend: b, Keys: keys.Default(), Journal: j, Now: time.Now, Theme: ui.NewTheme(true, true)})
+	e.size(80, 20)
+	e.init()
+	screen := ansi.Strip(e.tab.View(80, 20))
+	assert.Contains(t, screen, "Could not load this period")
+	assert.NotContains(t, screen, "No payments in this period")
 }

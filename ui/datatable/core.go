@@ -12,12 +12,13 @@ import (
 // sort is on) and visible (order, or its members matching the filter). When
 // no sort is on, order is natural; when no filter is on, visible is order.
 type core[T any] struct {
-	id       func(T) string
-	cols     []Column[T]
-	filterFn func(T) string
-	styles   Styles
-	flashFor time.Duration
-	texts    [4]string // loading, end, empty, no match
+	id           func(T) string
+	cols         []Column[T]
+	filterFn     func(T) string
+	styles       Styles
+	flashFor     time.Duration
+	texts        [4]string // loading, end, empty, no match
+	emptyDefault string    // the configured empty text, restored by SetEmptyText("")
 
 	items   []T
 	hay     []string // per item: the lower-cased, cleaned text the filter searches

@@ -107,6 +107,7 @@ func New[T any](cfg Config[T]) Model[T] {
 			orDefault(cfg.NoMatchText, DefaultNoMatchText),
 		},
 	}
+	c.emptyDefault = c.texts[textEmpty]
 	if c.flashFor == 0 {
 		c.flashFor = DefaultFlashFor
 	}
@@ -278,6 +279,18 @@ func (m Model[T]) NearEnd() bool {
 }
 
 // Tick lets flashes that ended by now expire.
+// SetEmptyText changes what an empty list says, e.g. that loading failed
+// rather than that there is nothing to show; "" restores the configured text.
+func (m *Model[T]) SetEmptyText(text string) {
+	if text == "" {
+		text = m.c.emptyDefault
+	}
+	if m.c.texts[textEmpty] != text {
+		m.c.texts[textEmpty] = text
+		m.c.render.special[textEmpty] = ""
+	}
+}
+
 func (m *Model[T]) Tick(now time.Time) { m.c.expire(now) }
 
 // NextFlashExpiry is when the earliest flash ends, so the caller can
