@@ -315,13 +315,14 @@ func (m *Map) tabsItem(ctx Context, avail Availability) (helpItem, bool) {
 
 // renderColumn draws a column: its title, then "key  description" lines,
 // each disabled one followed by its reason, wrapped, under the description.
-func renderColumn(col helpColumn, width int, st *inks) (lines []string, colWidth int) {
+// extra widens the reasons beyond their usual width, to use a band's spare room.
+func renderColumn(col helpColumn, width, extra int, st *inks) (lines []string, colWidth int) {
 	keyW, descW := 0, 0
 	for _, it := range col.items {
 		keyW = max(keyW, ansi.StringWidth(it.keyText()))
 		descW = max(descW, ansi.StringWidth(it.desc))
 	}
-	reasonW := max(descW, minReasonWidth)
+	reasonW := max(descW, minReasonWidth) + extra
 	if width > 0 {
 		reasonW = min(reasonW, max(width-keyW-2, 8))
 	}
@@ -353,17 +354,21 @@ func renderColumn(col helpColumn, width int, st *inks) (lines []string, colWidth
 func FullHelp(m Map, ctx Context, avail Availability, width, height int, styles HelpStyles) string {
 	st := inlineStyles(styles)
 	type drawn struct {
-		lines []string
-		width int
+		lines   []string
+		width   int
+		src     helpColumn
+		reasons bool // some line of it is a reason, which wraps
 	}
 	var cols []drawn
 	anyDisabled := false
 	for _, c := range m.columns(ctx, avail) {
+		reasons := false
 		for _, it := range c.items {
 			anyDisabled = anyDisabled || it.disabled
+			reasons = reasons || (it.disabled && it.reason != "")
 		}
-		lines, w := renderColumn(c, width, st)
-		cols = append(cols, drawn{lines, w})
+		lines, w := renderColumn(c, width, 0, st)
+		cols = append(cols, drawn{lines, w, c, reasons})
 	}
 	// Columns go side by side while they fit, the rest in bands below. A
 	// narrower gap is used when it saves a band.
@@ -391,6 +396,27 @@ func FullHelp(m Map, ctx Context, avail Availability, width, height int, styles 
 	bands := pack(gap)
 	if narrow := pack(minColumnGap); len(narrow) < len(bands) {
 		gap, bands = minColumnGap, narrow
+	}
+
+	// A band narrower than the window gives its spare room to its last
+	// column with reasons, so they wrap onto fewer lines (at 80 columns the
+	// help would otherwise run past the bottom of the screen).
+	if width > 0 {
+		for _, b := range bands {
+			used := gap * (len(b) - 1)
+			for _, c := range b {
+				used += c.width
+			}
+			for i := len(b) - 1; i >= 0; i-- {
+				if b[i].reasons && width > used {
+					lines, w := renderColumn(b[i].src, width, width-used, st)
+					if w <= b[i].width+width-used {
+						b[i].lines, b[i].width = lines, w
+					}
+					break
+				}
+			}
+		}
 	}
 
 	var out []string

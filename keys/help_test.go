@@ -80,19 +80,19 @@ w       raw JSON/XML                                 p          change period
 
 [key]: cannot act now (reason below)`
 
-const fullHelp160 = `Navigation             Actions                         Global
-k/↑     up             c    capture hold               tab        next tab
-j/↓     down           x    cancel hold                shift+tab  previous tab
-pgup    page up        [R]  refund                     1-5        go to tab
-pgdown  page down           only a settled payment     /          filter rows
-g/home  first row           can be refunded            :          jump to payment
-G/end   last row       n    new invoice/sticker/link   r          refresh now
-enter   open details                                   y          copy id
-esc     close pane                                     ctrl+s     export rows
-w       raw JSON/XML                                   p          change period
-                                                       m          switch merchant
-                                                       ?          all keys
-                                                       q/ctrl+c   quit
+const fullHelp160 = `Navigation             Actions                                       Global
+k/↑     up             c    capture hold                             tab        next tab
+j/↓     down           x    cancel hold                              shift+tab  previous tab
+pgup    page up        [R]  refund                                   1-5        go to tab
+pgdown  page down           only a settled payment can be refunded   /          filter rows
+g/home  first row      n    new invoice/sticker/link                 :          jump to payment
+G/end   last row                                                     r          refresh now
+enter   open details                                                 y          copy id
+esc     close pane                                                   ctrl+s     export rows
+w       raw JSON/XML                                                 p          change period
+                                                                     m          switch merchant
+                                                                     ?          all keys
+                                                                     q/ctrl+c   quit
 
 [key]: cannot act now (reason below)`
 
@@ -100,8 +100,8 @@ const fullHelp60 = `Navigation             Actions
 k/↑     up             c    capture hold
 j/↓     down           x    cancel hold
 pgup    page up        [R]  refund
-pgdown  page down           only a settled payment
-g/home  first row           can be refunded
+pgdown  page down           only a settled payment can be
+g/home  first row           refunded
 G/end   last row       n    new invoice/sticker/link
 enter   open details
 esc     close pane
@@ -210,7 +210,7 @@ func TestDisabledBindingIsDimmed(t *testing.T) {
 	full := FullHelp(m, ContextList, paymentsTab, 160, 0, st)
 	assert.Contains(t, full, st.DisabledKey.Inline(true).Render("[R]"))
 	assert.Contains(t, full, st.DisabledDesc.Inline(true).Render("refund"))
-	assert.Contains(t, full, st.Reason.Inline(true).Render("only a settled payment"))
+	assert.Contains(t, full, st.Reason.Inline(true).Render("only a settled payment can be refunded"))
 	assert.Contains(t, full, st.Key.Inline(true).Render("c"), "an available key is not dimmed")
 	short := ShortHelp(m, ContextDetail, paymentsTab, 160, st)
 	assert.Contains(t, short, st.DisabledKey.Inline(true).Render("[R]"))
