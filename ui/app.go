@@ -48,8 +48,9 @@ type App struct {
 
 	width, height int
 
-	modals   []Modal
-	helpOpen bool
+	modals     []Modal
+	helpOpen   bool
+	helpScroll int // the first line of the help overlay shown, when it is taller than the window
 	// forceQuitUntil: a second ctrl+c before then quits even while an action is being sent.
 	forceQuitUntil time.Time
 	toasts         []toast

@@ -494,3 +494,22 @@ func TestQuitWaitsForActionsInFlight(t *testing.T) {
 	ta.tabs[0].status.Sending = 0
 	assert.True(t, quits(ta.press("q")), "once answered, q quits")
 }
+
+// At 80x24 the full help is taller than the window: it scrolls instead of
+// hiding its end.
+func TestFullHelpScrollsWhenTallerThanTheWindow(t *testing.T) {
+	ta := newTestApp(t)
+	ta.press("?")
+	first := unwrapped(ta.screen())
+	require.Contains(t, first, "lines 1–")
+	assert.NotContains(t, first, "q/ctrl+c", "the end of the help is below the window at first")
+	for range 40 {
+		ta.press("j")
+	}
+	last := unwrapped(ta.screen())
+	assert.Contains(t, last, "q/ctrl+c", "scrolling reaches the end")
+	assert.NotContains(t, last, "lines 1–")
+	ta.press("esc")
+	ta.press("?")
+	assert.Contains(t, unwrapped(ta.screen()), "lines 1–", "opening the help again starts at the top")
+}

@@ -107,11 +107,20 @@ func (a *App) key(msg tea.KeyPressMsg, now time.Time) tea.Cmd {
 		return a.quit(true, now)
 	}
 	if a.helpOpen {
+		page := max(a.height-chromeLines-4, 1)
 		switch {
 		case msg.String() == "esc" || keys.Matches(msg, a.km.Global.Help):
 			a.helpOpen = false
 		case keys.Matches(msg, a.km.Global.Quit):
 			return a.quit(false, now)
+		case keys.Matches(msg, a.km.List.Down):
+			a.scrollHelp(1)
+		case keys.Matches(msg, a.km.List.Up):
+			a.scrollHelp(-1)
+		case keys.Matches(msg, a.km.List.PageDown):
+			a.scrollHelp(page)
+		case keys.Matches(msg, a.km.List.PageUp):
+			a.scrollHelp(-page)
 		}
 		return nil
 	}
@@ -159,7 +168,7 @@ func (a *App) shellAction(action string, now time.Time) tea.Cmd {
 	case keys.ActTab1, keys.ActTab2, keys.ActTab3, keys.ActTab4, keys.ActTab5:
 		a.active = tabKeys[action]
 	case keys.ActHelp:
-		a.helpOpen = true
+		a.helpOpen, a.helpScroll = true, 0
 	case keys.ActQuit:
 		return a.quit(false, now)
 	case keys.ActRefresh:

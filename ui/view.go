@@ -138,6 +138,7 @@ func (a *App) helpBar(w int) string {
 	switch {
 	case a.helpOpen:
 		return fit(helpLine(a.theme, w, [2]string{"esc/" + keys.Label(a.km.Global.Help.Keys()), "close help"},
+			[2]string{keys.Label(a.km.List.Down.Keys()) + "/" + keys.Label(a.km.List.Up.Keys()), "scroll"},
 			[2]string{"ctrl+c", "quit"}), w)
 	case len(a.modals) > 0:
 		top := a.modals[len(a.modals)-1]
@@ -197,21 +198,41 @@ func helpLine(th Theme, width int, items ...[2]string) string {
 	return fitTail(strings.Join(parts, sep), width)
 }
 
+// fullHelp is the "?" overlay's text for the active tab, whole, and how many
+// of its lines fit the overlay at this size.
+func (a *App) fullHelp() (lines []string, fits int) {
+	ctx, avail := keys.ContextList, keys.Availability(nil)
+	if len(a.tabs) > 0 {
+		ctx, avail = a.tabs[a.active].Context(), a.availability(a.active)
+	}
+	innerW := min(a.width-4-boxFrame, 160)
+	innerH := a.height - chromeLines - 2 - 2 // border, title and a blank line
+	return strings.Split(keys.FullHelp(a.km, ctx, avail, innerW, 0, a.theme.Help), "\n"), max(innerH, 1)
+}
+
+// scrollHelp moves the help overlay by delta lines, within its length.
+func (a *App) scrollHelp(delta int) {
+	lines, fits := a.fullHelp()
+	a.helpScroll = min(max(a.helpScroll+delta, 0), max(len(lines)-fits, 0))
+}
+
 func (a *App) drawFullHelp(frame []string, w, bodyH int) {
 	th := a.theme
-	var (
-		ctx   = keys.ContextList
-		avail keys.Availability
-	)
+	ctx := keys.ContextList
 	if len(a.tabs) > 0 {
 		ctx = a.tabs[a.active].Context()
-		avail = a.availability(a.active)
 	}
 	innerW := min(w-4-boxFrame, 160)
-	innerH := bodyH - 2 - 2 // border, title and a blank line
-	head := th.Title.Render("All keys") + th.Muted.Render("  ("+ctx.String()+"; ? or esc closes)")
-	lines := []string{fitTail(head, innerW), ""}
-	lines = append(lines, strings.Split(keys.FullHelp(a.km, ctx, avail, innerW, innerH, th.Help), "\n")...)
+	help, fits := a.fullHelp()
+	hint := "? or esc closes"
+	if len(help) > fits {
+		// Too tall for the window: show a window of it, and say how to move.
+		top := min(a.helpScroll, len(help)-fits)
+		hint = fmt.Sprintf("lines %d–%d of %d, j/k scroll; ? or esc closes", top+1, top+fits, len(help))
+		help = help[top : top+fits]
+	}
+	head := th.Title.Render("All keys") + th.Muted.Render("  ("+ctx.String()+"; "+hint+")")
+	lines := append([]string{fitTail(head, innerW), ""}, help...)
 	block := clampBlock(box(th, lines), w, bodyH)
 	bw, bh := blockSize(block)
 	overlay(frame, block, center(w, bw), 1+center(bodyH, bh), w)
