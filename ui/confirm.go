@@ -291,7 +291,7 @@ func (c *confirmModal) View(maxWidth, maxHeight int) string {
 
 	var facts []string
 	for _, l := range c.lines {
-		for _, wl := range strings.Split(ansi.Wrap(l, inner, ""), "\n") {
+		for _, wl := range wrapWords(l, inner) {
 			facts = append(facts, th.Text.Render(wl))
 		}
 	}
@@ -373,7 +373,7 @@ func (c *confirmModal) buttons() string {
 
 func wrapStyled(st lipgloss.Style, s string, width int) []string {
 	var out []string
-	for _, l := range strings.Split(ansi.Wrap(s, width, ""), "\n") {
+	for _, l := range wrapWords(s, width) {
 		out = append(out, st.Render(l))
 	}
 	return out

@@ -55,7 +55,7 @@ func (a *App) render() string {
 
 func (a *App) tooSmall(w, h int) string {
 	msg := fmt.Sprintf("make the window at least %dx%d (it is %dx%d)", MinWidth, MinHeight, w, h)
-	msg = ansi.Wrap(msg, w, "")
+	msg = strings.Join(wrapWords(msg, w), "\n")
 	return strings.Join(fitBlock(lipgloss.Place(w, h, lipgloss.Center, lipgloss.Center, msg), w, h), "\n")
 }
 
