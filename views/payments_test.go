@@ -257,7 +257,7 @@ func TestDetailShowsRefundsAndV1View(t *testing.T) {
 	assert.Contains(t, v, "COMPLETE")
 	assert.Contains(t, v, "UserIdentifier")
 	assert.Contains(t, v, "Refundable")
-	assert.Contains(t, v, fmtDecimal(sp.Captured-sp.Refunded, sp.Amount.Currency))
+	assert.Contains(t, v, money.Group(sp.Captured-sp.Refunded, sp.Amount.Currency))
 	// Side by side at 160: the list is still there.
 	assert.Contains(t, strings.Split(v, "\n")[0], "ID")
 

@@ -75,36 +75,11 @@ func fmtTime(t time.Time) string {
 	return t.Local().Format(detailTimeLayout + " MST")
 }
 
-// fmtDecimal formats a value with the currency's decimals and thousands
-// grouped by commas: "1,250.00".
-func fmtDecimal(d money.Decimal, currency string) string {
-	s := d.StringFixed(money.Decimals(currency))
-	neg := strings.HasPrefix(s, "-")
-	if neg {
-		s = s[1:]
-	}
-	intPart, frac := s, ""
-	if i := strings.IndexByte(s, '.'); i >= 0 {
-		intPart, frac = s[:i], s[i:]
-	}
-	var b strings.Builder
-	if neg {
-		b.WriteByte('-')
-	}
-	for i, r := range intPart {
-		if i > 0 && (len(intPart)-i)%3 == 0 {
-			b.WriteByte(',')
-		}
-		b.WriteRune(r)
-	}
-	b.WriteString(frac)
-	return b.String()
-}
-
-// fmtAmount is an amount for people: "1,250.00 RUB" (no currency when the
-// service gave none, as v1 refund lists do).
+// fmtAmount is an amount for people: "1,250.00 RUB" (money.Group's one
+// number format; no currency when the service gave none, as v1 refund
+// lists do).
 func fmtAmount(a money.Amount) string {
-	s := fmtDecimal(a.Value, a.Currency)
+	s := money.Group(a.Value, a.Currency)
 	if a.Currency != "" {
 		s += " " + textsafe.Clean(a.Currency)
 	}

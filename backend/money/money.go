@@ -233,6 +233,41 @@ func (a Amount) String() string {
 	return a.Value.StringFixed(Decimals(a.Currency)) + " " + a.Currency
 }
 
+// Group writes d with the currency's usual decimals (more only when d has
+// them, never rounding) and its thousands grouped by commas: "1,250.00".
+// It is the one number format of every screen: the lists, the detail
+// panes and the dialogs.
+func Group(d Decimal, currency string) string {
+	s := d.StringFixed(Decimals(currency))
+	sign := ""
+	if strings.HasPrefix(s, "-") {
+		sign, s = "-", s[1:]
+	}
+	intPart, frac, _ := strings.Cut(s, ".")
+	var b strings.Builder
+	b.WriteString(sign)
+	for i := range len(intPart) {
+		if i > 0 && (len(intPart)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteByte(intPart[i])
+	}
+	if frac != "" {
+		b.WriteByte('.')
+		b.WriteString(frac)
+	}
+	return b.String()
+}
+
+// Display is an amount for people: "1,250.00 RUB" (just the number when the
+// currency is not known, as in v1 refund lists).
+func (a Amount) Display() string {
+	if a.Currency == "" {
+		return Group(a.Value, a.Currency)
+	}
+	return Group(a.Value, a.Currency) + " " + a.Currency
+}
+
 // Decimals is the number of minor-unit digits a currency is usually shown with.
 func Decimals(currency string) int {
 	switch strings.ToUpper(currency) {

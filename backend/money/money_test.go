@@ -57,3 +57,22 @@ func TestFromMinor(t *testing.T) {
 	assert.Equal(t, "1250", FromMinor(125000, 2).String())
 	assert.Equal(t, "500", FromMinor(500, 0).String())
 }
+
+func TestGroupAndDisplay(t *testing.T) {
+	for _, tc := range []struct {
+		value, currency, want string
+	}{
+		{"0", "RUB", "0.00"},
+		{"999.5", "RUB", "999.50"},
+		{"1000", "RUB", "1,000.00"},
+		{"39840", "RUB", "39,840.00"},
+		{"1234567.891", "RUB", "1,234,567.891"}, // more decimals than usual: shown, never rounded
+		{"-1250", "USD", "-1,250.00"},
+		{"1250000", "JPY", "1,250,000"},
+		{"1.5", "KWD", "1.500"},
+	} {
+		assert.Equal(t, tc.want, Group(MustParse(tc.value), tc.currency), "%s %s", tc.value, tc.currency)
+	}
+	assert.Equal(t, "39,840.00 RUB", Amount{Value: MustParse("39840"), Currency: "RUB"}.Display())
+	assert.Equal(t, "12.50", Amount{Value: MustParse("12.5")}.Display(), "no currency: the number alone")
+}
