@@ -26,7 +26,7 @@ func runSandbox(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	seed := fs.Int64("seed", 1, "seed of the generated data (same seed, same data)")
 	payments := fs.Int("payments", sandbox.DefaultPayments, "number of seeded payments, spread over the last 90 days")
 	infoFile := fs.String("info-file", "", "write base URL, CA file and credentials as JSON to `PATH` once ready")
-	faults := fs.String("faults", "", "inject faults into API answers: `SPEC` such as latency=200ms,error=0.05,drop=0.01,malformed=0.01")
+	faults := fs.String("faults", "", "inject network faults into API requests: `SPEC` such as latency=200ms,error=0.05,drop=0.01,malformed=0.01 (latency: half before the request is served, half before the answer; drop: half of them after serving, so the answer is lost)")
 	settle := fs.Duration("settle-delay", 5*time.Second, "how long new payments and refunds stay Pending")
 	arrivals := fs.Duration("arrivals", 3*time.Second, "a new payment arrives every `DURATION` (0 = none)")
 	verbose := fs.Bool("v", false, "log every request and state change to stderr")

@@ -48,6 +48,14 @@ type Backend interface {
 	CapturePayment(ctx context.Context, r CaptureRequest) (Payment, error)
 	CancelPayment(ctx context.Context, paymentID string) (Payment, error)
 	RefundPayment(ctx context.Context, r RefundRequest) (Refund, error)
+	// CheckRefund finds out what became of a refund sent earlier under
+	// r.IdempotencyKey through the interface via, whose answer was lost. v2
+	// asks again with the same key and body: the service answers with the
+	// refund it made (or makes it now, if the first request never arrived),
+	// so exactly one exists either way. v1 looks for a refund of the payment
+	// whose externalID is the key; found is false when there is none, that
+	// is, when none was made.
+	CheckRefund(ctx context.Context, r RefundRequest, via Interface) (ref Refund, found bool, err error)
 	RevokeToken(ctx context.Context, tokenID string) (Token, error)
 	SetStickerActive(ctx context.Context, stickerID string, active bool) (Sticker, error)
 	CreateInvoiceLink(ctx context.Context, r InvoiceLinkRequest) (InvoiceLink, error)

@@ -29,8 +29,22 @@ func (b *overBoth) Can(a Action) (bool, string) {
 
 // Probe checks both logins. A broken v1 login does not stop the dashboard:
 // v2 still serves everything but the registers, and the error says why.
+// When the service cannot be reached through v2, v1 (the same host) is not
+// asked: one "reach the service" says it all.
 func (b *overBoth) Probe(ctx context.Context) error {
-	return errors.Join(b.overV2.Probe(ctx), b.legacy.Probe(ctx))
+	err := b.overV2.Probe(ctx)
+	if lostAnswer(KindOf(err)) {
+		return err
+	}
+	return errors.Join(err, b.legacy.Probe(ctx))
+}
+
+// CheckRefund asks the interface that carried the refund.
+func (b *overBoth) CheckRefund(ctx context.Context, r RefundRequest, via Interface) (Refund, bool, error) {
+	if via == V1 {
+		return b.legacy.CheckRefund(ctx, r, via)
+	}
+	return b.overV2.CheckRefund(ctx, r, via)
 }
 
 // GetPayment reads the payment through v2 and puts v1's view beside it. If

@@ -39,9 +39,12 @@ type Error struct {
 }
 
 func (e *Error) Error() string {
+	return e.Op + ": " + e.reason()
+}
+
+// reason is the failure without the op and without the service's code.
+func (e *Error) reason() string {
 	var b strings.Builder
-	b.WriteString(e.Op)
-	b.WriteString(": ")
 	switch {
 	case e.Message != "":
 		b.WriteString(e.Message)
@@ -58,6 +61,33 @@ func (e *Error) Error() string {
 		b.WriteString(")")
 	}
 	return b.String()
+}
+
+// Reason is the service's reason for err in plain words, without the op,
+// for a message that already names the action ("Refund of 500.00 RUB for
+// payment 43149010 was refused: <Reason>"): for an adapter *Error its
+// message (or, without one, the short form of the underlying failure), its
+// details in parentheses, then the service's own code, " (code
+// invalid_operation)" from v2 or " (ErrorCode -18)" from v1. For any other
+// error, its text. The text may come from the server: clean it (textsafe)
+// before it reaches the terminal.
+func Reason(err error) string {
+	if err == nil {
+		return ""
+	}
+	var e *Error
+	if !errors.As(err, &e) {
+		return err.Error()
+	}
+	s := e.reason()
+	if e.Code != "" {
+		if e.Interface == V1 {
+			s += " (ErrorCode " + e.Code + ")"
+		} else {
+			s += " (code " + e.Code + ")"
+		}
+	}
+	return s
 }
 
 func (e *Error) Unwrap() error { return e.Err }
@@ -78,7 +108,7 @@ func (e *Error) Hint() string {
 	case KindConflict:
 		return "this was already sent with other data; refresh before trying again"
 	case KindUnavailable:
-		return "the service did not answer; try again (a retry will not duplicate the action)"
+		return "check the network and the base URL; press r to try again"
 	case KindTokenRevoked, KindTokenBlocked:
 		return "the customer must save a card again"
 	case KindMalformed:

@@ -88,6 +88,7 @@ func (b *overV1) Probe(ctx context.Context) error {
 	}
 	if _, _, err := b.api.ListPaymentsFilter(ctx, f); err != nil {
 		e := fromV1("check the v1 login", err)
+		e.Op = probeOp(e.Kind, e.Op)
 		if e.Kind == KindNotAuthorized {
 			e.Kind = KindUnauthenticated // even a Cashier may list payments: the login is wrong
 		}
@@ -101,7 +102,9 @@ func (b *overV1) Probe(ctx context.Context) error {
 		return nil
 	}
 	if err != nil {
-		return fromV1("check the v1 role", err)
+		e := fromV1("check the v1 role", err)
+		e.Op = probeOp(e.Kind, e.Op)
+		return e
 	}
 	return nil
 }
@@ -132,11 +135,18 @@ func fromV1(op string, err error) *Error {
 		}
 		return e
 	}
-	if errors.Is(err, context.Canceled) {
+	switch {
+	case errors.Is(err, context.Canceled):
 		e.Message = "cancelled"
+	case errors.Is(err, v1.ErrMalformedResponse):
+		e.Kind = KindMalformed
 	}
 	return e
 }
+
+// lostAnswer reports whether a failure leaves it open whether the request
+// had its effect: no answer, or one that could not be read.
+func lostAnswer(k ErrorKind) bool { return k == KindUnavailable || k == KindMalformed }
 
 // --- reads -------------------------------------------------------------
 
@@ -332,7 +342,7 @@ func (b *overV1) CancelPayment(ctx context.Context, paymentID string) (Payment, 
 
 func (b *overV1) afterLostAnswer(ctx context.Context, op, id string, want PaymentStatus, err error) (Payment, error) {
 	e := fromV1(op, err)
-	if e.Kind == KindUnavailable {
+	if lostAnswer(e.Kind) {
 		if p, rerr := b.GetPayment(ctx, id); rerr == nil && p.Status == want {
 			return p, nil
 		}
@@ -361,7 +371,7 @@ func (b *overV1) RefundPayment(ctx context.Context, r RefundRequest) (Refund, er
 	ref, resp, err := b.api.RefundPayment(ctx, v1.RefundRequest{PaymentID: r.PaymentID, Amount: v1.FormatAmount(r.Amount), ExternalID: key})
 	if err != nil {
 		e := fromV1(op, err)
-		if e.Kind == KindUnavailable {
+		if lostAnswer(e.Kind) {
 			if prior, found, ferr := b.refundByKey(ctx, r.PaymentID, key, r.Amount.Currency); ferr == nil && found {
 				return prior, nil
 			}
@@ -371,6 +381,34 @@ func (b *overV1) RefundPayment(ctx context.Context, r RefundRequest) (Refund, er
 	out := refundFromV1(ref, r.Amount.Currency)
 	out.Raw = resp.Body
 	return out, nil
+}
+
+// CheckRefund finds out what became of a refund whose answer was lost.
+// Through v1 it looks for a refund of the payment whose externalID is the
+// key: found is false when there is none, that is, when none was made. A
+// refund sent through v2 cannot be found here.
+func (b *overV1) CheckRefund(ctx context.Context, r RefundRequest, via Interface) (Refund, bool, error) {
+	op := opf("look for refund %s of payment %s", r.Amount, r.PaymentID)
+	switch {
+	case via == V2:
+		return Refund{}, false, &Error{Kind: KindUnsupported, Op: op, Interface: V1,
+			Message: "it was sent through the current interface (v2), which is not configured now; set PAYDASH_V2_TOKEN"}
+	case via != V1:
+		return Refund{}, false, &Error{Kind: KindUnsupported, Op: op, Interface: V1,
+			Message: opf("it was sent through an interface paydash does not know (%q)", via)}
+	case r.IdempotencyKey == "":
+		// Without a key every refund of the payment would match.
+		return Refund{}, false, &Error{Kind: KindUnsupported, Op: op, Interface: V1,
+			Message: "it was sent without an externalID, so it cannot be told apart from the payment's other refunds"}
+	}
+	if err := b.guard(ReadRefunds, op); err != nil {
+		return Refund{}, false, err
+	}
+	ref, found, err := b.refundByKey(ctx, r.PaymentID, r.IdempotencyKey, r.Amount.Currency)
+	if err != nil {
+		return Refund{}, false, fromV1(op, err)
+	}
+	return ref, found, nil
 }
 
 func (b *overV1) refundByKey(ctx context.Context, paymentID, key, currency string) (Refund, bool, error) {

@@ -463,17 +463,54 @@ func (b *overV2) GetDocument(_ context.Context, id string) (DocumentContent, err
 
 // Probe asks for an empty stretch of the first merchant's payments: it costs
 // the service nothing and tells a wrong token at once. Whether a token may
-// write shows only on the first write (the spec has no way to ask).
+// write shows only on the first write (the spec has no way to ask). A
+// failure names what to look at: the token only when the service refused
+// it, the network when no readable answer came.
 func (b *overV2) Probe(ctx context.Context) error {
 	if len(b.desc.MerchantIDs) == 0 {
-		return &Error{Kind: KindInvalid, Op: "check the v2 token", Interface: V2,
+		return &Error{Kind: KindInvalid, Op: "open the dashboard", Interface: V2,
 			Message: "no merchant is configured; give --merchant or merchants in the config file"}
 	}
 	end := time.Now()
 	_, _, err := b.api.Payments.List(ctx, v2.ListParams{
 		MerchantID: b.desc.MerchantIDs[0], Start: end.Add(-time.Second), End: end})
 	if err != nil {
-		return b.fail("check the v2 token", false, err)
+		return b.fail(probeOp(fromV2("", err).Kind, "check the v2 token"), false, err)
 	}
 	return nil
+}
+
+// probeOp is the op of a Probe failure: "reach the service" when no
+// readable answer came, else credentials (what to check).
+func probeOp(k ErrorKind, credentials string) string {
+	if k == KindUnavailable || k == KindMalformed {
+		return "reach the service"
+	}
+	return credentials
+}
+
+// CheckRefund finds out what became of a refund whose answer was lost.
+// Through v2 it asks again with the same Idempotency-Key and body: the
+// service answers with the refund it made under the key, or makes it now if
+// the first request never arrived, so exactly one exists either way. A
+// refund sent through v1 cannot be looked up here.
+func (b *overV2) CheckRefund(ctx context.Context, r RefundRequest, via Interface) (Refund, bool, error) {
+	op := opf("check refund %s of payment %s", r.Amount, r.PaymentID)
+	switch {
+	case via == V1:
+		return Refund{}, false, &Error{Kind: KindUnsupported, Op: op, Interface: V2,
+			Message: "it was sent through the legacy interface (v1), which is not configured now; set PAYDASH_V1_LOGIN and PAYDASH_V1_PASSWORD"}
+	case via != V2:
+		return Refund{}, false, &Error{Kind: KindUnsupported, Op: op, Interface: V2,
+			Message: opf("it was sent through an interface paydash does not know (%q)", via)}
+	case r.IdempotencyKey == "":
+		// Sent again without a key, it would be a second refund.
+		return Refund{}, false, &Error{Kind: KindUnsupported, Op: op, Interface: V2,
+			Message: "it was sent without an idempotency key, so it cannot be asked for again"}
+	}
+	ref, err := b.RefundPayment(ctx, r)
+	if err != nil {
+		return Refund{}, false, err
+	}
+	return ref, true, nil
 }

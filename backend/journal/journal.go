@@ -1,14 +1,22 @@
 // Package journal is paydash's append-only record of the actions it sends
 // (design §6): every capture, cancel, refund, revoke and toggle is written
-// here before it is sent ("sent") and again when it is answered ("done" or
-// "failed"), so that an action's outcome is never in doubt, even after a
-// crash or a lost connection.
+// here before it is sent ("sent") and again when its outcome is known
+// ("done" or "failed"), so that an action's outcome is never in doubt, even
+// after a crash or a lost connection. An answer that was lost, garbled or
+// late is written as "unknown", and an action paydash stopped waiting for
+// as "abandoned": neither is final, and what became of the action is found
+// out later (package backend/action) and written as "done" or "failed",
+// with how it was learned. Every line of one action carries its actionId.
 //
 // The file holds one JSON object per line (JSON Lines). Each entry is
 // written with a single write call on a file opened with O_APPEND, under a
 // mutex, and then synced to disk, so entries never interleave and a written
 // entry survives a crash. The file is created 0600 in a directory created
 // 0700: it names payments, amounts and idempotency keys, never a secret.
+//
+// One journal belongs to one paydash: Open locks the file (an exclusive
+// advisory lock, on the systems that have one), so a second paydash cannot
+// open it and take the first one's actions in flight for unfinished ones.
 package journal
 
 import (
@@ -24,25 +32,40 @@ import (
 	"time"
 )
 
-// Phases of an action.
+// Phases of an action. Only PhaseDone and PhaseFailed are final (Final).
 const (
-	PhaseSent   = "sent"   // written before the request goes out
-	PhaseDone   = "done"   // the service accepted it
-	PhaseFailed = "failed" // the service refused it, or no answer came
+	// PhaseSent is written before the request goes out.
+	PhaseSent = "sent"
+	// PhaseDone: the service did it (it said so, or paydash found out).
+	PhaseDone = "done"
+	// PhaseFailed: the service did NOT do it. It refused, or paydash found
+	// out that nothing was made. A lost answer is never "failed".
+	PhaseFailed = "failed"
+	// PhaseUnknown: the answer was lost, garbled or late. Not final: what
+	// became of the action is still to be found out.
+	PhaseUnknown = "unknown"
+	// PhaseAbandoned: paydash stopped (quit, crashed, gave up) before the
+	// answer came. Not final: the next start finds it out.
+	PhaseAbandoned = "abandoned"
 )
+
+// Final reports whether a phase settles an action's outcome (done, failed).
+func Final(phase string) bool { return phase == PhaseDone || phase == PhaseFailed }
 
 // Entry is one line of the journal.
 type Entry struct {
 	Time           time.Time `json:"time"`
 	Action         string    `json:"action"` // e.g. "capture", "refund"
-	Phase          string    `json:"phase"`  // PhaseSent, PhaseDone or PhaseFailed
+	Phase          string    `json:"phase"`  // PhaseSent, PhaseDone, PhaseFailed, PhaseUnknown or PhaseAbandoned
 	ObjectID       string    `json:"objectId"`
 	Amount         string    `json:"amount,omitempty"`
 	Currency       string    `json:"currency,omitempty"`
 	Interface      string    `json:"interface,omitempty"`
 	IdempotencyKey string    `json:"idempotencyKey,omitempty"`
-	Result         string    `json:"result,omitempty"`
-	Error          string    `json:"error,omitempty"`
+	Result         string    `json:"result,omitempty"`   // what the service did, e.g. "refund 7000123 Pending"
+	Error          string    `json:"error,omitempty"`    // why it was not done, or why the outcome is not known
+	ActionID       string    `json:"actionId,omitempty"` // the same on every line of one action
+	How            string    `json:"how,omitempty"`      // how a final outcome was learned, e.g. "answered"
 }
 
 // file is what the journal needs of an *os.File (a seam for tests).
@@ -65,10 +88,25 @@ type Journal struct {
 // ErrClosed is returned by Record after Close.
 var ErrClosed = errors.New("journal: closed")
 
+// ErrInUse is wrapped by Open's error when another paydash (or another Open
+// in this process) holds the journal.
+var ErrInUse = errors.New("journal: in use by another paydash")
+
+// inUseError says which file is in use and what to do; it is ErrInUse.
+type inUseError struct{ path string }
+
+func (e *inUseError) Error() string {
+	return "journal: " + e.path + " is in use by another paydash; close it or give --journal another file"
+}
+
+func (e *inUseError) Unwrap() error { return ErrInUse }
+
 // Open opens the journal at path for appending, creating the file (0600)
-// and its parent directories (0700) as needed. If an earlier run was cut
-// off in the middle of a line, a newline is added first, so the torn line
-// stays alone and the next entry starts on a line of its own.
+// and its parent directories (0700) as needed, and takes an exclusive lock
+// on it until Close: if another paydash holds it, the error wraps ErrInUse.
+// If an earlier run was cut off in the middle of a line, a newline is added
+// first, so the torn line stays alone and the next entry starts on a line
+// of its own.
 func Open(path string) (*Journal, error) {
 	if path == "" {
 		return nil, errors.New("journal: no path")
@@ -76,12 +114,25 @@ func Open(path string) (*Journal, error) {
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return nil, fmt.Errorf("journal: %w", err)
 	}
-	torn, err := endsTorn(path)
-	if err != nil {
-		return nil, fmt.Errorf("journal: %w", err)
+	if st, err := os.Stat(path); err == nil && !st.Mode().IsRegular() {
+		return nil, fmt.Errorf("journal: %s is not a regular file", path)
 	}
 	f, err := os.OpenFile(path, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o600)
 	if err != nil {
+		return nil, fmt.Errorf("journal: %w", err)
+	}
+	if err := lock(f); err != nil {
+		f.Close()
+		if errors.Is(err, errLocked) {
+			return nil, &inUseError{path: path}
+		}
+		return nil, fmt.Errorf("journal: locking %s: %w", path, err)
+	}
+	// Only the lock holder looks at the end of the file: nobody else is
+	// writing it now.
+	torn, err := endsTorn(path)
+	if err != nil {
+		f.Close()
 		return nil, fmt.Errorf("journal: %w", err)
 	}
 	if torn {
@@ -166,7 +217,8 @@ func (j *Journal) Record(e Entry) error {
 	return nil
 }
 
-// Close closes the file. Record fails after it; a second Close is a no-op.
+// Close closes the file, which releases its lock. Record fails after it; a
+// second Close is a no-op.
 func (j *Journal) Close() error {
 	if j == nil {
 		return nil

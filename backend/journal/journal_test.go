@@ -235,3 +235,70 @@ func TestReadToleratesATornLastLine(t *testing.T) {
 	_, err = Read(filepath.Join(t.TempDir(), "missing.jsonl"))
 	assert.ErrorIs(t, err, os.ErrNotExist)
 }
+
+func TestASecondOpenOfTheSamePathIsRefusedUntilClose(t *testing.T) {
+	if runtime.GOOS == "windows" || runtime.GOOS == "solaris" || runtime.GOOS == "aix" {
+		t.Skip("no flock on this system: the journal is not locked")
+	}
+	path := filepath.Join(t.TempDir(), "journal.jsonl")
+	first, err := Open(path)
+	require.NoError(t, err)
+
+	second, err := Open(path)
+	require.ErrorIs(t, err, ErrInUse, "another paydash must not reconcile the first one's actions in flight")
+	assert.Nil(t, second)
+	assert.Equal(t, "journal: "+path+" is in use by another paydash; close it or give --journal another file", err.Error())
+
+	require.NoError(t, first.Record(entry("refund", PhaseSent, "1")), "the holder still writes")
+	require.NoError(t, first.Close())
+
+	second, err = Open(path)
+	require.NoError(t, err, "Close releases the lock")
+	require.NoError(t, second.Record(entry("refund", PhaseDone, "1")))
+	require.NoError(t, second.Close())
+
+	got, err := Read(path)
+	require.NoError(t, err, "Read needs no lock: it works beside an open journal")
+	assert.Len(t, got, 2)
+}
+
+func TestReadBesideAnOpenJournal(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "journal.jsonl")
+	j, err := Open(path)
+	require.NoError(t, err)
+	defer j.Close()
+	require.NoError(t, j.Record(entry("capture", PhaseSent, "1")))
+	got, err := Read(path)
+	require.NoError(t, err)
+	require.Len(t, got, 1)
+}
+
+func TestNewFieldsAndPhases(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "journal.jsonl")
+	j, err := Open(path)
+	require.NoError(t, err)
+	e := entry("refund", PhaseUnknown, "43149010")
+	e.ActionID, e.Error = "a-1", "no answer from the service in time"
+	require.NoError(t, j.Record(e))
+	e = entry("refund", PhaseDone, "43149010")
+	e.ActionID, e.How, e.Result = "a-1", "asked again with the same idempotency key", "refund 7000123 Pending"
+	require.NoError(t, j.Record(e))
+	require.NoError(t, j.Close())
+
+	got, err := Read(path)
+	require.NoError(t, err)
+	require.Len(t, got, 2)
+	assert.Equal(t, "a-1", got[0].ActionID)
+	assert.Equal(t, PhaseUnknown, got[0].Phase)
+	assert.Equal(t, "asked again with the same idempotency key", got[1].How)
+
+	raw, err := os.ReadFile(path)
+	require.NoError(t, err)
+	assert.Contains(t, string(raw), `"actionId":"a-1"`)
+	assert.Contains(t, string(raw), `"how":"asked again with the same idempotency key"`)
+
+	for phase, final := range map[string]bool{PhaseSent: false, PhaseDone: true, PhaseFailed: true,
+		PhaseUnknown: false, PhaseAbandoned: false, "": false, "later": false} {
+		assert.Equal(t, final, Final(phase), phase)
+	}
+}

@@ -105,6 +105,20 @@
 // Created token with an External confirmation (complete -> Active); with
 // 4000000000000002 (or 4000000000009995) a Declined token.
 //
+// # Faults
+//
+// Options.Faults (paydash sandbox --faults, e.g.
+// latency=200ms,error=0.05,drop=0.01,malformed=0.01), changed at run time
+// by Server.SetFaults, apply to /api/ requests only, drawn from a source
+// seeded with Options.Seed. They make a money action's dangerous window
+// real: half of the latency passes before a request is served (a client
+// gone by then is not served); a request that has arrived is then served in
+// full whatever the client does, and its answer is held back for the other
+// half. A drop closes the connection without an answer, in about half of
+// the cases before the request is served and in the others after (the
+// refund is made, its answer lost). An error answers 500 internal_error
+// without serving; a malformed answer is served, then cut in half.
+//
 // # Callbacks
 //
 // Every payment status change (the creation result, complete, confirm,

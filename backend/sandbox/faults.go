@@ -1,23 +1,42 @@
 package sandbox
 
 import (
+	"bytes"
+	"context"
 	"fmt"
+	"io"
 	rnd "math/rand/v2"
 	"net/http"
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
 // Faults are injected on /api/ requests only (the UI's behaviour under a bad
 // network must be seeable and testable, design §5). The draws come from a
-// source seeded with Options.Seed, so a run is repeatable.
+// source seeded with Options.Seed, so a run is repeatable. They make the
+// dangerous window of a money action real: a request can be served while
+// its answer never arrives.
+//
+// A faulty request goes like this. Its body is read at once. Then half of
+// Latency passes, as the request's way to the service: a client gone by
+// then (it gave up, or was killed) is not served. Then one draw picks the
+// fault. A dropped connection is closed either now, before the request is
+// served, or, for about half of the drops (a second draw), after it was
+// served in full and its answer held back for the other half of Latency:
+// the service did the work, the answer is lost. An error is answered 500
+// after the other half, without serving. A malformed answer and an answer
+// with no fault are served in full, whatever the client does meanwhile
+// (the serving does not see the client's cancellation), and held back for
+// the other half of Latency before they are written; a malformed one is
+// then cut in half.
 type Faults struct {
-	Latency       time.Duration // added before every answer
-	ErrorRate     float64       // share answered 500 internal_error
-	DropRate      float64       // share whose connection is closed without an answer
-	MalformedRate float64       // share answered 200 with a truncated JSON body
+	Latency       time.Duration // per request: half before it is served, half before its answer is written
+	ErrorRate     float64       // share answered 500 internal_error, not served
+	DropRate      float64       // share whose connection is closed without an answer: half of them before serving, half after
+	MalformedRate float64       // share served, then answered 200 with the body cut in half (an empty one becomes `{"code":`)
 }
 
 // IsZero reports whether no fault is set.
@@ -67,8 +86,8 @@ func ParseFaults(spec string) (Faults, error) {
 		}
 		*rate = x
 	}
-	if f.ErrorRate+f.DropRate+f.MalformedRate > 1 {
-		return Faults{}, fmt.Errorf("faults: error, drop and malformed rates add up to more than 1")
+	if err := f.Validate(); err != nil {
+		return Faults{}, err
 	}
 	return f, nil
 }
@@ -91,14 +110,20 @@ func (f Faults) String() string {
 }
 
 type faultInjector struct {
-	f   Faults
-	mu  sync.Mutex
+	f   atomic.Pointer[Faults] // read on every request, set by SetFaults
+	mu  sync.Mutex             // guards rng
 	rng *rnd.Rand
 }
 
 func newFaultInjector(f Faults, seed int64) *faultInjector {
-	return &faultInjector{f: f, rng: rnd.New(rnd.NewPCG(uint64(seed), 0xfa017))}
+	fi := &faultInjector{rng: rnd.New(rnd.NewPCG(uint64(seed), 0xfa017))}
+	fi.f.Store(&f)
+	return fi
 }
+
+func (fi *faultInjector) faults() Faults { return *fi.f.Load() }
+
+func (fi *faultInjector) set(f Faults) { fi.f.Store(&f) }
 
 func (fi *faultInjector) draw() float64 {
 	fi.mu.Lock()
@@ -106,35 +131,85 @@ func (fi *faultInjector) draw() float64 {
 	return fi.rng.Float64()
 }
 
-func (fi *faultInjector) wrap(next http.Handler) http.Handler {
-	if fi.f.IsZero() {
-		return next
+// Validate checks what ParseFaults checks: a latency not below zero, rates
+// from 0 to 1 that add up to at most 1.
+func (f Faults) Validate() error {
+	if f.Latency < 0 {
+		return fmt.Errorf("faults: latency %s is below zero", f.Latency)
 	}
+	for _, r := range []float64{f.ErrorRate, f.DropRate, f.MalformedRate} {
+		if r < 0 || r > 1 || r != r {
+			return fmt.Errorf("faults: rates must be between 0 and 1")
+		}
+	}
+	if f.ErrorRate+f.DropRate+f.MalformedRate > 1 {
+		return fmt.Errorf("faults: error, drop and malformed rates add up to more than 1")
+	}
+	return nil
+}
+
+// SetFaults changes the injected faults of a running sandbox, from the next
+// request on (requests under way keep theirs); Faults{} turns them off. The
+// draws continue from the same seeded source. Tests use it to garble the
+// answer of one action and then read the truth.
+func (s *Server) SetFaults(f Faults) error {
+	if err := f.Validate(); err != nil {
+		return err
+	}
+	s.faults.set(f)
+	return nil
+}
+
+// Faults are the faults injected now.
+func (s *Server) Faults() Faults { return s.faults.faults() }
+
+func (fi *faultInjector) wrap(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if !strings.HasPrefix(r.URL.Path, "/api/") {
+		f := fi.faults()
+		if f.IsZero() || !strings.HasPrefix(r.URL.Path, "/api/") {
 			next.ServeHTTP(w, r)
 			return
 		}
-		if d := fi.f.Latency; d > 0 {
-			t := time.NewTimer(d)
-			select {
-			case <-t.C:
-			case <-r.Context().Done():
-				t.Stop()
-				return
+		// Read the body now: the request has arrived, and net/http notices a
+		// client that goes away (and cancels r's context) only once the
+		// body has been read.
+		if r.Body != nil && r.Body != http.NoBody {
+			head, err := io.ReadAll(io.LimitReader(r.Body, maxBody+1))
+			if err != nil {
+				return // the client went away while sending
 			}
+			r.Body = struct {
+				io.Reader
+				io.Closer
+			}{io.MultiReader(bytes.NewReader(head), r.Body), r.Body}
+		}
+		first := f.Latency / 2
+		second := f.Latency - first
+		if !wait(r.Context(), first) {
+			return // the client is gone before the request reached the service
 		}
 		x := fi.draw()
 		switch {
-		case x < fi.f.DropRate:
-			dropConnection(w)
-		case x < fi.f.DropRate+fi.f.ErrorRate:
+		case x < f.DropRate:
+			if fi.draw() < 0.5 {
+				dropConnection(w) // before serving: nothing was done
+				return
+			}
+			serve(next, r)
+			wait(r.Context(), second)
+			dropConnection(w) // after serving: done, and the answer is lost
+		case x < f.DropRate+f.ErrorRate:
+			if !wait(r.Context(), second) {
+				return
+			}
 			writeJSON(w, http.StatusInternalServerError, wireError{Code: "internal_error", Message: "injected fault"})
-		case x < fi.f.DropRate+fi.f.ErrorRate+fi.f.MalformedRate:
+		case x < f.DropRate+f.ErrorRate+f.MalformedRate:
 			// The request is served for real (as when a proxy mangles an
 			// answer), then the body is cut in half.
-			rec := newRecorder()
-			next.ServeHTTP(rec, r)
+			rec := serve(next, r)
+			if !wait(r.Context(), second) {
+				return
+			}
 			body := rec.body.Bytes()
 			if len(body) > 2 {
 				body = body[:len(body)/2]
@@ -145,9 +220,36 @@ func (fi *faultInjector) wrap(next http.Handler) http.Handler {
 			w.WriteHeader(http.StatusOK)
 			_, _ = w.Write(body)
 		default:
-			next.ServeHTTP(w, r)
+			rec := serve(next, r)
+			if !wait(r.Context(), second) {
+				return
+			}
+			rec.copyTo(w)
 		}
 	})
+}
+
+// serve serves r in full into a recorder, with a context the client's
+// going away does not cancel: once a request has reached the service, it is
+// done whatever becomes of its connection.
+func serve(next http.Handler, r *http.Request) *recorder {
+	rec := newRecorder()
+	next.ServeHTTP(rec, r.WithContext(context.WithoutCancel(r.Context())))
+	return rec
+}
+
+// wait sleeps d, or less if ctx ends first; it reports whether ctx is still
+// alive.
+func wait(ctx context.Context, d time.Duration) bool {
+	if d > 0 {
+		t := time.NewTimer(d)
+		defer t.Stop()
+		select {
+		case <-t.C:
+		case <-ctx.Done():
+		}
+	}
+	return ctx.Err() == nil
 }
 
 // dropConnection closes the connection without an answer.

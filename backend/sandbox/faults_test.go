@@ -2,9 +2,13 @@ package sandbox
 
 import (
 	"encoding/json"
+	"fmt"
 	"net/http"
+	"strings"
 	"testing"
 	"time"
+
+	"paydash/backend/money"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -74,7 +78,7 @@ func TestFaultsInjected(t *testing.T) {
 		c := newClient(t, start(t, Options{Faults: Faults{Latency: 120 * time.Millisecond}}))
 		t0 := time.Now()
 		c.want(200, "GET", path, nil, nil)
-		assert.GreaterOrEqual(t, time.Since(t0), 120*time.Millisecond)
+		assert.GreaterOrEqual(t, time.Since(t0), 120*time.Millisecond, "both halves are waited")
 	})
 	t.Run("rates and determinism", func(t *testing.T) {
 		run := func() []int {
@@ -91,4 +95,124 @@ func TestFaultsInjected(t *testing.T) {
 		assert.Contains(t, a, 500)
 		assert.Contains(t, a, 200)
 	})
+}
+
+// settledPayment makes a Settled card payment of 100.00 RUB in the store
+// directly, so that no fault draw is spent on it.
+func settledPayment(t *testing.T, srv *Server) Payment {
+	t.Helper()
+	a := money.Amount{Value: money.MustParse("100"), Currency: "RUB"}
+	p, err := srv.Store().CreatePayment(PaymentRequest{
+		MerchantID: srv.Store().MerchantIDs()[0], Amount: &a, PaymentMethod: "bankcard",
+		Invoice: Invoice{Description: "faults test", OrderNo: "F-1"},
+		Card:    &CardData{PAN: "4111111111111111", Expiry: "12/30", CVC: "123"},
+	})
+	require.NoError(t, err)
+	require.Equal(t, PaymentSettled, p.Status)
+	return p
+}
+
+// refundPost sends POST /api/v2/refunds of value for payment id through hc.
+func refundPost(srv *Server, hc *http.Client, id, value string) error {
+	body := `{"paymentId":"` + id + `","amount":{"value":` + value + `,"currency":"RUB"}}`
+	req, err := http.NewRequest("POST", srv.BaseURL()+"/api/v2/refunds", strings.NewReader(body))
+	if err != nil {
+		return err
+	}
+	req.Header.Set("Authorization", "Bearer "+srv.Store().V2Token())
+	req.Header.Set("Content-Type", "application/json")
+	resp, err := hc.Do(req)
+	if err != nil {
+		return err
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		return fmt.Errorf("HTTP %d", resp.StatusCode)
+	}
+	return nil
+}
+
+// refundedValues are the amounts of a payment's refunds, in order.
+func refundedValues(t *testing.T, srv *Server, id string) []string {
+	t.Helper()
+	refunds, err := srv.Store().RefundsOfPayment(id)
+	require.NoError(t, err)
+	var out []string
+	for _, r := range refunds {
+		out = append(out, r.Amount.Value.StringFixed(2))
+	}
+	return out
+}
+
+// A latency is a network's: the request travels half of it, is then served
+// in full whatever the client does, and its answer travels the other half.
+func TestLatencyServesWhatArrivedWhateverTheClientDoes(t *testing.T) {
+	const latency = time.Second
+	srv := start(t, Options{Faults: Faults{Latency: latency}})
+	p := settledPayment(t, srv)
+	giveUpAfter := func(d time.Duration) *http.Client {
+		c := newClient(t, srv)
+		c.hc.Timeout = d
+		return c.hc
+	}
+
+	// Gone before the request reached the service: not served.
+	require.Error(t, refundPost(srv, giveUpAfter(latency/5), p.ID, "1.00"))
+	time.Sleep(latency)
+	assert.Empty(t, refundedValues(t, srv, p.ID), "a client gone in the first half is never served")
+
+	// Gone while the answer travels back: served all the same.
+	t0 := time.Now()
+	require.Error(t, refundPost(srv, giveUpAfter(latency/2+latency/5), p.ID, "2.00"), "the client gave up")
+	assert.Less(t, time.Since(t0), latency, "it gave up before the answer came")
+	require.Eventually(t, func() bool {
+		return assert.ObjectsAreEqual([]string{"2.00"}, refundedValues(t, srv, p.ID))
+	}, 5*time.Second, 20*time.Millisecond, "the refund is made: the service did it, the client never heard")
+
+	// A patient client gets its answer after the whole latency.
+	t0 = time.Now()
+	require.NoError(t, refundPost(srv, giveUpAfter(5*latency), p.ID, "3.00"))
+	assert.GreaterOrEqual(t, time.Since(t0), latency)
+	assert.Equal(t, []string{"2.00", "3.00"}, refundedValues(t, srv, p.ID))
+}
+
+// Half of the dropped connections are dropped before the request is served,
+// half after (the service did it, the answer is lost); the seed decides
+// which, the same way every run.
+func TestDropsBeforeAndAfterServing(t *testing.T) {
+	run := func() []bool {
+		srv := start(t, Options{Seed: 11, Faults: Faults{DropRate: 1}})
+		p := settledPayment(t, srv)
+		c := newClient(t, srv)
+		var served []bool
+		for i := range 16 {
+			value := fmt.Sprintf("1.%02d", i+1)
+			require.Error(t, refundPost(srv, c.hc, p.ID, value), "every connection is dropped")
+			done := refundedValues(t, srv, p.ID)
+			served = append(served, len(done) > 0 && done[len(done)-1] == value)
+		}
+		return served
+	}
+	a, b := run(), run()
+	assert.Equal(t, a, b, "the same seed drops the same way")
+	assert.Contains(t, a, true, "some dropped requests were served")
+	assert.Contains(t, a, false, "some were not")
+}
+
+func TestSetFaultsChangesARunningSandbox(t *testing.T) {
+	srv := start(t, Options{})
+	c := newClient(t, srv)
+	path := "/api/v2/stickers?merchantId=1001"
+	c.want(200, "GET", path, nil, nil)
+
+	require.NoError(t, srv.SetFaults(Faults{ErrorRate: 1}))
+	assert.Equal(t, Faults{ErrorRate: 1}, srv.Faults())
+	c.wantError(500, "internal_error", "", "GET", path, nil)
+
+	require.NoError(t, srv.SetFaults(Faults{}))
+	c.want(200, "GET", path, nil, nil)
+
+	assert.Error(t, srv.SetFaults(Faults{ErrorRate: 0.7, DropRate: 0.7}))
+	assert.Error(t, srv.SetFaults(Faults{Latency: -time.Second}))
+	assert.True(t, srv.Faults().IsZero(), "a refused change changes nothing")
 }
