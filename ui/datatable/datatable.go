@@ -234,6 +234,15 @@ func (m *Model[T]) SelectByID(id string) bool {
 	return true
 }
 
+// Redraw drops the cached drawing of the row with this id, for a cell
+// whose text depends on state outside the row (an action under way on it);
+// the next View draws it again. Unknown ids are ignored.
+func (m *Model[T]) Redraw(id string) {
+	if it, ok := m.c.index[id]; ok {
+		delete(m.c.render.rows, it)
+	}
+}
+
 // Cursor is the position of the selected row among the rows the filter
 // shows (0 when there is none).
 func (m Model[T]) Cursor() int { return m.c.cursor }

@@ -628,3 +628,30 @@ func TestRenderCacheStaysSmall(t *testing.T) {
 	assert.Equal(t, makePayment(3000).ID, selectedID(t, m))
 	checkFrame(t, m)
 }
+
+// A cell may show state kept outside the row (an action under way on a
+// payment): Redraw makes the next View draw the row again.
+func TestRedrawDrawsARowAgain(t *testing.T) {
+	rows := makePayments(0, 5)
+	busy := map[string]bool{}
+	cols := paymentColumns()
+	for i := range cols {
+		if cols[i].Key == "status" {
+			cols[i].Text = func(p payment) string {
+				if busy[p.ID] {
+					return "→ refunding"
+				}
+				return p.Status
+			}
+		}
+	}
+	m := New(Config[payment]{ID: paymentID, Columns: cols})
+	m.SetSize(100, 8)
+	m.SetRows(rows)
+	assert.NotContains(t, m.View(), "refunding")
+	busy[rows[2].ID] = true
+	assert.NotContains(t, m.View(), "refunding", "the row's drawing is cached")
+	m.Redraw(rows[2].ID)
+	assert.Contains(t, splitLines(m.View())[3], "→ refunding")
+	m.Redraw("no such row")
+}
