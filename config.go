@@ -19,6 +19,7 @@ import (
 
 	"github.com/BurntSushi/toml"
 
+	"paydash/backend/money"
 	"paydash/keys"
 )
 
@@ -63,10 +64,14 @@ type settings struct {
 	V2Token      string
 	V1Login      string
 	V1Password   string
-	Keys         keys.Map
-	NoColor      bool
-	ConfigPath   string   // the file read, "" if none
-	Warnings     []string // printed on stderr before the dashboard starts
+	// TypedOver is, per currency, the amount above which a confirmation
+	// asks for the last digits of the payment id typed ("*": any other
+	// currency); defaultTypedOver merged with confirm_typed_over.
+	TypedOver  map[string]money.Decimal
+	Keys       keys.Map
+	NoColor    bool
+	ConfigPath string   // the file read, "" if none
+	Warnings   []string // printed on stderr before the dashboard starts
 }
 
 // usageError is bad input: a one-line message (keys problems may add
@@ -91,11 +96,23 @@ type fileConfig struct {
 	V2Token    string    `toml:"v2_token"`
 	V1Login    string    `toml:"v1_login"`
 	V1Password string    `toml:"v1_password"`
-	Keys       any       `toml:"keys"` // checked by keys.ParseConfig
+	// TypedOver is a number or string (every currency) or a table of
+	// currency = amount; checked and read by typedOver.
+	TypedOver any `toml:"confirm_typed_over"`
+	Keys      any `toml:"keys"` // checked by keys.ParseConfig
 }
 
 var configKeys = []string{"base_url", "ca_file", "merchants", "merchant", "read_only", "journal", "log",
-	"refresh", "v2_token", "v1_login", "v1_password", "keys"}
+	"refresh", "v2_token", "v1_login", "v1_password", "confirm_typed_over", "keys"}
+
+// defaultTypedOver are the amounts above which a confirmation asks for the
+// last four digits of the payment id typed (issue 7): a refund or capture
+// a support person does not do every day. Other currencies have no such
+// check unless confirm_typed_over names them (or "*").
+var defaultTypedOver = map[string]string{
+	"RUB": "50000", "USD": "1000", "EUR": "1000", "GBP": "1000", "CHF": "1000",
+	"CNY": "10000", "KZT": "500000", "BYN": "3000", "UAH": "40000", "JPY": "150000",
+}
 
 // idValue is a merchant id, written in the file as a string or a number
 // (merchants = [1001, "1002"] both work).
@@ -281,6 +298,12 @@ func loadSettings(args []string, sys system) (settings, error) {
 		s.Refresh = d
 	}
 
+	typed, err := typedOver(fc.TypedOver)
+	if err != nil {
+		return settings{}, usagef("%s: %v", in("confirm_typed_over"), err)
+	}
+	s.TypedOver = typed
+
 	s.V2Token, _ = pick("", "", envV2Token, "v2_token", fc.V2Token)
 	s.V1Login, _ = pick("", "", envV1Login, "v1_login", fc.V1Login)
 	s.V1Password, _ = pick("", "", envV1Password, "v1_password", fc.V1Password)
@@ -305,6 +328,58 @@ func loadSettings(args []string, sys system) (settings, error) {
 		}
 	}
 	return s, nil
+}
+
+// typedOver reads confirm_typed_over over the defaults: one amount for
+// every currency (confirm_typed_over = 20000), or a table by currency
+// (confirm_typed_over = { RUB = 100000, USD = "2500.50", "*" = 5000 }).
+func typedOver(v any) (map[string]money.Decimal, error) {
+	out := map[string]money.Decimal{}
+	for cur, amount := range defaultTypedOver {
+		out[cur] = money.MustParse(amount)
+	}
+	if v == nil {
+		return out, nil
+	}
+	if table, ok := v.(map[string]any); ok {
+		for _, cur := range slices.Sorted(maps.Keys(table)) {
+			code := strings.ToUpper(strings.TrimSpace(cur))
+			if code != "*" && !money.ValidCurrency(code) {
+				return nil, fmt.Errorf("%q is not a currency code (three letters, such as RUB), nor \"*\" for the others", cur)
+			}
+			d, err := typedAmount(table[cur])
+			if err != nil {
+				return nil, fmt.Errorf("%s: %v", code, err)
+			}
+			out[code] = d
+		}
+		return out, nil
+	}
+	d, err := typedAmount(v)
+	if err != nil {
+		return nil, err
+	}
+	return map[string]money.Decimal{"*": d}, nil
+}
+
+// typedAmount is one threshold: a number not below zero (0: always ask).
+func typedAmount(v any) (money.Decimal, error) {
+	var text string
+	switch x := v.(type) {
+	case int64:
+		text = strconv.FormatInt(x, 10)
+	case float64:
+		text = strconv.FormatFloat(x, 'f', -1, 64)
+	case string:
+		text = strings.ReplaceAll(strings.TrimSpace(x), "_", "")
+	default:
+		return 0, fmt.Errorf("must be an amount such as 50000 or \"1000.50\", not %s", tomlKind(v))
+	}
+	d, err := money.Parse(text)
+	if err != nil || d.IsNegative() {
+		return 0, fmt.Errorf("%q is not an amount; write it like 50000 or \"1000.50\" (0 asks for every amount)", text)
+	}
+	return d, nil
 }
 
 // describe names a setting and its value for a message: "--refresh 5ms",
@@ -341,7 +416,8 @@ func decodeConfig(path string, raw []byte, fc *fileConfig) error {
 	if err == nil {
 		var und []string
 		for _, k := range md.Undecoded() {
-			if len(k) > 0 && k[0] != "keys" { // the [keys] table is keys.ParseConfig's
+			// The [keys] table is keys.ParseConfig's, confirm_typed_over's is typedOver's.
+			if len(k) > 0 && k[0] != "keys" && k[0] != "confirm_typed_over" {
 				und = append(und, k.String())
 			}
 		}
@@ -396,7 +472,8 @@ var configTypes = map[string]func(v any) string{
 		}
 		return ""
 	},
-	"keys": func(any) string { return "" }, // keys.ParseConfig
+	"keys":               func(any) string { return "" }, // keys.ParseConfig
+	"confirm_typed_over": func(any) string { return "" }, // typedOver
 }
 
 func isString(v any) string {
@@ -671,6 +748,10 @@ when it holds a secret):
   v2_token    = "..."
   v1_login    = "accountant"
   v1_password = "..."
+  confirm_typed_over = { RUB = 50000, USD = 1000, "*" = 5000 }
+                                     # above these a confirmation asks for the
+                                     # payment id's last four digits typed
+                                     # (a single number: every currency)
 
   [keys]                             # remap keys: action = ["key", ...]
   refund = ["ctrl+r"]

@@ -14,6 +14,7 @@ import (
 
 	"paydash/backend"
 	"paydash/backend/journal"
+	"paydash/backend/money"
 	"paydash/backend/sandbox"
 	"paydash/keys"
 )
@@ -224,6 +225,12 @@ func TestBadInputMessages(t *testing.T) {
 			[]string{"--merchant 9 is not one of the merchants (1001)"}},
 		{"wrong types in the file", nil, "read_only = \"yes\"\nrefresh = 10\nmerchants = [\"1\", true]\n",
 			[]string{"read_only must be true or false", "refresh must be a string", "merchants item 2 must be a merchant id"}},
+		{"typed check: not an amount", nil, "confirm_typed_over = \"lots\"\n",
+			[]string{`confirm_typed_over in `, `"lots" is not an amount`, "50000"}},
+		{"typed check: not a currency", nil, "confirm_typed_over = { roubles = 100 }\n",
+			[]string{`"roubles" is not a currency code`}},
+		{"typed check: negative", nil, "confirm_typed_over = { RUB = -5 }\n", []string{`RUB: "-5" is not an amount`}},
+		{"typed check: wrong type", nil, "confirm_typed_over = true\n", []string{"must be an amount such as 50000", "not true or false"}},
 		{"bad flag", []string{"--token", "x"}, "", []string{"flag provided but not defined: -token", "paydash --help"}},
 		{"stray argument", []string{"dashboard"}, "", []string{`unknown command "dashboard"`}},
 	} {
@@ -244,6 +251,32 @@ func TestBadInputMessages(t *testing.T) {
 		})
 	}
 	_ = ts
+}
+
+// confirm_typed_over: above these amounts a confirmation asks for the last
+// digits of the payment id typed (issue 7).
+func TestConfirmTypedOver(t *testing.T) {
+	ts := newTestSystem(t)
+	s, err := loadSettings(nil, ts.sys())
+	require.NoError(t, err)
+	assert.Equal(t, money.MustParse("50000"), s.TypedOver["RUB"], "a default for roubles")
+	assert.Equal(t, money.MustParse("1000"), s.TypedOver["USD"])
+	_, any := s.TypedOver["*"]
+	assert.False(t, any, "no default for currencies nobody named")
+
+	ts.writeConfig(t, "confirm_typed_over = { rub = 100_000, USD = \"2500.50\", EUR = 0.5, \"*\" = 7000 }\n", 0o600)
+	s, err = loadSettings(nil, ts.sys())
+	require.NoError(t, err)
+	assert.Equal(t, money.MustParse("100000"), s.TypedOver["RUB"], "the file wins; codes in any case")
+	assert.Equal(t, money.MustParse("2500.5"), s.TypedOver["USD"])
+	assert.Equal(t, money.MustParse("0.5"), s.TypedOver["EUR"])
+	assert.Equal(t, money.MustParse("7000"), s.TypedOver["*"])
+	assert.Equal(t, money.MustParse("1000"), s.TypedOver["GBP"], "defaults the file leaves alone stay")
+
+	ts.writeConfig(t, "confirm_typed_over = 20000\n", 0o600)
+	s, err = loadSettings(nil, ts.sys())
+	require.NoError(t, err)
+	assert.Equal(t, map[string]money.Decimal{"*": money.MustParse("20000")}, s.TypedOver, "one number: every currency")
 }
 
 func TestWorldReadableConfigWithSecretWarns(t *testing.T) {

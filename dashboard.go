@@ -14,7 +14,9 @@ import (
 	"github.com/charmbracelet/x/term"
 
 	"paydash/backend"
+	"paydash/backend/action"
 	"paydash/backend/journal"
+	"paydash/backend/money"
 	"paydash/backend/sandbox"
 	"paydash/keys"
 )
@@ -28,6 +30,11 @@ type session struct {
 	scope     scope
 	merchants []string
 	refresh   time.Duration
+	// pending are the journal's actions without an outcome (an earlier
+	// run stopped while they were sent): the dashboard finds them out.
+	pending   []action.Request
+	typedOver map[string]money.Decimal
+	warnings  []string // for the dashboard to show once it is up
 	noColor   bool
 	sandbox   *sandbox.Server // nil on a live service
 	logger    *slog.Logger    // never nil (discards without --log)
@@ -72,7 +79,7 @@ var sandboxOptions = sandbox.Options{Seed: 1, Payments: sandbox.DefaultPayments,
 // (exit 2) when the input is at fault, anything else exits 1. On error
 // everything opened so far is closed.
 func openSession(ctx context.Context, s settings, sys system, now time.Time) (_ *session, err error) {
-	sess := &session{keys: s.Keys, refresh: s.Refresh, noColor: s.NoColor,
+	sess := &session{keys: s.Keys, refresh: s.Refresh, noColor: s.NoColor, typedOver: s.TypedOver,
 		logger: slog.New(slog.DiscardHandler)}
 	defer func() {
 		if err != nil {
@@ -135,10 +142,25 @@ func openSession(ctx context.Context, s settings, sys system, now time.Time) (_ 
 		return nil, err
 	}
 	j, err := journal.Open(jpath)
+	if errors.Is(err, journal.ErrInUse) {
+		return nil, err // its message says what to do
+	}
 	if err != nil {
 		return nil, fmt.Errorf("%v; give --journal PATH somewhere paydash may write", err)
 	}
 	sess.journal = j
+	// The journal is locked now: what it holds without an outcome was left
+	// by a run that has ended, and is found out once the dashboard is up.
+	entries, err := journal.Read(jpath)
+	var corrupt *journal.CorruptError
+	switch {
+	case errors.As(err, &corrupt):
+		sess.warnings = append(sess.warnings, fmt.Sprintf("the journal %s has %d line(s) that are not entries (first: line %d); they were skipped",
+			jpath, len(corrupt.Lines), corrupt.Lines[0]))
+	case err != nil:
+		return nil, fmt.Errorf("reading the journal: %v", err)
+	}
+	sess.pending = action.Pending(entries)
 
 	merchant := s.Merchant
 	if merchant == "" {
@@ -148,7 +170,8 @@ func openSession(ctx context.Context, s settings, sys system, now time.Time) (_ 
 
 	d := b.Describe()
 	sess.logger.Info("paydash started", "version", version, "sandbox", d.Sandbox, "base_url", d.BaseURL,
-		"interfaces", d.Interfaces, "merchants", d.MerchantIDs, "read_only", d.ReadOnly, "journal", jpath)
+		"interfaces", d.Interfaces, "merchants", d.MerchantIDs, "read_only", d.ReadOnly, "journal", jpath,
+		"pending_actions", len(sess.pending))
 	return sess, nil
 }
 

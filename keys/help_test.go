@@ -75,6 +75,7 @@ enter   open details                                 y          copy id
 esc     close pane                                   ctrl+s     export rows
 w       raw JSON/XML                                 p          change period
                                                      m          switch merchant
+                                                     M          messages
                                                      ?          all keys
                                                      q/ctrl+c   quit
 
@@ -91,6 +92,7 @@ enter   open details                                                 y          
 esc     close pane                                                   ctrl+s     export rows
 w       raw JSON/XML                                                 p          change period
                                                                      m          switch merchant
+                                                                     M          messages
                                                                      ?          all keys
                                                                      q/ctrl+c   quit
 
@@ -118,6 +120,7 @@ y          copy id
 ctrl+s     export rows
 p          change period
 m          switch merchant
+M          messages
 ?          all keys
 q/ctrl+c   quit
 
@@ -152,7 +155,7 @@ func TestFullHelpHeightLimit(t *testing.T) {
 	lines := strings.Split(got, "\n")
 	require.Len(t, lines, 12)
 	assert.Equal(t, "Navigation", lines[0])
-	assert.Equal(t, "… 23 more lines: make the window taller", lines[11])
+	assert.Equal(t, "… 24 more lines: make the window taller", lines[11])
 }
 
 // Every line of the help fits its width, styled or not, at any width, and

@@ -40,6 +40,9 @@ const (
 	// and the merchant switcher (issue 4), and the raw JSON/XML view.
 	ActPeriod   = "period"
 	ActMerchant = "merchant"
+	// The messages view: every toast and error since paydash started
+	// (issue 7).
+	ActMessages = "messages"
 
 	// List (navigation, also used by the detail pane).
 	ActUp       = "up"
@@ -73,7 +76,7 @@ type Global struct {
 	Tab1, Tab2, Tab3, Tab4, Tab5 key.Binding
 	Help, Quit, Refresh, Jump    key.Binding
 	Filter, CopyID, Export       key.Binding
-	Period, Merchant             key.Binding
+	Period, Merchant, Messages   key.Binding
 }
 
 // List holds the movement bindings of the list and the detail pane.
@@ -156,6 +159,7 @@ var specs = []spec{
 	{ActExport, GroupGlobal, "export rows", []string{"ctrl+s"}},
 	{ActPeriod, GroupGlobal, "change period", []string{"p"}},
 	{ActMerchant, GroupGlobal, "switch merchant", []string{"m"}},
+	{ActMessages, GroupGlobal, "messages", []string{"M"}},
 	{ActHelp, GroupGlobal, "all keys", []string{"?"}},
 	{ActQuit, GroupGlobal, "quit", []string{"q", "ctrl+c"}},
 
@@ -222,6 +226,8 @@ func (m *Map) field(action string) *key.Binding {
 		return &m.Global.Period
 	case ActMerchant:
 		return &m.Global.Merchant
+	case ActMessages:
+		return &m.Global.Messages
 	case ActRaw:
 		return &m.List.Raw
 	case ActHelp:
@@ -286,6 +292,16 @@ func ActionNames() []string {
 		names[i] = s.name
 	}
 	return names
+}
+
+// GroupOf is the group of an action name: GroupActions for the keys that
+// change something at the service, which the shell puts behind a
+// confirmation.
+func GroupOf(action string) Group {
+	if s, ok := specByName[action]; ok {
+		return s.group
+	}
+	return GroupGlobal
 }
 
 // Binding returns the binding of an action name.

@@ -85,6 +85,8 @@ func TestDefaultMatchesDesign(t *testing.T) {
 		{"period", func(m Map) []string { return m.Global.Period.Keys() }, []string{"p"}},
 		{"merchant", func(m Map) []string { return m.Global.Merchant.Keys() }, []string{"m"}},
 		{"raw", func(m Map) []string { return m.List.Raw.Keys() }, []string{"w"}},
+		// Issue 7: every toast and error since start, to re-read.
+		{"messages", func(m Map) []string { return m.Global.Messages.Keys() }, []string{"M"}},
 	}
 	require.Len(t, ActionNames(), len(want), "every action is in the contract")
 	for _, w := range want {
@@ -97,6 +99,12 @@ func TestDefaultMatchesDesign(t *testing.T) {
 		assert.True(t, b.Enabled(), w.action)
 	}
 	assert.NoError(t, m.Validate(), "the default map has no conflicts")
+
+	for _, a := range []string{ActCapture, ActCancelHold, ActRefund, ActRevoke, ActToggleSticker, ActNew} {
+		assert.Equal(t, GroupActions, GroupOf(a), "%s changes something at the service", a)
+	}
+	assert.Equal(t, GroupGlobal, GroupOf(ActMessages))
+	assert.Equal(t, GroupNavigation, GroupOf(ActDown))
 
 	// Help written for a support person.
 	desc := map[string]string{

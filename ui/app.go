@@ -25,8 +25,13 @@ const (
 	maxToasts           = 3
 	tickEvery           = time.Second
 	probeTimeout        = 30 * time.Second
-	// chromeLines are the shell's own lines: tab bar, status bar, help bar.
+	// chromeLines are the shell's own lines: tab bar, status bar, help bar;
+	// an error adds its lines above the status bar (errorLines).
 	chromeLines = 3
+	// QuitWait bounds how long quitting (q, or a SIGTERM or SIGHUP) waits
+	// for the answers of actions still being sent before it journals them
+	// as abandoned and quits anyway.
+	QuitWait = 10 * time.Second
 )
 
 // App is the dashboard's shell: a tea.Model holding the tabs, the modal
@@ -48,14 +53,31 @@ type App struct {
 
 	width, height int
 
+	// modals holds at most one dialog: a dialog never stacks on another
+	// (issue 7). The slice keeps the drawing and routing code general.
 	modals     []Modal
+	nextTicket int // the last preparing dialog's ticket (ActionMsg)
 	helpOpen   bool
 	helpScroll int // the first line of the help overlay shown, when it is taller than the window
-	// forceQuitUntil: a second ctrl+c before then quits even while an action is being sent.
-	forceQuitUntil time.Time
-	toasts         []toast
 
+	// Quitting while actions are being sent waits for their answers, at
+	// most until quitBy; forceQuitUntil: a second ctrl+c (or signal)
+	// before then quits at once, journaling them as abandoned.
+	quitting       bool
+	quitBy         time.Time
+	forceQuitUntil time.Time
+
+	toasts []toast
+
+	// The last error, shown whole above the status bar until dismissed or
+	// replaced; errSticky: an action's, which a refresh does not clear.
 	errText, errHint string
+	errSticky        bool
+	bodyH            int // the tab area's height last told to the tabs
+
+	messages       []message // every toast, error and notice, for the messages view
+	messagesOpen   bool
+	messagesScroll int
 
 	probing  bool
 	spin     spinner.Model
@@ -138,6 +160,9 @@ func (a *App) Init() tea.Cmd {
 	}
 	a.tickSeq++
 	cmds = append(cmds, tickCmd(a.tickSeq))
+	for _, w := range a.cfg.Warnings {
+		a.addToast(ToastWarning, w, now)
+	}
 	cmds = append(cmds, a.after(now))
 	return tea.Batch(cmds...)
 }
@@ -168,9 +193,12 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case tea.KeyReleaseMsg, tea.MouseMsg:
 		// Not used: presses act, the mouse is off.
 	case tea.PasteMsg:
-		if len(a.modals) > 0 {
+		switch {
+		case a.tooSmall():
+			a.swallowKey(whyHidden)
+		case len(a.modals) > 0:
 			cmds = append(cmds, a.updateModal(msg, now))
-		} else if !a.helpOpen {
+		case !a.helpOpen && !a.messagesOpen:
 			cmds = append(cmds, a.updateTab(a.active, msg))
 		}
 	case tea.BackgroundColorMsg:
@@ -197,20 +225,35 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			a.gen++
 		}
 		if msg.err != nil {
-			a.setError(msg.err, "")
+			a.setError(msg.err, "", false, now)
 		}
 	case OpenModalMsg:
-		if msg.Modal != nil {
-			a.helpOpen = false // a dialog needs an answer: it comes first
-			a.modals = append(a.modals, msg.Modal)
+		if msg.Modal != nil && len(a.modals) == 0 {
+			a.openModal(msg.Modal)
 		}
 	case OpenConfirmMsg:
-		a.helpOpen = false
-		a.modals = append(a.modals, NewConfirm(msg.Spec, now, a.km, a.theme))
+		if p := a.preparing(msg.Ticket); p != nil {
+			c := NewConfirm(msg.Spec, now, a.km, a.theme).(*confirmModal)
+			for range p.swallowed {
+				c.swallow(whyPreparing)
+			}
+			a.modals[len(a.modals)-1] = c
+		}
+	case ActionRefusedMsg:
+		if p := a.preparing(msg.Ticket); p != nil {
+			a.modals = a.modals[:len(a.modals)-1]
+			a.addToast(msg.Level, msg.Text, now)
+		} else {
+			a.logMessage(msg.Level, msg.Text, now)
+		}
+	case NoticeMsg:
+		a.notice(msg, now)
+	case ShutdownMsg:
+		cmds = append(cmds, a.quit(quitBySignal, now))
 	case ToastMsg:
 		a.addToast(msg.Level, msg.Text, now)
 	case ErrorMsg:
-		a.setError(msg.Err, msg.Hint)
+		a.setError(msg.Err, msg.Hint, msg.Sticky, now)
 	case SwitchTabMsg:
 		cmds = append(cmds, a.switchTo(msg.Title, msg.Then))
 	case ScopeMsg:
@@ -224,28 +267,43 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 }
 
 // after runs at the end of every Update: it notes what the tabs report,
-// drops expired toasts and starts the spinner when something loads.
+// quits once a wait for answers is over, tells the top dialog whether the
+// user can see it, gives the tabs their new area when the error above the
+// status bar changed its height, drops expired toasts and starts the
+// spinner when something loads.
 func (a *App) after(now time.Time) tea.Cmd {
 	for i, t := range a.tabs {
 		st := t.Status()
 		if !st.Refreshed.IsZero() && !st.Refreshed.Equal(a.seen[i].refreshed) {
 			a.seen[i].refreshed = st.Refreshed
 			a.seen[i].refreshedAt = now
-			// A successful refresh clears the last error (ErrorMsg's contract).
-			a.errText, a.errHint = "", ""
+			// A successful refresh clears a list's error (ErrorMsg's contract).
+			if !a.errSticky {
+				a.errText, a.errHint = "", ""
+			}
 		}
+	}
+	if a.quitting && a.sending() == 0 {
+		return tea.Quit
+	}
+	a.gate(now)
+	var cmds []tea.Cmd
+	if h := a.bodyHeight(); h != a.bodyH && a.width > 0 {
+		a.bodyH = h
+		cmds = a.broadcast(SizeMsg{Width: max(a.width, 0), Height: max(h, 0)})
 	}
 	a.pruneToasts(now)
 	if a.busy() && !a.spinning {
 		a.spinning = true
-		return a.spin.Tick
+		cmds = append(cmds, a.spin.Tick)
 	}
-	return nil
+	return tea.Batch(cmds...)
 }
 
-// busy: the spinner turns while the probe runs or any tab loads.
+// busy: the spinner turns while the probe runs, any tab loads or a dialog
+// is being prepared.
 func (a *App) busy() bool {
-	if a.probing {
+	if a.probing || a.preparing(0) != nil {
 		return true
 	}
 	for _, t := range a.tabs {
@@ -256,12 +314,15 @@ func (a *App) busy() bool {
 	return false
 }
 
-// paused: no periodic refresh while a dialog or the help is open.
-func (a *App) paused() bool { return len(a.modals) > 0 || a.helpOpen }
+// paused: no periodic refresh while a dialog or an overlay is open.
+func (a *App) paused() bool { return len(a.modals) > 0 || a.helpOpen || a.messagesOpen }
 
 // tick is the shell's clock: a TickMsg to every tab, the periodic refresh
-// of the active tab, toast expiry.
+// of the active tab, toast expiry, the end of a wait for answers.
 func (a *App) tick(now time.Time) tea.Cmd {
+	if a.quitting && !now.Before(a.quitBy) {
+		return a.abandonAndQuit()
+	}
 	cmds := a.broadcast(TickMsg{Now: now})
 	if len(a.tabs) > 0 && !a.paused() && now.Sub(a.seen[a.active].lastRefresh) >= a.every {
 		cmds = append(cmds, a.refresh(false, now))
@@ -283,8 +344,19 @@ func (a *App) resize(w, h int) tea.Cmd {
 	}
 	a.width, a.height = w, h
 	a.help = helpCache{}
-	return tea.Batch(a.broadcast(SizeMsg{Width: max(w, 0), Height: max(h-chromeLines, 0)})...)
+	a.bodyH = a.bodyHeight()
+	return tea.Batch(a.broadcast(SizeMsg{Width: max(w, 0), Height: max(a.bodyH, 0)})...)
 }
+
+// tooSmall: below MinWidth × MinHeight the screen only asks for a bigger
+// window, and no key reaches a tab or a dialog.
+func (a *App) tooSmall() bool { return a.width < MinWidth || a.height < MinHeight }
+
+// chromeHeight is the shell's lines around the tab area.
+func (a *App) chromeHeight() int { return chromeLines + len(a.errorLines(a.width)) }
+
+// bodyHeight is the tab area's height.
+func (a *App) bodyHeight() int { return max(a.height-a.chromeHeight(), 0) }
 
 // updateTab delivers msg to tab i and keeps the tab it returns.
 func (a *App) updateTab(i int, msg tea.Msg) tea.Cmd {
@@ -342,20 +414,26 @@ func (a *App) tabIndex(title string) int {
 	return -1
 }
 
-func (a *App) setError(err error, hint string) {
+// setError shows err above the status bar (and keeps it in the messages
+// view) until it is dismissed or replaced; a sticky one (an action's) is
+// not cleared by a refresh.
+func (a *App) setError(err error, hint string, sticky bool, now time.Time) {
 	if err == nil {
-		a.errText, a.errHint = "", ""
+		a.errText, a.errHint, a.errSticky = "", "", false
 		return
 	}
 	var be *backend.Error
 	if hint == "" && errors.As(err, &be) {
 		hint = be.Hint()
 	}
-	a.errText = textsafe.Line(err.Error(), 400)
-	a.errHint = textsafe.Line(hint, 200)
+	a.errText = textsafe.Line(err.Error(), 1000)
+	a.errHint = textsafe.Line(hint, 300)
+	a.errSticky = sticky
+	a.logMessage(ToastError, a.fullError(), now)
 }
 
 func (a *App) addToast(level ToastLevel, text string, now time.Time) {
+	a.logMessage(level, text, now)
 	text = textsafe.Line(text, 200)
 	if text == "" {
 		return
@@ -370,7 +448,15 @@ func (a *App) addToast(level ToastLevel, text string, now time.Time) {
 	}
 }
 
+// pruneToasts drops the toasts whose time is up. While a dialog is open
+// they wait (it may hide them); they get their time again when it closes.
 func (a *App) pruneToasts(now time.Time) {
+	if len(a.modals) > 0 {
+		for i := range a.toasts {
+			a.toasts[i].until = later(a.toasts[i].until, now.Add(toastFor))
+		}
+		return
+	}
 	kept := a.toasts[:0]
 	for _, t := range a.toasts {
 		if now.Before(t.until) {
@@ -384,4 +470,110 @@ func (a *App) applyTheme() {
 	a.spin.Style = a.theme.Accent
 	a.help = helpCache{}
 	a.gen++
+}
+
+func later(a, b time.Time) time.Time {
+	if a.After(b) {
+		return a
+	}
+	return b
+}
+
+// openModal opens a dialog; a dialog needs an answer, so it comes before
+// the overlays.
+func (a *App) openModal(m Modal) {
+	a.helpOpen, a.messagesOpen = false, false
+	a.modals = append(a.modals, m)
+}
+
+// preparing is the open preparing dialog of ticket (any ticket when 0),
+// nil when there is none.
+func (a *App) preparing(ticket int) *preparingModal {
+	if len(a.modals) == 0 {
+		return nil
+	}
+	p, ok := a.modals[len(a.modals)-1].(*preparingModal)
+	if !ok || (ticket != 0 && p.ticket != ticket) {
+		return nil
+	}
+	return p
+}
+
+// startAction opens the preparing dialog for an action key at once, and
+// asks the active tab to prepare the confirmation (ActionMsg).
+func (a *App) startAction(action string) tea.Cmd {
+	a.nextTicket++
+	b, _ := a.km.Binding(action)
+	title := "Preparing: " + b.Help().Desc
+	if n, ok := a.tabs[a.active].(targetNamer); ok {
+		if t := n.ActionTarget(action); t != "" {
+			title = t
+		}
+	}
+	a.openModal(newPreparing(a.nextTicket, title, a.km, a.theme, a.spin.View))
+	return a.updateTab(a.active, ActionMsg{Action: action, Ticket: a.nextTicket})
+}
+
+// notice shows news the user must not miss: in the open notice dialog, in
+// a new one when no dialog is open, as a toast when another dialog is
+// (never stacked on it). It is kept in the messages view either way.
+func (a *App) notice(m NoticeMsg, now time.Time) {
+	if len(a.modals) > 0 {
+		if n, ok := a.modals[len(a.modals)-1].(*noticeModal); ok {
+			n.set(m)
+			a.logMessage(m.Level, m.Text, now)
+			return
+		}
+		a.addToast(m.Level, m.Text, now)
+		return
+	}
+	n := newNotice(m.Title, a.km, a.theme)
+	n.set(m)
+	a.openModal(n)
+	a.logMessage(m.Level, m.Text, now)
+}
+
+// gatedModal is a dialog that acts only while the user can see all of it
+// (issue 7): after every message the shell tells it whether it is drawn in
+// full; keys that come while it is not are ignored and counted.
+type gatedModal interface {
+	fits(maxWidth, maxHeight int) bool
+	setShown(shown bool, now time.Time)
+}
+
+// keyCounter is a dialog that counts the keys it did not take.
+type keyCounter interface {
+	swallow(why string)
+}
+
+// gate tells the top dialog whether it is on screen in full.
+func (a *App) gate(now time.Time) {
+	if len(a.modals) == 0 {
+		return
+	}
+	g, ok := a.modals[len(a.modals)-1].(gatedModal)
+	if !ok {
+		return
+	}
+	g.setShown(!a.tooSmall() && g.fits(a.width-4, a.bodyHeight()), now)
+}
+
+// swallowKey drops a key that came while the window was too small to show
+// anything; the open dialog counts it, so it can say so when it shows.
+func (a *App) swallowKey(why string) {
+	if len(a.modals) == 0 {
+		return
+	}
+	if k, ok := a.modals[len(a.modals)-1].(keyCounter); ok {
+		k.swallow(why)
+	}
+}
+
+// sending is the number of actions sent and not yet answered, in all tabs.
+func (a *App) sending() int {
+	n := 0
+	for _, t := range a.tabs {
+		n += t.Status().Sending
+	}
+	return n
 }

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"errors"
+	"strings"
 	"testing"
 	"time"
 
@@ -96,7 +97,7 @@ func TestQuitKeys(t *testing.T) {
 	ta := newTestApp(t)
 	assert.True(t, quits(ta.press("q")))
 	assert.True(t, quits(ta.press("ctrl+c")))
-	ta.send(OpenConfirmMsg{Spec: ConfirmSpec{Title: "Cancel hold", Verb: "Cancel hold"}})
+	ta.openConfirm(ConfirmSpec{Title: "Cancel hold", Verb: "Cancel hold"})
 	assert.False(t, quits(ta.press("q")), "q means nothing in a modal")
 	assert.True(t, quits(ta.press("ctrl+c")), "ctrl+c quits even in a modal")
 }
@@ -124,7 +125,7 @@ func TestPeriodicRefreshPausesWhileAModalIsOpen(t *testing.T) {
 	require.Equal(t, []RefreshMsg{{Manual: false}}, msgsOf[RefreshMsg](p), "after 10 s")
 	assert.Empty(t, msgsOf[RefreshMsg](ta.tabs[1]), "the active tab only")
 
-	ta.send(OpenConfirmMsg{Spec: ConfirmSpec{Title: "Cancel hold", Verb: "Cancel hold"}})
+	ta.openConfirm(ConfirmSpec{Title: "Cancel hold", Verb: "Cancel hold"})
 	for range 30 {
 		ta.clock.advance(time.Second)
 		ta.tick()
@@ -343,8 +344,8 @@ func TestDisabledKeyShowsItsReason(t *testing.T) {
 
 func TestOtherKeysGoToTheActiveTab(t *testing.T) {
 	ta := newTestApp(t)
-	ta.press("j", "enter", "c", "/")
-	assert.Equal(t, []string{"j", "enter", "c", "/"}, keysOf(ta.tabs[0]))
+	ta.press("j", "enter", "/")
+	assert.Equal(t, []string{"j", "enter", "/"}, keysOf(ta.tabs[0]))
 	assert.Empty(t, ta.tabs[1].got)
 
 	type result struct{ id int }
@@ -451,24 +452,49 @@ func TestStatusBar(t *testing.T) {
 	assert.Contains(t, bar, "│ v1 │")
 	assert.NotContains(t, bar, "sandbox")
 
-	ta.send(ErrorMsg{Err: &backend.Error{Kind: backend.KindRefused, Op: "refund payment 43149010", Message: "amount\x1b]0;x\x07 too large"}})
-	bar = statusLine(ta)
-	assert.Contains(t, bar, "✗ refund payment 43149010: amount too large — refresh to see the current state")
-	assert.NotContains(t, ta.View().Content, "\x1b]0;x", "server text is cleaned")
-
+	// Errors are not in the status bar: they have their own lines above it.
 	ta.send(ErrorMsg{Err: errors.New("list payments: timeout"), Hint: "check the network and press r"})
-	assert.Contains(t, statusLine(ta), "✗ list payments: timeout — check the network and press r")
+	assert.NotContains(t, statusLine(ta), "timeout")
+}
 
-	// At 80 columns the error comes first and keeps its hint.
-	ta.send(tea.WindowSizeMsg{Width: 80, Height: 24})
-	bar = statusLine(ta)
-	assert.Contains(t, bar, "✗ list payments: timeout — check the network and press r")
-	assert.Contains(t, bar, "live")
+// An error is shown whole above the status bar, with how to dismiss it; it
+// stays until dismissed or replaced, and one that is not sticky also goes
+// with a successful refresh.
+func TestErrorsAreShownWholeUntilDismissed(t *testing.T) {
+	ta := newTestApp(t)
+	long := &backend.Error{Kind: backend.KindNotAuthorized, Op: "capture payment 43099779",
+		Message: "the token may only read\x1b]0;x\x07 (it was issued read-only for the reporting robot)"}
+	ta.send(ErrorMsg{Err: long, Sticky: true})
+	s := unwrapped(ta.screen())
+	assert.Contains(t, s, "✗ capture payment 43099779: the token may only read (it was issued read-only for the reporting robot)"+
+		" — these credentials may not do this; ask for an account with the right role (esc dismisses · M all messages)",
+		"whole, wrapped, at 80 columns")
+	assert.NotContains(t, ta.View().Content, "\x1b]0;x", "server text is cleaned")
+	assert.Len(t, msgsOf[SizeMsg](ta.tabs[0]), 1, "the tab area shrank for the error's lines")
 
-	// A successful refresh clears it.
 	ta.tabs[0].status.Refreshed = t0.Add(time.Minute)
 	ta.send(struct{}{})
-	assert.NotContains(t, statusLine(ta), "timeout")
+	assert.Contains(t, unwrapped(ta.screen()), "the token may only read", "a refresh does not clear an action's error")
+
+	ta.press("esc")
+	assert.NotContains(t, unwrapped(ta.screen()), "the token may only read", "esc in the list dismisses it")
+	assert.Len(t, msgsOf[SizeMsg](ta.tabs[0]), 2, "and the tab area grows back")
+	assert.Empty(t, keysOf(ta.tabs[0]), "that esc was the shell's")
+	ta.press("esc")
+	assert.Equal(t, []string{"esc"}, keysOf(ta.tabs[0]), "with no error esc goes to the tab")
+
+	ta.send(ErrorMsg{Err: errors.New("list payments: timeout"), Hint: "check the network and press r"})
+	assert.Contains(t, unwrapped(ta.screen()), "✗ list payments: timeout — check the network and press r")
+	ta.tabs[0].status.Refreshed = t0.Add(2 * time.Minute)
+	ta.send(struct{}{})
+	assert.NotContains(t, ta.screen(), "timeout", "a successful refresh clears a list's error")
+
+	// Longer than three lines: the messages view has it whole.
+	ta.send(ErrorMsg{Err: errors.New(strings.Repeat("a very long reason ", 30)), Sticky: true})
+	assert.Contains(t, unwrapped(ta.screen()), "… M shows it whole")
+	ta.press("M")
+	assert.Contains(t, unwrapped(ta.screen()), "Messages")
+	assert.Contains(t, unwrapped(ta.screen()), strings.TrimSpace(strings.Repeat("a very long reason ", 30)))
 }
 
 func statusLine(ta *testApp) string {
@@ -477,22 +503,46 @@ func statusLine(ta *testApp) string {
 }
 
 // Quitting while an action waits for its answer would leave its outcome
-// unknown: q refuses and says why; ctrl+c twice within the window quits.
+// unknown: q waits for the answer (at most QuitWait) and then quits;
+// ctrl+c twice quits at once, journaling the action as abandoned.
 func TestQuitWaitsForActionsInFlight(t *testing.T) {
 	ta := newTestApp(t)
 	ta.tabs[1].status.Sending = 1 // an action of an inactive tab counts too
 	assert.False(t, quits(ta.press("q")), "q does not quit while a refund is being sent")
-	assert.Contains(t, unwrapped(ta.screen()), "still waiting for the service's answer")
-	assert.False(t, quits(ta.press("ctrl+c")), "the first ctrl+c only warns")
-	assert.True(t, quits(ta.press("ctrl+c")), "a second ctrl+c forces quitting")
+	assert.Contains(t, unwrapped(ta.screen()), "Quitting once the action being sent is answered (at most 10s)")
+	assert.Contains(t, statusLine(ta), "quitting after the answer")
+	ta.tabs[1].status.Sending = 0
+	assert.True(t, quits(ta.send(struct{}{})), "the answer came: it quits")
+	assert.Empty(t, msgsOf[AbandonMsg](ta.tabs[1]), "nothing was abandoned")
 
+	// The answer does not come: after QuitWait the action is journaled as
+	// abandoned by its tab, then the program quits.
+	ta = newTestApp(t)
+	ta.tabs[0].status.Sending = 1
+	ta.press("q")
+	ta.clock.advance(QuitWait - time.Second)
+	assert.False(t, quits(ta.tick()))
+	ta.clock.advance(time.Second)
+	msgs := run(ta.tick())
+	assert.NotEmpty(t, msgsOf[AbandonMsg](ta.tabs[0]), "every tab is told to journal its actions as abandoned")
+	assert.Contains(t, msgs, tea.Msg(tea.QuitMsg{}))
+
+	// ctrl+c twice, or a second signal, does not wait.
 	ta = newTestApp(t)
 	ta.tabs[0].status.Sending = 2
-	assert.False(t, quits(ta.press("ctrl+c")))
-	ta.clock.t = ta.clock.t.Add(forceQuitWindow + time.Second)
-	assert.False(t, quits(ta.press("ctrl+c")), "a second ctrl+c long after the first warns again")
-	ta.tabs[0].status.Sending = 0
-	assert.True(t, quits(ta.press("q")), "once answered, q quits")
+	assert.False(t, quits(ta.press("ctrl+c")), "the first ctrl+c waits")
+	assert.Contains(t, unwrapped(ta.screen()), "the 2 actions being sent are answered")
+	assert.True(t, quits(ta.press("ctrl+c")), "a second ctrl+c forces quitting")
+	assert.NotEmpty(t, msgsOf[AbandonMsg](ta.tabs[0]))
+
+	ta = newTestApp(t)
+	ta.tabs[0].status.Sending = 1
+	assert.False(t, quits(ta.send(ShutdownMsg{Signal: "terminated"})))
+	assert.Contains(t, unwrapped(ta.screen()), "a second signal quits at once")
+	assert.True(t, quits(ta.send(ShutdownMsg{Signal: "terminated"})))
+
+	ta = newTestApp(t)
+	assert.True(t, quits(ta.send(ShutdownMsg{Signal: "hangup"})), "nothing in flight: a signal quits at once")
 }
 
 // At 80x24 the full help is taller than the window: it scrolls instead of

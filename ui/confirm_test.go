@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"strings"
 	"testing"
 	"time"
 
@@ -26,6 +27,8 @@ func (p *confirmProbe) confirm(a money.Amount) tea.Cmd {
 	return func() tea.Msg { return confirmedMsg{a} }
 }
 
+func rub(v string) money.Amount { return money.Amount{Value: money.MustParse(v), Currency: "RUB"} }
+
 func refundSpec(p *confirmProbe) ConfirmSpec {
 	return ConfirmSpec{
 		Title:  "Refund payment 43149010",
@@ -34,15 +37,16 @@ func refundSpec(p *confirmProbe) ConfirmSpec {
 		Danger: true,
 		Amount: &AmountField{
 			Label:    "Amount to refund",
-			Value:    money.Amount{Value: money.MustParse("150"), Currency: "RUB"},
-			Max:      money.MustParse("150"),
+			Value:    rub("500"),
+			Max:      money.MustParse("500"),
 			MaxLabel: "still refundable",
 		},
 		Confirm: p.confirm,
 	}
 }
 
-// dialog drives a confirmation on its own clock.
+// dialog drives a confirmation on its own clock: it opened at t0, and the
+// clock stands after the guard unless a test moves it.
 type dialog struct {
 	t      *testing.T
 	m      Modal
@@ -54,6 +58,8 @@ type dialog struct {
 func openDialog(t *testing.T, spec ConfirmSpec) *dialog {
 	return &dialog{t: t, m: NewConfirm(spec, t0, keys.Default(), NewTheme(true, true)), now: t0.Add(time.Second)}
 }
+
+func (d *dialog) c() *confirmModal { return d.m.(*confirmModal) }
 
 func (d *dialog) press(ks ...string) {
 	for _, k := range ks {
@@ -67,13 +73,12 @@ func (d *dialog) press(ks ...string) {
 
 func (d *dialog) typeText(s string) {
 	for _, r := range s {
-		m, _, closed := d.m.Update(tea.KeyPressMsg{Code: r, Text: string(r)}, d.now)
-		d.m, d.closed = m, closed
+		d.press(string(r))
 	}
 }
 
 func (d *dialog) clear() {
-	for range 20 {
+	for range 30 {
 		d.press("backspace")
 	}
 }
@@ -84,7 +89,7 @@ func TestConfirmCancelIsFocusedByDefault(t *testing.T) {
 	p := &confirmProbe{}
 	d := openDialog(t, refundSpec(p))
 	assert.Contains(t, d.view(), "[ Cancel ]")
-	assert.NotContains(t, d.view(), "[ Refund ]")
+	assert.NotContains(t, d.view(), "[ Refund")
 	d.press("enter")
 	assert.True(t, d.closed, "enter on Cancel cancels")
 	assert.Zero(t, p.calls)
@@ -102,15 +107,23 @@ func TestConfirmNoAndEscCancel(t *testing.T) {
 	}
 }
 
-func TestConfirmYConfirmsExactlyOnceWithThePrefilledAmount(t *testing.T) {
+// The prefill is in the screens' one number format, and the button names
+// what y sends.
+func TestConfirmYSendsExactlyOnceWhatTheButtonNames(t *testing.T) {
 	p := &confirmProbe{}
-	d := openDialog(t, refundSpec(p))
+	spec := refundSpec(p)
+	spec.Amount.Value, spec.Amount.Max = rub("39840"), money.MustParse("39840")
+	d := openDialog(t, spec)
 	assert.Equal(t, keys.ContextModal, d.m.Context(), "the amount is not focused")
-	assert.Contains(t, d.view(), "[150.00")
+	v := d.view()
+	assert.Contains(t, v, "[39,840.00", "grouped as in the list")
+	assert.Contains(t, v, "at most 39,840.00 RUB")
+	assert.Contains(t, v, "Refund 39,840.00 RUB", "the button names the amount")
+	assert.Contains(t, v, "y refund 39,840.00 RUB")
 	d.press("y")
 	require.True(t, d.closed)
 	require.Equal(t, 1, p.calls)
-	assert.Equal(t, money.Amount{Value: money.MustParse("150"), Currency: "RUB"}, p.amounts[0])
+	assert.Equal(t, rub("39840"), p.amounts[0])
 	require.Len(t, d.cmds, 1, "Confirm's command is returned")
 	assert.Equal(t, confirmedMsg{p.amounts[0]}, d.cmds[0]())
 
@@ -118,90 +131,119 @@ func TestConfirmYConfirmsExactlyOnceWithThePrefilledAmount(t *testing.T) {
 	assert.Equal(t, 1, p.calls, "a second y can never confirm again")
 }
 
-func TestConfirmIgnoresKeysInTheFirst400ms(t *testing.T) {
+// Keys in the first 400 ms are ignored and shown as ignored; after any
+// was, the first y only says "seen" and the second sends.
+func TestConfirmGuardIgnoresAndCountsKeysThenWantsYTwice(t *testing.T) {
 	p := &confirmProbe{}
 	d := openDialog(t, refundSpec(p))
 	d.now = t0.Add(100 * time.Millisecond)
 	d.press("y")
-	assert.False(t, d.closed)
-	assert.Zero(t, p.calls)
-	assert.Contains(t, d.view(), "keys are ignored for a moment so a stray key")
 	d.now = t0.Add(399 * time.Millisecond)
 	d.press("right", "enter", "esc")
 	assert.False(t, d.closed, "even esc is ignored")
-	assert.Contains(t, d.view(), "[ Cancel ]", "the focus did not move")
+	assert.Zero(t, p.calls)
+	v := d.view()
+	assert.Contains(t, v, "4 keys ignored — the dialog opened while you typed")
+	assert.Contains(t, v, "[ Cancel ]", "the focus did not move")
 
 	d.now = t0.Add(400 * time.Millisecond)
 	d.press("y")
-	assert.True(t, d.closed)
-	assert.Equal(t, 1, p.calls)
+	assert.False(t, d.closed, "the first y after ignored keys does not send")
+	assert.Zero(t, p.calls)
+	assert.Contains(t, d.view(), "Press y again to refund 500.00 RUB, as shown")
+	d.press("y")
+	require.True(t, d.closed)
+	assert.Equal(t, []money.Amount{rub("500")}, p.amounts)
 }
 
-func TestConfirmRefusesAnAmountAboveTheMax(t *testing.T) {
+// Issue 7: "R, then quickly tab 106 enter (inside the guard), then y"
+// refunded the whole 500.00 instead of 106.00. Now the typing is shown as
+// ignored, the dialog still shows 500.00, and y sends nothing; what a
+// second y sends is what the dialog shows.
+func TestTypingInsideTheGuardNeverBecomesAnotherAmount(t *testing.T) {
 	p := &confirmProbe{}
 	d := openDialog(t, refundSpec(p))
-	d.press("tab")
-	require.Equal(t, keys.ContextModalField, d.m.Context())
-	d.clear()
-	d.typeText("150.01")
-	d.press("enter")
-	assert.Equal(t, keys.ContextModal, d.m.Context(), "enter leaves the field")
-	assert.Contains(t, d.view(), "too much: the maximum is 150.00 RUB (still refundable)")
+	d.now = t0.Add(50 * time.Millisecond)
+	d.press("tab", "1", "0", "6", "enter")
+	d.now = t0.Add(450 * time.Millisecond)
 	d.press("y")
-	assert.False(t, d.closed)
-	assert.Zero(t, p.calls, "an invalid amount cannot be confirmed")
-	assert.Contains(t, d.view(), "cannot confirm: too much")
+	assert.Zero(t, p.calls, "nothing is sent")
+	v := d.view()
+	assert.Contains(t, v, "[500.00", "the field is as it was")
+	assert.Contains(t, v, "Refund 500.00 RUB")
+	assert.NotContains(t, v, "106")
 
-	ok, why := d.m.(*confirmModal).Available(keys.ActModalConfirm)
-	assert.False(t, ok)
-	assert.NotEmpty(t, why)
+	// The user now types the amount they meant, after the guard: the
+	// dialog shows it, and that is what y sends.
+	d.press("e")
+	d.clear()
+	d.typeText("106")
+	d.press("enter")
+	assert.Contains(t, d.view(), "[106 ", "kept as typed, not rewritten to 106.00")
+	assert.Contains(t, d.view(), "Refund 106.00 RUB")
+	d.press("y")
+	require.Equal(t, 1, p.calls)
+	assert.Equal(t, rub("106"), p.amounts[0])
 }
 
-func TestConfirmValidatesTheAmount(t *testing.T) {
-	cases := map[string]string{
-		"":       "enter the amount",
-		"0":      "more than 0",
-		"0.00":   "more than 0",
-		"10.001": "RUB amounts have at most 2 decimals",
-		".":      "write the amount as digits",
-	}
-	for typed, want := range cases {
+func TestConfirmShowsTheAmountAsTypedAndRefusesWhatIsNotOne(t *testing.T) {
+	for typed, want := range map[string]string{
+		"-5":               "no sign",
+		"15O":              "“O” is a letter, not the digit 0",
+		"1e2":              "no exponent",
+		"100.5.5":          "only one decimal point",
+		"9999999999999999": "too many digits",
+		"10.001":           "RUB amounts have at most 2 decimals",
+		"":                 "enter the amount",
+		"0":                "more than 0",
+		"500.01":           "too much: at most 500.00 RUB (still refundable)",
+	} {
 		p := &confirmProbe{}
 		d := openDialog(t, refundSpec(p))
 		d.press("e")
 		d.clear()
 		d.typeText(typed)
-		d.press("tab")
-		assert.Contains(t, d.view(), want, "typed %q", typed)
+		assert.Contains(t, d.view(), want, "typed %q: said while typing", typed)
+		d.press("enter")
+		v := d.view()
+		assert.Contains(t, v, want, "typed %q", typed)
+		if typed != "" {
+			assert.Contains(t, v, "["+typed, "typed %q stays as typed", typed)
+		}
+		assert.Contains(t, v, "Refund —", "typed %q: the button names no amount", typed)
 		d.press("y")
 		assert.Zero(t, p.calls, "typed %q", typed)
+		assert.Contains(t, d.view(), "cannot confirm: the amount is not valid")
+		ok, why := d.c().Available(keys.ActModalConfirm)
+		assert.False(t, ok)
+		assert.Contains(t, why, want)
 	}
 }
 
-func TestConfirmTakesAValidEditedAmount(t *testing.T) {
+func TestConfirmTakesAGroupedEditedAmount(t *testing.T) {
 	p := &confirmProbe{}
-	d := openDialog(t, refundSpec(p))
+	spec := refundSpec(p)
+	spec.Amount.Max = money.MustParse("5000")
+	d := openDialog(t, spec)
 	d.press("e")
 	d.clear()
-	d.typeText("9a") // letters are refused
-	assert.Contains(t, d.view(), "digits and one decimal point only")
-	d.typeText("9,5.1") // the comma is the decimal point, a second point is refused
+	d.typeText("1,000.5")
 	d.press("y")
 	assert.False(t, d.closed, "y does nothing while the field is focused")
 	assert.Contains(t, d.view(), "finish editing the amount")
 	d.press("tab")
-	assert.Contains(t, d.view(), "[99.51", "reformatted with the currency's decimals")
+	assert.Contains(t, d.view(), "[1,000.5 ")
+	assert.Contains(t, d.view(), "Refund 1,000.50 RUB")
 	d.press("y")
 	require.True(t, d.closed)
-	require.Equal(t, 1, p.calls)
-	assert.Equal(t, money.Amount{Value: money.MustParse("99.51"), Currency: "RUB"}, p.amounts[0])
+	assert.Equal(t, []money.Amount{rub("1000.5")}, p.amounts)
 }
 
 func TestConfirmEscInTheFieldCancels(t *testing.T) {
 	p := &confirmProbe{}
 	d := openDialog(t, refundSpec(p))
 	d.press("tab")
-	d.typeText("n") // n types (and is refused), it does not cancel
+	d.typeText("n") // n types, it does not cancel
 	assert.False(t, d.closed)
 	d.press("esc")
 	assert.True(t, d.closed)
@@ -212,19 +254,75 @@ func TestConfirmButtonsMoveAndPress(t *testing.T) {
 	p := &confirmProbe{}
 	spec := refundSpec(p)
 	spec.Amount = nil
-	spec.Title, spec.Verb = "Cancel the hold of payment 43149009", "Cancel hold"
+	hold := rub("1250")
+	spec.Title, spec.Verb, spec.Fixed = "Cancel the hold of payment 43149009", "Release", &hold
 	d := openDialog(t, spec)
 	assert.NotContains(t, d.view(), "Amount")
-	ok, _ := d.m.(*confirmModal).Available(keys.ActModalEditField)
+	ok, _ := d.c().Available(keys.ActModalEditField)
 	assert.False(t, ok, "no field to edit")
 	d.press("right")
-	assert.Contains(t, d.view(), "[ Cancel hold ]")
+	assert.Contains(t, d.view(), "[ Release 1,250.00 RUB ]", "the fixed amount is named")
 	d.press("left")
 	assert.Contains(t, d.view(), "[ Cancel ]")
 	d.press("right", "enter")
 	require.True(t, d.closed)
+	assert.Equal(t, []money.Amount{hold}, p.amounts)
+}
+
+// A dialog that is not on screen in full acts on nothing; when it shows
+// again the guard starts again and y is needed twice.
+func TestConfirmActsOnlyWhileShown(t *testing.T) {
+	p := &confirmProbe{}
+	d := openDialog(t, refundSpec(p))
+	c := d.c()
+	c.setShown(false, d.now)
+	d.press("y", "y", "enter")
+	assert.Zero(t, p.calls)
+	c.setShown(true, d.now)
+	d.press("y")
+	assert.Zero(t, p.calls, "within the guard after reappearing")
+	assert.Contains(t, d.view(), "4 keys ignored — the dialog reappeared while you typed")
+	d.now = d.now.Add(ConfirmGuard)
+	c.setShown(true, d.now) // still shown: the guard does not restart
+	d.press("y")
+	assert.Zero(t, p.calls, "the first y after ignored keys only says seen")
+	d.press("y")
 	assert.Equal(t, 1, p.calls)
-	assert.Equal(t, money.Amount{}, p.amounts[0], "no amount: the zero Amount")
+}
+
+func TestConfirmLargeAmountWantsTheLastDigitsTyped(t *testing.T) {
+	p := &confirmProbe{}
+	spec := refundSpec(p)
+	spec.Check = &TypedCheck{Over: money.MustParse("100"), Digits: "9010", Of: "payment 43149010"}
+	d := openDialog(t, spec)
+	v := d.view()
+	assert.Contains(t, v, "Above 100.00 RUB: type 9010, the last digits of payment 43149010: [____]")
+	assert.Contains(t, v, "type 9010 • n/esc cancel", "the hint says what to do")
+	d.press("y")
+	assert.Zero(t, p.calls, "y waits for the digits")
+	assert.Contains(t, d.view(), "cannot confirm: type 9010")
+
+	d.typeText("91")
+	assert.Contains(t, d.view(), "[91__]")
+	d.press("backspace")
+	d.typeText("010")
+	assert.Contains(t, d.view(), "[9010] ✓")
+	d.press("y")
+	require.Equal(t, 1, p.calls)
+	assert.Equal(t, rub("500"), p.amounts[0])
+
+	// Below the threshold no digits are asked for.
+	p = &confirmProbe{}
+	spec = refundSpec(p)
+	spec.Check = &TypedCheck{Over: money.MustParse("100"), Digits: "9010", Of: "payment 43149010"}
+	d = openDialog(t, spec)
+	d.press("e")
+	d.clear()
+	d.typeText("100")
+	d.press("enter")
+	assert.NotContains(t, d.view(), "type 9010")
+	d.press("y")
+	assert.Equal(t, []money.Amount{rub("100")}, p.amounts)
 }
 
 func TestConfirmDangerVerbIsStyled(t *testing.T) {
@@ -233,40 +331,27 @@ func TestConfirmDangerVerbIsStyled(t *testing.T) {
 	danger := NewConfirm(spec, t0, keys.Default(), th).View(76, 21)
 	spec.Danger = false
 	plain := NewConfirm(spec, t0, keys.Default(), th).View(76, 21)
-	assert.Contains(t, danger, th.Danger.Render("  Refund  "))
-	assert.NotContains(t, plain, th.Danger.Render("  Refund  "))
+	assert.Contains(t, danger, th.Danger.Render("  Refund 500.00 RUB  "))
+	assert.NotContains(t, plain, th.Danger.Render("  Refund 500.00 RUB  "))
 }
 
-func TestConfirmThroughTheShell(t *testing.T) {
-	ta := newTestApp(t)
-	p := &confirmProbe{}
-	ta.send(OpenConfirmMsg{Spec: refundSpec(p)})
-	require.Len(t, ta.modals, 1)
-	ta.press("y")
-	assert.Zero(t, p.calls, "too soon after opening")
-	assert.Contains(t, ta.screen(), "keys are ignored for a moment")
-	assert.Contains(t, ta.screen(), "y confirm • n/esc cancel • tab/e edit amount", "the modal's help bar")
-
-	ta.clock.advance(500 * time.Millisecond)
-	ta.press("tab")
-	assert.Contains(t, ta.screen(), "enter/tab done editing", "the field's help bar")
-	assert.Empty(t, keysOf(ta.tabs[0]), "the modal takes every key")
-	ta.press("enter")
-	cmd := ta.press("y")
-	require.Equal(t, 1, p.calls)
-	assert.Empty(t, ta.modals)
-	assert.Contains(t, run(cmd), tea.Msg(confirmedMsg{p.amounts[0]}))
-}
-
-func TestConfirmFitsSmallAndLongContent(t *testing.T) {
+func TestConfirmFitsOrSaysItDoesNot(t *testing.T) {
 	spec := refundSpec(&confirmProbe{})
+	spec.Check = &TypedCheck{Over: money.MustParse("100"), Digits: "9010", Of: "payment 43149010"}
+	c := NewConfirm(spec, t0, keys.Default(), NewTheme(true, true)).(*confirmModal)
+	c.swallow(whyOpened)
+	c.note = "a note about the last key that did nothing"
+	assert.True(t, c.fits(76, 20), "everything at once fits 80x24 with an error line")
+
 	for range 30 {
 		spec.Lines = append(spec.Lines, "a long fact about the payment that has to wrap inside the dialog box somewhere")
 	}
-	m := NewConfirm(spec, t0, keys.Default(), NewTheme(true, true))
-	for _, size := range [][2]int{{76, 21}, {40, 12}, {196, 47}} {
+	m := NewConfirm(spec, t0, keys.Default(), NewTheme(true, true)).(*confirmModal)
+	assert.False(t, m.fits(76, 21))
+	assert.True(t, m.fits(196, 100))
+	for _, size := range [][2]int{{76, 21}, {76, 16}, {56, 20}, {196, 47}} {
 		out := m.View(size[0], size[1])
-		lines := splitLines(out)
+		lines := strings.Split(out, "\n")
 		assert.LessOrEqual(t, len(lines), size[1], "%v", size)
 		for _, l := range lines {
 			assert.LessOrEqual(t, ansi.StringWidth(l), size[0], "%v", size)
@@ -275,5 +360,6 @@ func TestConfirmFitsSmallAndLongContent(t *testing.T) {
 		assert.Contains(t, s, "Refund payment 43149010", "%v: title kept", size)
 		assert.Contains(t, s, "[ Cancel ]", "%v: buttons kept", size)
 		assert.Contains(t, s, "Amount to refund", "%v: amount kept", size)
+		assert.Contains(t, unwrapped(s), "make the window taller", "%v: says it is cut", size)
 	}
 }

@@ -28,6 +28,7 @@ type Config struct {
 	Now          func() time.Time // the clock; nil = time.Now (tests fix it)
 	NoColor      bool             // NO_COLOR is set
 	Dark         bool             // assumed until the terminal says otherwise
+	Warnings     []string         // shown as toasts at start (and kept in the messages view)
 }
 
 // Tab is one screen of the dashboard.
@@ -62,7 +63,8 @@ type TabStatus struct {
 	Filter    string    // the active filter, "" when none
 	AtEnd     bool      // the whole period is loaded
 	Refreshed time.Time // when the tab's data was last refreshed (zero: never)
-	Sending   int       // actions sent and not yet answered: quitting would leave their outcome unknown
+	Sending   int       // actions sent and not yet answered: quitting waits for their answer
+	Checking  int       // actions whose outcome is unknown and being found out
 }
 
 // Scope is what every tab shows: one merchant and one period [Start, End).
@@ -86,22 +88,67 @@ type (
 	// TickMsg is the shell's clock tick (about once a second), for flashes
 	// that expire; Now comes from the shell's clock so tests can fix it.
 	TickMsg struct{ Now time.Time }
+	// ActionMsg asks the active tab to prepare the dialog of an action key
+	// (a key of the keymap's Actions group that the tab said it can act
+	// on). The shell has already put a "preparing" dialog on screen for
+	// Ticket, which takes every key until the tab answers with exactly one
+	// OpenConfirmMsg or ActionRefusedMsg carrying the same Ticket. The
+	// dialog must name the object the key was pressed on, whatever happens
+	// to the list behind it meanwhile.
+	ActionMsg struct {
+		Action string
+		Ticket int
+	}
+	// ShutdownMsg asks the dashboard to stop, as q does: at once when no
+	// action is being sent, else once their answers came (at most
+	// QuitWait); a second one stops it at once. main sends it on SIGTERM,
+	// SIGHUP and SIGINT.
+	ShutdownMsg struct{ Signal string }
+	// AbandonMsg: paydash is stopping before the answers of the actions
+	// still being sent came (a signal or a forced quit, after the bounded
+	// wait): the tab journals them as abandoned, in a command the shell
+	// runs to the end before it quits.
+	AbandonMsg struct{}
 )
 
 // Messages from tabs to the shell.
 type (
-	// OpenModalMsg puts a modal on top of the stack.
+	// OpenModalMsg opens a modal when none is open (a dialog never stacks
+	// on another; it is dropped otherwise).
 	OpenModalMsg struct{ Modal Modal }
 	// ToastMsg shows a short-lived outcome ("Refund 7000123 of 150.00 RUB made").
 	ToastMsg struct {
 		Level ToastLevel
 		Text  string
 	}
-	// ErrorMsg puts an error in the status bar with what to do about it; it
-	// stays until the next successful refresh or error.
+	// ErrorMsg shows an error, whole, above the status bar with what to do
+	// about it. It stays until it is dismissed (esc in the list) or
+	// replaced by another; one that is not Sticky (a failed list load)
+	// also goes when a refresh succeeds. Every error is kept in the
+	// messages view.
 	ErrorMsg struct {
-		Err  error
-		Hint string
+		Err    error
+		Hint   string
+		Sticky bool // an action's failure: a refresh does not clear it
+	}
+	// NoticeMsg is news the user must not miss (actions of the last run
+	// reconciled at start): it opens a notice dialog, or updates the line
+	// with the same ID in the one that is open. When another dialog is
+	// open it is shown as a toast instead, never stacked. It is kept in
+	// the messages view.
+	NoticeMsg struct {
+		Title string // the dialog's title, when this notice opens it
+		ID    string // the line's identity: a later NoticeMsg with the same ID replaces it
+		Level ToastLevel
+		Text  string
+	}
+	// ActionRefusedMsg ends the preparation of Ticket without a dialog
+	// (the payment moved, nothing is left to refund, it could not be
+	// read): the preparing dialog closes and Text is shown.
+	ActionRefusedMsg struct {
+		Ticket int
+		Level  ToastLevel
+		Text   string
 	}
 	// SwitchTabMsg makes another tab active (e.g. a refund's "open payment"),
 	// then delivers Then to it (e.g. a JumpMsg), if set.
@@ -109,11 +156,18 @@ type (
 		Title string
 		Then  tea.Msg
 	}
-	// OpenConfirmMsg asks the shell for a confirmation dialog (design §7):
-	// Cancel focused, y confirms, n or esc cancels, keys pressed in the first
-	// 400 ms ignored, an amount prefilled and validated before y can act.
-	// The shell calls Spec.Confirm exactly once, when the user confirms.
-	OpenConfirmMsg struct{ Spec ConfirmSpec }
+	// OpenConfirmMsg replaces the preparing dialog of Ticket (see
+	// ActionMsg) with a confirmation (design §7, issue 7): Cancel focused,
+	// y confirms, n or esc cancels, keys pressed within 400 ms of it
+	// appearing ignored (and then y needed twice), an amount prefilled and
+	// validated before y can act. The shell calls Spec.Confirm exactly
+	// once, when the user confirms. A message whose Ticket is not the open
+	// preparing dialog's (the user gave up) is dropped: a dialog never
+	// stacks on another.
+	OpenConfirmMsg struct {
+		Ticket int
+		Spec   ConfirmSpec
+	}
 )
 
 // ToastLevel colours a toast.
@@ -140,12 +194,29 @@ type Modal interface {
 // ConfirmSpec describes a confirmation: what will happen, in words that
 // leave no doubt (payment, amount, currency, customer, interface).
 type ConfirmSpec struct {
-	Title   string   // "Refund payment 43149010"
-	Lines   []string // the facts, one per line
-	Verb    string   // the confirm button, e.g. "Refund"
-	Danger  bool     // drawn in the warning colour
-	Amount  *AmountField
-	Confirm func(amount money.Amount) tea.Cmd // called once, when y confirms
+	Title  string   // "Refund payment 43149010"
+	Lines  []string // the facts, one per line
+	Verb   string   // the confirm button's verb; the button adds the amount: "Refund 500.00 RUB"
+	Danger bool     // drawn in the warning colour
+	Amount *AmountField
+	// Fixed is an amount the action moves that the user does not choose
+	// (a hold released): the button names it and Check applies to it.
+	Fixed *money.Amount
+	// Check, when set, asks for typed digits before y can act above a
+	// threshold (config confirm_typed_over).
+	Check *TypedCheck
+	// Confirm is called once, when y confirms, with the amount the dialog
+	// shows (the zero Amount when it has none).
+	Confirm func(amount money.Amount) tea.Cmd
+}
+
+// TypedCheck is the second check for large amounts (issue 7, after k9s
+// and lazygit): above Over (in the dialog's currency) y acts only once
+// Digits were typed.
+type TypedCheck struct {
+	Over   money.Decimal
+	Digits string // what to type: the last four digits of the payment id
+	Of     string // whose digits, for the prompt: "payment 43149010"
 }
 
 // AmountField is an editable amount in a confirmation, prefilled and not

@@ -265,3 +265,15 @@ func golden(t *testing.T, name, got string) {
 	require.NoError(t, err, "run go test ./ui -run %s -update to create it", t.Name())
 	require.Equal(t, string(want), got, fmt.Sprintf("golden %s differs", path))
 }
+
+// openConfirm opens a confirmation the way a tab's action does: the
+// action key puts up the preparing dialog, and the tab answers with the
+// confirmation for its ticket.
+func (ta *testApp) openConfirm(spec ConfirmSpec) {
+	ta.press("c")
+	acts := msgsOf[ActionMsg](ta.tabs[ta.active])
+	if len(acts) == 0 {
+		panic("c opened no preparing dialog")
+	}
+	ta.send(OpenConfirmMsg{Ticket: acts[len(acts)-1].Ticket, Spec: spec})
+}

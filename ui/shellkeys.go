@@ -15,7 +15,7 @@ var shellActions = map[string]bool{
 	keys.ActNextTab: true, keys.ActPrevTab: true,
 	keys.ActTab1: true, keys.ActTab2: true, keys.ActTab3: true, keys.ActTab4: true, keys.ActTab5: true,
 	keys.ActHelp: true, keys.ActQuit: true, keys.ActRefresh: true,
-	keys.ActJump: true, keys.ActPeriod: true, keys.ActMerchant: true,
+	keys.ActJump: true, keys.ActPeriod: true, keys.ActMerchant: true, keys.ActMessages: true,
 }
 
 // tabKeys maps the number-key actions to tab indexes.
@@ -68,7 +68,7 @@ func (a *App) available(i int, action string) (bool, string) {
 		return len(a.tabs) > 1, ""
 	case keys.ActTab1, keys.ActTab2, keys.ActTab3, keys.ActTab4, keys.ActTab5:
 		return tabKeys[action] < len(a.tabs), ""
-	case keys.ActHelp, keys.ActQuit:
+	case keys.ActHelp, keys.ActQuit, keys.ActMessages:
 		return true, ""
 	case keys.ActRefresh, keys.ActPeriod:
 		return veto()
@@ -99,41 +99,41 @@ func (a *App) otherMerchant() bool {
 	return false
 }
 
-// key handles a key press: ctrl+c always quits; the help overlay, then the
-// top modal, take keys before anything else; then the shell's own keys
-// for the active tab's context; every other key goes to the active tab.
+// key handles a key press: ctrl+c always quits; below the minimum size
+// nothing else acts; the overlays (help, messages), then the dialog, take
+// keys before anything else; then the shell's own keys for the active
+// tab's context; an action key opens the preparing dialog at once; every
+// other key goes to the active tab.
 func (a *App) key(msg tea.KeyPressMsg, now time.Time) tea.Cmd {
 	if msg.String() == "ctrl+c" {
-		return a.quit(true, now)
+		return a.quit(quitByCtrlC, now)
+	}
+	if a.tooSmall() {
+		// The screen only asks for a bigger window: nothing the user
+		// cannot see may act. A dialog counts the key.
+		if len(a.modals) == 0 && keys.Matches(msg, a.km.Global.Quit) {
+			return a.quit(quitByKey, now)
+		}
+		a.swallowKey(whyHidden)
+		return nil
 	}
 	if a.helpOpen {
-		page := max(a.height-chromeLines-4, 1)
-		switch {
-		case msg.String() == "esc" || keys.Matches(msg, a.km.Global.Help):
-			a.helpOpen = false
-		case keys.Matches(msg, a.km.Global.Quit):
-			return a.quit(false, now)
-		case keys.Matches(msg, a.km.List.Down):
-			a.scrollHelp(1)
-		case keys.Matches(msg, a.km.List.Up):
-			a.scrollHelp(-1)
-		case keys.Matches(msg, a.km.List.PageDown):
-			a.scrollHelp(page)
-		case keys.Matches(msg, a.km.List.PageUp):
-			a.scrollHelp(-page)
-		}
-		return nil
+		return a.helpKey(msg, now)
+	}
+	if a.messagesOpen {
+		return a.messagesKey(msg, now)
 	}
 	if len(a.modals) > 0 {
 		return a.updateModal(msg, now)
 	}
 	if len(a.tabs) == 0 {
 		if keys.Matches(msg, a.km.Global.Quit) {
-			return a.quit(false, now)
+			return a.quit(quitByKey, now)
 		}
 		return nil
 	}
-	p, ok := a.km.Resolve(msg, a.tabs[a.active].Context(), a.availability(a.active))
+	ctx := a.tabs[a.active].Context()
+	p, ok := a.km.Resolve(msg, ctx, a.availability(a.active))
 	if !ok {
 		return a.updateTab(a.active, msg)
 	}
@@ -143,6 +143,14 @@ func (a *App) key(msg tea.KeyPressMsg, now time.Time) tea.Cmd {
 		// still goes to the tab, which ignores what it does not know.
 		if !p.Enabled && p.Reason != keys.NotHere {
 			a.addToast(ToastWarning, p.Reason, now)
+			return nil
+		}
+		if p.Enabled && keys.GroupOf(p.Action) == keys.GroupActions {
+			return a.startAction(p.Action)
+		}
+		if p.Action == keys.ActClose && ctx == keys.ContextList && a.errText != "" &&
+			a.tabs[a.active].Status().Filter == "" {
+			a.setError(nil, "", false, now) // esc with nothing else to close dismisses the error
 			return nil
 		}
 		return a.updateTab(a.active, msg)
@@ -158,6 +166,26 @@ func (a *App) key(msg tea.KeyPressMsg, now time.Time) tea.Cmd {
 	return a.shellAction(p.Action, now)
 }
 
+// helpKey handles a key while the full help is open.
+func (a *App) helpKey(msg tea.KeyPressMsg, now time.Time) tea.Cmd {
+	page := max(a.height-chromeLines-4, 1)
+	switch {
+	case msg.String() == "esc" || keys.Matches(msg, a.km.Global.Help):
+		a.helpOpen = false
+	case keys.Matches(msg, a.km.Global.Quit):
+		return a.quit(quitByKey, now)
+	case keys.Matches(msg, a.km.List.Down):
+		a.scrollHelp(1)
+	case keys.Matches(msg, a.km.List.Up):
+		a.scrollHelp(-1)
+	case keys.Matches(msg, a.km.List.PageDown):
+		a.scrollHelp(page)
+	case keys.Matches(msg, a.km.List.PageUp):
+		a.scrollHelp(-page)
+	}
+	return nil
+}
+
 func (a *App) shellAction(action string, now time.Time) tea.Cmd {
 	n := len(a.tabs)
 	switch action {
@@ -169,16 +197,18 @@ func (a *App) shellAction(action string, now time.Time) tea.Cmd {
 		a.active = tabKeys[action]
 	case keys.ActHelp:
 		a.helpOpen, a.helpScroll = true, 0
+	case keys.ActMessages:
+		a.messagesOpen, a.messagesScroll = true, 0
 	case keys.ActQuit:
-		return a.quit(false, now)
+		return a.quit(quitByKey, now)
 	case keys.ActRefresh:
 		return a.refresh(true, now)
 	case keys.ActJump:
-		a.modals = append(a.modals, newJumpPrompt(a.km, a.theme))
+		a.openModal(newJumpPrompt(a.km, a.theme))
 	case keys.ActPeriod:
-		a.modals = append(a.modals, newPeriodChooser(a.scope, a.loc, a.km, a.theme))
+		a.openModal(newPeriodChooser(a.scope, a.loc, a.km, a.theme))
 	case keys.ActMerchant:
-		a.modals = append(a.modals, newMerchantChooser(a.cfg.Merchants, a.scope, a.km, a.theme))
+		a.openModal(newMerchantChooser(a.cfg.Merchants, a.scope, a.km, a.theme))
 	}
 	return nil
 }
@@ -197,6 +227,9 @@ func (a *App) updateModal(msg tea.Msg, now time.Time) tea.Cmd {
 		return cmd
 	}
 	a.modals = a.modals[:top]
+	for i := range a.toasts { // the toasts waited under the dialog: their time starts now
+		a.toasts[i].until = later(a.toasts[i].until, now.Add(toastFor))
+	}
 	r, ok := m.(resultModal)
 	if !ok {
 		return cmd
@@ -211,30 +244,54 @@ func (a *App) updateModal(msg tea.Msg, now time.Time) tea.Cmd {
 	return cmd
 }
 
-// forceQuitWindow is how long a second ctrl+c forces quitting while an
-// action is still waiting for its answer.
+// forceQuitWindow is how long a second ctrl+c (or signal) forces quitting
+// while an action is still waiting for its answer.
 const forceQuitWindow = 3 * time.Second
 
-// quit ends the program unless an action is still waiting for its answer:
-// quitting then would leave the support person not knowing whether the
-// capture or refund happened (the journal would hold "sent" without an
-// outcome). q refuses and says so; ctrl+c pressed twice within a few
-// seconds quits anyway.
-func (a *App) quit(ctrlC bool, now time.Time) tea.Cmd {
-	sending := 0
-	for _, t := range a.tabs {
-		sending += t.Status().Sending
-	}
-	if sending == 0 || (ctrlC && now.Before(a.forceQuitUntil)) {
+// What asked to quit.
+type quitCause int
+
+const (
+	quitByKey    quitCause = iota // q
+	quitByCtrlC                   // ctrl+c: pressed twice, it does not wait
+	quitBySignal                  // SIGTERM, SIGHUP, SIGINT: a second one does not wait
+)
+
+// quit ends the program, but not while an action is waiting for its
+// answer: quitting then would leave the support person not knowing
+// whether the capture or refund happened. It waits for the answers
+// instead, at most QuitWait, and then journals what is still unanswered
+// as abandoned (the next start finds out what became of it). ctrl+c
+// twice, or a second signal, stops waiting.
+func (a *App) quit(cause quitCause, now time.Time) tea.Cmd {
+	sending := a.sending()
+	if sending == 0 {
 		return tea.Quit
 	}
-	what := "an action is"
-	if sending > 1 {
-		what = fmt.Sprintf("%d actions are", sending)
+	if cause != quitByKey && now.Before(a.forceQuitUntil) {
+		return a.abandonAndQuit()
 	}
-	a.addToast(ToastWarning, what+" still waiting for the service's answer; wait for it, or press ctrl+c twice to quit anyway", now)
-	if ctrlC {
+	if cause != quitByKey {
 		a.forceQuitUntil = now.Add(forceQuitWindow)
 	}
+	if !a.quitting {
+		a.quitting, a.quitBy = true, now.Add(QuitWait)
+	}
+	what := "the action being sent is"
+	if sending > 1 {
+		what = fmt.Sprintf("the %d actions being sent are", sending)
+	}
+	again := "ctrl+c twice quits at once"
+	if cause == quitBySignal {
+		again = "a second signal quits at once"
+	}
+	a.addToast(ToastWarning, fmt.Sprintf("Quitting once %s answered (at most %s); %s", what,
+		a.quitBy.Sub(now).Round(time.Second), again), now)
 	return nil
+}
+
+// abandonAndQuit quits without the answers still awaited: every tab
+// journals its actions in flight as abandoned first, then the program ends.
+func (a *App) abandonAndQuit() tea.Cmd {
+	return tea.Sequence(tea.Batch(a.broadcast(AbandonMsg{})...), tea.Quit)
 }

@@ -11,6 +11,7 @@ import (
 
 	"paydash/backend"
 	"paydash/backend/textsafe"
+	"paydash/keys"
 )
 
 // segment is one part of the status bar. When the bar is too narrow the
@@ -43,12 +44,18 @@ func (a *App) statusBar(w int) string {
 	if busy {
 		spin = a.spin.View()
 	}
-	key := statusKey{w: w, st: st, refreshedAt: refreshedAt, scope: a.scope, err: a.errText, hint: a.errHint,
-		spin: spin, busy: busy, gen: a.gen}
+	sending, checking := 0, 0
+	for _, t := range a.tabs {
+		ts := t.Status()
+		sending += ts.Sending
+		checking += ts.Checking
+	}
+	key := statusKey{w: w, st: st, refreshedAt: refreshedAt, scope: a.scope, sending: sending, checking: checking,
+		quitting: a.quitting, spin: spin, busy: busy, gen: a.gen}
 	if a.status.ok && a.status.key == key {
 		return a.status.line
 	}
-	line := a.drawStatusBar(w, st, refreshedAt, busy)
+	line := a.drawStatusBar(w, st, refreshedAt, busy, sending, checking)
 	a.status = statusCache{key: key, line: line, ok: true}
 	return line
 }
@@ -60,7 +67,9 @@ type statusKey struct {
 	st          TabStatus
 	refreshedAt time.Time
 	scope       Scope
-	err, hint   string
+	sending     int // actions sent, in every tab
+	checking    int // actions whose outcome is being found out, in every tab
+	quitting    bool
 	spin        string
 	busy        bool
 	gen         int // the theme's and the description's generation
@@ -72,9 +81,9 @@ type statusCache struct {
 	ok   bool
 }
 
-func (a *App) drawStatusBar(w int, st TabStatus, refreshedAt time.Time, busy bool) string {
+func (a *App) drawStatusBar(w int, st TabStatus, refreshedAt time.Time, busy bool, sending, checking int) string {
 	th := a.theme
-	segs := make([]segment, 0, 10)
+	segs := make([]segment, 0, 12)
 
 	mode := segment{text: "sandbox", style: th.Success, keep: true}
 	if !a.desc.Sandbox {
@@ -97,6 +106,17 @@ func (a *App) drawStatusBar(w int, st TabStatus, refreshedAt time.Time, busy boo
 	if ifs := interfaces(a.desc.Interfaces); ifs != "" {
 		segs = append(segs, segment{text: ifs, style: th.Muted, prio: 40})
 	}
+	// The actions' state comes right after sandbox/live: what the
+	// support person must not miss.
+	if checking > 0 {
+		segs = append(segs, segment{text: plural(checking, "outcome", "outcomes") + " unknown — checking",
+			style: th.Warning.Bold(true), keep: true})
+	}
+	if a.quitting {
+		segs = append(segs, segment{text: "quitting after the answer", style: th.Warning, keep: true})
+	} else if sending > 0 {
+		segs = append(segs, segment{text: "→ " + plural(sending, "action", "actions") + " sending", style: th.Warning, prio: 97})
+	}
 	if busy {
 		segs = append(segs, segment{text: ansi.Strip(a.spin.View()) + " loading", style: th.Accent, prio: 95})
 	}
@@ -111,27 +131,18 @@ func (a *App) drawStatusBar(w int, st TabStatus, refreshedAt time.Time, busy boo
 		segs = append(segs, segment{text: "filter \"" + textsafe.Line(st.Filter, 30) + "\"", style: th.Warning, prio: 85})
 	}
 
-	errSeg := -1
-	if a.errText != "" {
-		segs = append([]segment{{style: th.Danger, keep: true}}, segs...)
-		errSeg = 0
-	}
-
 	// Drop the least important segments until the rest fits.
 	width := func() int {
-		n := 0
+		n := 1
 		for i, s := range segs {
 			if i > 0 {
 				n += statusSepWidth
 			}
-			if i != errSeg {
-				n += ansi.StringWidth(s.text)
-			}
+			n += ansi.StringWidth(s.text)
 		}
 		return n
 	}
-	errRoom := func() int { return w - 2 - width() } // one space each side
-	for errRoom() < a.errMinWidth() {
+	for width() > w {
 		drop, lowest := -1, 1<<30
 		for i, s := range segs {
 			if !s.keep && s.prio < lowest {
@@ -142,9 +153,6 @@ func (a *App) drawStatusBar(w int, st TabStatus, refreshedAt time.Time, busy boo
 			break
 		}
 		segs = append(segs[:drop], segs[drop+1:]...)
-	}
-	if errSeg >= 0 {
-		segs[errSeg].text = a.errorText(errRoom())
 	}
 
 	sep := th.Muted.Render(statusSep)
@@ -159,15 +167,6 @@ func (a *App) drawStatusBar(w int, st TabStatus, refreshedAt time.Time, busy boo
 	return fitTail(b.String(), w)
 }
 
-// errMinWidth is the room the error needs: all of it, so that other
-// segments give way to it first; only alone is it shortened.
-func (a *App) errMinWidth() int {
-	if a.errText == "" {
-		return 0
-	}
-	return ansi.StringWidth(a.fullError())
-}
-
 func (a *App) fullError() string {
 	s := "✗ " + a.errText
 	if a.errHint != "" {
@@ -176,24 +175,44 @@ func (a *App) fullError() string {
 	return s
 }
 
-// errorText fits the error into room cells, shortening the message before
-// the hint, since the hint says what to do.
-func (a *App) errorText(room int) string {
-	full := a.fullError()
-	if room <= 0 {
-		return ""
+// maxErrorLines is how many lines the error may take above the status bar
+// (one while a dialog or an overlay is open, so the dialog keeps its room).
+const maxErrorLines = 3
+
+// errorLines draws the last error whole above the status bar, wrapped, with
+// how to dismiss it; when it is longer than its lines, the messages view
+// has it whole.
+func (a *App) errorLines(w int) []string {
+	if a.errText == "" || w <= 0 {
+		return nil
 	}
-	if ansi.StringWidth(full) <= room {
-		return full
+	th := a.theme
+	room := maxErrorLines
+	if len(a.modals) > 0 || a.helpOpen || a.messagesOpen {
+		room = 1
 	}
-	if a.errHint != "" {
-		hint := " — " + a.errHint
-		msgRoom := room - ansi.StringWidth(hint)
-		if msgRoom >= 16 {
-			return ansi.Truncate("✗ "+a.errText, msgRoom, "…") + hint
-		}
+	// No-break spaces keep the way out in one piece when the line wraps.
+	tail := strings.ReplaceAll(" ("+keys.Label(untyped(a.km.List.Close.Keys()))+" dismisses · "+
+		keys.Label(a.km.Global.Messages.Keys())+" all messages)", " ", "\u00a0")
+	tail = " " + tail[len("\u00a0"):]
+	lines := wrapWords(a.fullError()+tail, w-2)
+	if len(lines) > room {
+		more := "… " + keys.Label(a.km.Global.Messages.Keys()) + " shows it whole"
+		lines = lines[:room]
+		last := ansi.Truncate(lines[room-1], max(w-2-ansi.StringWidth(more)-1, 1), "")
+		lines[room-1] = last + " " + more
 	}
-	return ansi.Truncate(full, room, "…")
+	for i, l := range lines {
+		lines[i] = fit(" "+th.Danger.Render(l), w)
+	}
+	return lines
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return thousands(n) + " " + many
 }
 
 func (a *App) host() string {

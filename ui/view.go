@@ -28,10 +28,11 @@ func (a *App) render() string {
 	if w <= 0 || h <= 0 {
 		return ""
 	}
-	if w < MinWidth || h < MinHeight {
-		return a.tooSmall(w, h)
+	if a.tooSmall() {
+		return a.tooSmallView(w, h)
 	}
-	bodyH := h - chromeLines
+	errLines := a.errorLines(w)
+	bodyH := max(h-chromeLines-len(errLines), 0)
 	frame := make([]string, 0, h)
 	frame = append(frame, a.tabBar(w))
 	if len(a.tabs) > 0 {
@@ -39,22 +40,29 @@ func (a *App) render() string {
 	} else {
 		frame = append(frame, fitBlock(a.theme.Muted.Render("no tabs"), w, bodyH)...)
 	}
+	frame = append(frame, errLines...)
 	frame = append(frame, a.statusBar(w), a.helpBar(w))
 
 	if a.helpOpen {
 		a.drawFullHelp(frame, w, bodyH)
 	}
+	if a.messagesOpen {
+		a.drawMessages(frame, w, bodyH)
+	}
+	top, bottom := -1, -1 // the rows a dialog covers: toasts stay off them
 	for _, m := range a.modals {
 		block := clampBlock(m.View(w-4, bodyH), w, bodyH)
 		bw, bh := blockSize(block)
-		overlay(frame, block, center(w, bw), 1+center(bodyH, bh), w)
+		y := 1 + center(bodyH, bh)
+		overlay(frame, block, center(w, bw), y, w)
+		top, bottom = y, y+bh-1
 	}
-	a.drawToasts(frame, w, bodyH)
+	a.drawToasts(frame, w, bodyH, top, bottom)
 	return strings.Join(frame, "\n")
 }
 
-func (a *App) tooSmall(w, h int) string {
-	msg := fmt.Sprintf("make the window at least %dx%d (it is %dx%d)", MinWidth, MinHeight, w, h)
+func (a *App) tooSmallView(w, h int) string {
+	msg := fmt.Sprintf("make the window at least %dx%d (it is %dx%d); keys wait until then", MinWidth, MinHeight, w, h)
 	msg = strings.Join(wrapWords(msg, w), "\n")
 	return strings.Join(fitBlock(lipgloss.Place(w, h, lipgloss.Center, lipgloss.Center, msg), w, h), "\n")
 }
@@ -140,6 +148,10 @@ func (a *App) helpBar(w int) string {
 		return fit(helpLine(a.theme, w, [2]string{"esc/" + keys.Label(a.km.Global.Help.Keys()), "close help"},
 			[2]string{keys.Label(a.km.List.Down.Keys()) + "/" + keys.Label(a.km.List.Up.Keys()), "scroll"},
 			[2]string{"ctrl+c", "quit"}), w)
+	case a.messagesOpen:
+		return fit(helpLine(a.theme, w, [2]string{"esc/" + keys.Label(a.km.Global.Messages.Keys()), "close messages"},
+			[2]string{keys.Label(a.km.List.Down.Keys()) + "/" + keys.Label(a.km.List.Up.Keys()), "scroll"},
+			[2]string{"ctrl+c", "quit"}), w)
 	case len(a.modals) > 0:
 		top := a.modals[len(a.modals)-1]
 		if hl, ok := top.(helpLiner); ok {
@@ -206,7 +218,7 @@ func (a *App) fullHelp() (lines []string, fits int) {
 		ctx, avail = a.tabs[a.active].Context(), a.availability(a.active)
 	}
 	innerW := min(a.width-4-boxFrame, 160)
-	innerH := a.height - chromeLines - 2 - 2 // border, title and a blank line
+	innerH := a.height - a.chromeHeight() - 2 - 2 // border, title and a blank line
 	return strings.Split(keys.FullHelp(a.km, ctx, avail, innerW, 0, a.theme.Help), "\n"), max(innerH, 1)
 }
 
@@ -238,24 +250,50 @@ func (a *App) drawFullHelp(frame []string, w, bodyH int) {
 	overlay(frame, block, center(w, bw), 1+center(bodyH, bh), w)
 }
 
+// maxToastLines bounds one toast's height: a toast is shown whole, wrapped,
+// up to this many lines (the messages view has every one whole anyway).
+const maxToastLines = 3
+
 // drawToasts draws the toasts at the bottom right of the tab area, the
-// newest nearest the status bar.
-func (a *App) drawToasts(frame []string, w, bodyH int) {
+// newest nearest the status bar, each whole (wrapped), never over the rows
+// top..bottom of an open dialog (a toast must not hide what the user
+// confirms).
+func (a *App) drawToasts(frame []string, w, bodyH, top, bottom int) {
 	maxW := min(w-2, 72)
+	row := bodyH // frame[0] is the tab bar, so the tab area is rows 1..bodyH
 	for k := range a.toasts {
 		t := a.toasts[len(a.toasts)-1-k]
-		row := bodyH - k // frame[0] is the tab bar, so the tab area is rows 1..bodyH
-		if row < 1 {
+		lines := a.toastLines(t, maxW)
+		first := row - len(lines) + 1
+		if first <= bottom && row >= top {
+			row = top - 1 // jump over the dialog
+			first = row - len(lines) + 1
+		}
+		if first < 1 {
 			break
 		}
-		text := " " + toastMarker(t.level) + " " + t.text + " "
-		if ansi.StringWidth(text) > maxW {
-			text = ansi.Truncate(text, maxW-1, "…") + " "
-		}
-		line := a.toastStyle(t.level).Render(text)
-		tw := ansi.StringWidth(line)
-		overlay(frame, []string{line}, w-tw-1, row, w)
+		bw, _ := blockSize(lines)
+		overlay(frame, lines, w-bw-1, first, w)
+		row = first - 1
 	}
+}
+
+// toastLines is a toast as a block of lines of one width, at most maxW.
+func (a *App) toastLines(t toast, maxW int) []string {
+	text := toastMarker(t.level) + " " + t.text
+	wrapped := wrapWords(text, maxW-2)
+	if len(wrapped) > maxToastLines {
+		wrapped = wrapped[:maxToastLines]
+		more := "… " + keys.Label(a.km.Global.Messages.Keys()) + " shows all"
+		wrapped[maxToastLines-1] = ansi.Truncate(wrapped[maxToastLines-1], max(maxW-2-ansi.StringWidth(more)-1, 1), "") + " " + more
+	}
+	bw, _ := blockSize(wrapped)
+	st := a.toastStyle(t.level)
+	out := make([]string, len(wrapped))
+	for i, l := range wrapped {
+		out[i] = st.Render(" " + fit(l, bw) + " ")
+	}
+	return out
 }
 
 func toastMarker(l ToastLevel) string {

@@ -32,7 +32,7 @@ var busyScreens = map[string]func(ta *testApp){
 		ta.send(ErrorMsg{Err: errors.New(strings.Repeat("a long error ", 20)), Hint: "do something about it"})
 	},
 	"confirm": func(ta *testApp) {
-		ta.send(OpenConfirmMsg{Spec: refundSpec(&confirmProbe{})})
+		ta.openConfirm(refundSpec(&confirmProbe{}))
 		ta.send(ToastMsg{Level: ToastSuccess, Text: "over the modal"})
 	},
 	"help":     func(ta *testApp) { ta.press("?") },
@@ -96,7 +96,7 @@ func TestGoldenShell(t *testing.T) {
 		{"shell_80x24", 80, 24, func(ta *testApp) {}},
 		{"shell_160x48", 160, 48, func(ta *testApp) {}},
 		{"shell_80x24_confirm", 80, 24, func(ta *testApp) {
-			ta.send(OpenConfirmMsg{Spec: refundSpec(&confirmProbe{})})
+			ta.openConfirm(refundSpec(&confirmProbe{}))
 			ta.send(ToastMsg{Level: ToastSuccess, Text: "Capture of 43149009 made"})
 		}},
 		{"shell_80x24_error", 80, 24, func(ta *testApp) {
@@ -120,7 +120,7 @@ func TestGoldenShell(t *testing.T) {
 func TestNoColorThemeDrawsNoColour(t *testing.T) {
 	ta := newTestApp(t)
 	busyScreens["toasts and error"](ta)
-	ta.send(OpenConfirmMsg{Spec: refundSpec(&confirmProbe{})})
+	ta.openConfirm(refundSpec(&confirmProbe{}))
 	out := ta.View().Content
 	for _, sgr := range []string{"38;", "48;", "\x1b[3", "\x1b[4", "\x1b[9"} {
 		require.NotContains(t, out, sgr, "a colour escape with NO_COLOR")

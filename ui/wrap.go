@@ -6,6 +6,10 @@ import (
 	"github.com/charmbracelet/x/ansi"
 )
 
+// breaksLine: the spaces a line may break at; a no-break space (U+00A0)
+// keeps what it joins on one line.
+func breaksLine(r rune) bool { return r == ' ' || r == '\t' || r == '\n' }
+
 // wrapWords wraps s to width at spaces only. ansi.Wrap also breaks at every
 // hyphen, which splits what a support person reads as one thing: a date
 // ("2026-\n11-21") or an order number ("TRV-AYT-\n28001"). A single word
@@ -16,7 +20,7 @@ func wrapWords(s string, width int) []string {
 	}
 	var lines []string
 	line, lineW := "", 0
-	for _, word := range strings.Fields(s) {
+	for _, word := range strings.FieldsFunc(s, breaksLine) {
 		w := ansi.StringWidth(word)
 		switch {
 		case lineW > 0 && lineW+1+w <= width:

@@ -2,44 +2,81 @@ package views
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
+	"time"
 
 	tea "charm.land/bubbletea/v2"
 
 	"paydash/backend"
-	"paydash/backend/journal"
+	"paydash/backend/action"
 	"paydash/backend/money"
 	"paydash/backend/textsafe"
 	"paydash/keys"
 	"paydash/ui"
 )
 
-// Journal action names (design §6).
-const (
-	journalCapture    = "capture"
-	journalCancelHold = "cancel_hold"
-	journalRefund     = "refund"
-)
+// The Payments tab's money actions (issue 7). The life cycle of one:
+//
+//	action key   the shell shows a "preparing" dialog at once and sends ActionMsg;
+//	prepare      the payment (and, for a refund, its refunds) is read again, so the
+//	             dialog names it as it is now; the dialog is bound to it;
+//	y            Confirm marks the action as being sent on its payment, so nothing
+//	             else can be sent on it, and the runner journals and sends it;
+//	answer       done, refused (shown whole, kept above the status bar), or
+//	             unknown: then it is found out (action.Runner.Check), again and
+//	             again while the service cannot say, and never shown as a failure.
+//
+// Actions left without an outcome by an earlier run (Deps.Pending) are
+// found out the same way at start, with a notice listing them.
 
 // actionInfo describes one of the tab's actions.
 type actionInfo struct {
+	kind     action.Kind
 	backend  backend.Action
-	journal  string
-	verb     string // the confirm button
-	noun     string // "a capture" in "a capture of this payment is being sent"
+	verb     string // the confirm button's verb ("Refund 500.00 RUB")
+	doing    string // the row's status while it is sent ("→ refunding")
+	title    string // the dialog's title, %s = the payment id
 	required backend.PaymentStatus
 	wrong    string // the wrong-state reason, %s = the current status
 }
 
 var actionInfos = map[string]actionInfo{
-	keys.ActCapture: {backend.ActionCapture, journalCapture, "Capture", "a capture", backend.PaymentAuthorized,
-		"only an Authorized payment can be captured (this one is %s)"},
-	keys.ActCancelHold: {backend.ActionCancel, journalCancelHold, "Cancel hold", "a cancellation of the hold", backend.PaymentAuthorized,
-		"only an Authorized payment's hold can be cancelled (this one is %s)"},
-	keys.ActRefund: {backend.ActionRefund, journalRefund, "Refund", "a refund", backend.PaymentSettled,
-		"only a Settled payment can be refunded (this one is %s)"},
+	keys.ActCapture: {action.Capture, backend.ActionCapture, "Capture", "capturing", "Capture payment %s",
+		backend.PaymentAuthorized, "only an Authorized payment can be captured (this one is %s)"},
+	keys.ActCancelHold: {action.CancelHold, backend.ActionCancel, "Release", "releasing", "Cancel the hold on payment %s",
+		backend.PaymentAuthorized, "only an Authorized payment's hold can be cancelled (this one is %s)"},
+	keys.ActRefund: {action.Refund, backend.ActionRefund, "Refund", "refunding", "Refund payment %s",
+		backend.PaymentSettled, "only a Settled payment can be refunded (this one is %s)"},
+}
+
+// tracked is an action of this tab whose outcome is not known yet.
+type tracked struct {
+	req   action.Request
+	state trackState
+	why   string // unknown: why (the lost answer, the failed check)
+	tries int    // checks made
+	// fromStart: left by an earlier run; its outcome goes to the notice.
+	fromStart bool
+}
+
+type trackState int
+
+const (
+	stateSending  trackState = iota // sent, the answer awaited
+	stateChecking                   // the answer was lost: being found out
+	stateStuck                      // cannot be found out automatically: the user must look
+)
+
+// checkAfter is how long to wait before the check number tries+1 of an
+// unknown outcome: the first after two seconds (a lost answer is usually
+// a blip, and a request still on its way should have landed by then),
+// then doubling up to a minute while the service cannot say. A variable
+// so that tests need not wait.
+var checkAfter = func(tries int) time.Duration {
+	return min(2*time.Second<<min(tries, 5), time.Minute)
 }
 
 // Messages of the actions.
@@ -48,37 +85,37 @@ type (
 	// confirmation opens.
 	prepareMsg struct {
 		owner   uint64
+		ticket  int
 		action  string
+		id      string
 		p       backend.Payment
 		refunds []backend.Refund
 		err     error
 	}
-	// actionMsg is an action's outcome.
-	actionMsg struct {
+	// outcomeMsg is what became of an action: its answer, or a check.
+	outcomeMsg struct {
 		owner      uint64
-		action     string
-		id         string
-		amount     money.Amount
-		idemKey    string
-		p          backend.Payment // the payment after the action (re-read after a refund)
-		refund     backend.Refund
-		refunds    []backend.Refund
+		req        action.Request
+		out        action.Outcome
+		refunds    []backend.Refund // a refund's payment's refunds, read after it was made
 		refundsErr error
-		err        error
-		notSent    bool  // the journal refused the "sent" entry: nothing went out
-		journalErr error // the "done"/"failed" entry could not be written
+	}
+	// checkDueMsg: time to find out an unknown outcome again.
+	checkDueMsg struct {
+		owner uint64
+		id    string // the action's id
 	}
 )
 
 // Available implements ui.Tab.
-func (t *Payments) Available(action string) (bool, string) {
-	switch action {
+func (t *Payments) Available(act string) (bool, string) {
+	switch act {
 	case keys.ActCapture, keys.ActCancelHold, keys.ActRefund:
 		p, ok := t.target()
 		if !ok {
 			return false, "no payment is selected"
 		}
-		return t.availableFor(action, p)
+		return t.availableFor(act, p)
 	case keys.ActRevoke, keys.ActToggleSticker, keys.ActNew, keys.ActExport:
 		return false, ""
 	case keys.ActOpen, keys.ActRaw, keys.ActCopyID:
@@ -90,25 +127,22 @@ func (t *Payments) Available(action string) (bool, string) {
 }
 
 // availableFor checks an action on p: the credentials, the journal, an
-// action already under way, the payment's state.
-func (t *Payments) availableFor(action string, p backend.Payment) (bool, string) {
-	ai := actionInfos[action]
+// action under way or of unknown outcome on it, the payment's state.
+func (t *Payments) availableFor(act string, p backend.Payment) (bool, string) {
+	ai := actionInfos[act]
 	if ok, why := t.d.Backend.Can(ai.backend); !ok {
 		return false, why
 	}
 	if t.d.Journal == nil {
 		return false, "no journal is open, so the action could not be recorded (see --journal)"
 	}
-	if a, busy := t.inflight[p.ID]; busy {
-		return false, actionInfos[a].noun + " of this payment is being sent"
-	}
-	if a, busy := t.preparing[p.ID]; busy {
-		return false, "this payment is being checked for " + actionInfos[a].noun
+	if tr := t.trackedOn(p.ID); tr != nil {
+		return false, tr.busyReason()
 	}
 	if p.Status != ai.required {
 		return false, fmt.Sprintf(ai.wrong, textsafe.Clean(string(p.Status)))
 	}
-	if action == keys.ActRefund && t.det != nil && t.det.p.ID == p.ID && t.det.rLoaded && t.det.rErr == nil {
+	if act == keys.ActRefund && t.det != nil && t.det.p.ID == p.ID && t.det.rLoaded && t.det.rErr == nil {
 		refunded, left := refundable(p, t.det.refunds)
 		if !left.Value.IsPositive() {
 			return false, "nothing is left to refund (" + fmtAmount(refunded) + " already refunded)"
@@ -117,58 +151,104 @@ func (t *Payments) availableFor(action string, p backend.Payment) (bool, string)
 	return true, ""
 }
 
-// startAction opens the confirmation of an action on the target payment,
-// reading the payment in full first when it is not (the confirmation names
-// the customer, and a refund needs the payment's refunds).
-func (t *Payments) startAction(action string) tea.Cmd {
+// busyReason is why no other action may be sent on the payment now.
+func (tr *tracked) busyReason() string {
+	what := action.Describe(tr.req)
+	switch tr.state {
+	case stateSending:
+		return "the " + what + " is being sent; wait for its answer"
+	case stateChecking:
+		return "the outcome of the " + what + " (sent " + fmtClock(tr.req.Sent) +
+			") is not known yet; paydash is finding it out with the service"
+	}
+	return "the outcome of the " + what + " (sent " + fmtClock(tr.req.Sent) + ") could not be found out: " +
+		tr.why + "; check the payment by hand, then restart paydash"
+}
+
+func fmtClock(t time.Time) string {
+	if t.IsZero() {
+		return "earlier"
+	}
+	if t.Local().YearDay() != time.Now().Local().YearDay() {
+		return t.Local().Format("02 Jan 15:04:05")
+	}
+	return t.Local().Format("15:04:05")
+}
+
+// actionLines say, at the top of the pane, what is under way on the
+// payment: short lines, since the pane may be narrow.
+func actionLines(tr *tracked) []string {
+	what := action.Describe(tr.req)
+	what = strings.ToUpper(what[:1]) + what[1:]
+	switch tr.state {
+	case stateSending:
+		return []string{"→ " + what, "  being sent, the answer awaited"}
+	case stateChecking:
+		return []string{"? " + what, "  outcome unknown: finding it out", "  (" + tr.why + ")"}
+	}
+	return []string{"✗ " + what, "  outcome unknown: " + tr.why, "  check the payment by hand"}
+}
+
+// trackedOn is the action not yet over on a payment, nil when none.
+func (t *Payments) trackedOn(paymentID string) *tracked {
+	for _, tr := range t.actions {
+		if tr.req.ObjectID == paymentID {
+			return tr
+		}
+	}
+	return nil
+}
+
+// ActionTarget names what an action key would act on, for the preparing
+// dialog (the shell asks while the key is pressed).
+func (t *Payments) ActionTarget(act string) string {
+	p, ok := t.target()
+	ai, known := actionInfos[act]
+	if !ok || !known {
+		return ""
+	}
+	return fmt.Sprintf(ai.title, textsafe.Clean(p.ID))
+}
+
+// startAction prepares the confirmation of an action on the payment the
+// key was pressed on: it reads the payment (and a refund's refunds) again,
+// so that the dialog shows it as it is now.
+func (t *Payments) startAction(act string, ticket int) tea.Cmd {
 	p, ok := t.target()
 	if !ok {
-		return nil
+		return refusedCmd(ticket, ui.ToastWarning, "no payment is selected")
 	}
-	d := t.det
-	ready := d != nil && d.p.ID == p.ID && p.Detailed && !d.loading
-	if action == keys.ActRefund {
-		ready = ready && d.rLoaded && d.rErr == nil && !d.rLoading
+	if ok, why := t.availableFor(act, p); !ok {
+		return refusedCmd(ticket, ui.ToastWarning, why)
 	}
-	if ready {
-		return t.confirm(action, p, d.refunds)
-	}
-	t.preparing[p.ID] = action
-	owner, b := t.owner, t.d.Backend
-	read := p
-	cmd := func() tea.Msg {
+	owner, b, id := t.owner, t.d.Backend, p.ID
+	return func() tea.Msg {
 		ctx := context.Background()
-		full, err := b.GetPayment(ctx, read.ID)
-		if err != nil {
-			return prepareMsg{owner: owner, action: action, p: read, err: err}
-		}
-		msg := prepareMsg{owner: owner, action: action, p: full}
-		if action == keys.ActRefund && full.Status == backend.PaymentSettled {
-			msg.refunds, msg.err = b.RefundsOfPayment(ctx, full)
+		msg := prepareMsg{owner: owner, ticket: ticket, action: act, id: id}
+		msg.p, msg.err = b.GetPayment(ctx, id)
+		if msg.err == nil && act == keys.ActRefund && msg.p.Status == backend.PaymentSettled {
+			msg.refunds, msg.err = b.RefundsOfPayment(ctx, msg.p)
 		}
 		return msg
 	}
-	if action == keys.ActRefund {
-		return tea.Batch(toastCmd(ui.ToastInfo, "checking refunds…"), cmd)
-	}
-	return cmd
+}
+
+func refusedCmd(ticket int, level ui.ToastLevel, text string) tea.Cmd {
+	return msgCmd(ui.ActionRefusedMsg{Ticket: ticket, Level: level, Text: text})
 }
 
 func (t *Payments) onPrepared(msg prepareMsg) tea.Cmd {
 	if msg.owner != t.owner {
 		return nil
 	}
-	if t.preparing[msg.p.ID] != msg.action {
-		return nil
-	}
-	delete(t.preparing, msg.p.ID)
 	ai := actionInfos[msg.action]
+	id := textsafe.Clean(msg.id)
 	if msg.err != nil {
-		text := "Could not check payment " + textsafe.Clean(msg.p.ID) + " before " + ai.noun + ": " + errText(msg.err)
+		text := "Could not read payment " + id + " before the " + string(ai.kind) + ": " + backend.Reason(msg.err)
 		if h := hintOf(msg.err); h != "" {
 			text += " — " + h
 		}
-		return toastCmd(ui.ToastError, text)
+		return refusedCmd(msg.ticket, ui.ToastError, text)
 	}
 	now := t.d.now()
 	t.list.upsertOne(msg.p, msg.p.MerchantID, now)
@@ -181,21 +261,21 @@ func (t *Payments) onPrepared(msg prepareMsg) tea.Cmd {
 	ok, why := t.availableFor(msg.action, msg.p)
 	if ok && msg.action == keys.ActRefund {
 		if _, left := refundable(msg.p, msg.refunds); !left.Value.IsPositive() {
-			ok, why = false, "nothing is left to refund of payment "+textsafe.Clean(msg.p.ID)
+			ok, why = false, "nothing is left to refund of payment "+id
 		}
 	}
 	if !ok {
-		return toastCmd(ui.ToastWarning, why)
+		return refusedCmd(msg.ticket, ui.ToastWarning, why)
 	}
-	return t.confirm(msg.action, msg.p, msg.refunds)
+	return msgCmd(ui.OpenConfirmMsg{Ticket: msg.ticket, Spec: t.confirmSpec(msg.action, msg.p, msg.refunds)})
 }
 
-// confirm asks the shell for the confirmation dialog of an action on p.
-func (t *Payments) confirm(action string, p backend.Payment, refunds []backend.Refund) tea.Cmd {
-	ai := actionInfos[action]
+// confirmSpec is the confirmation of an action on p, in words that leave
+// no doubt; its Confirm sends exactly what the dialog shows, on p.
+func (t *Payments) confirmSpec(act string, p backend.Payment, refunds []backend.Refund) ui.ConfirmSpec {
+	ai := actionInfos[act]
 	c := textsafe.Clean
 	id := c(p.ID)
-	iface := t.carrier()
 	order := c(p.OrderNo)
 	if order == "" {
 		order = "none"
@@ -204,57 +284,54 @@ func (t *Payments) confirm(action string, p backend.Payment, refunds []backend.R
 		"Payment " + id + " · order " + order + " · merchant " + c(p.MerchantID),
 		"Customer: " + customerText(p),
 	}
-	spec := ui.ConfirmSpec{Verb: ai.verb}
-	switch action {
+	spec := ui.ConfirmSpec{Title: fmt.Sprintf(ai.title, id), Verb: ai.verb}
+	amount := p.Amount
+	switch act {
 	case keys.ActCapture:
-		spec.Title = "Capture payment " + id
 		lines = append(lines,
-			"Authorized: "+fmtAmount(p.Amount),
-			"The amount below is charged; the rest of the hold is released.",
-			"Sent through: "+iface)
+			"Authorized: "+fmtAmount(p.Amount)+"; the amount below is charged, the rest of the hold released.")
 		spec.Amount = &ui.AmountField{Label: "Amount to capture", Value: p.Amount, Max: p.Amount.Value, MaxLabel: "authorized"}
 	case keys.ActCancelHold:
-		spec.Title = "Cancel the hold on payment " + id
 		spec.Danger = true
 		lines = append(lines,
 			"Hold: "+fmtAmount(p.Amount)+" is released; nothing is charged.",
-			"A released hold cannot be captured afterwards.",
-			"Sent through: "+iface)
+			"A released hold cannot be captured afterwards.")
+		spec.Fixed = &amount
 	case keys.ActRefund:
-		spec.Title = "Refund payment " + id
 		spec.Danger = true
 		refunded, left := refundable(p, refunds)
 		lines = append(lines,
-			"Captured: "+fmtAmount(p.Amount)+" · refunded so far: "+fmtAmount(refunded),
-			"Still refundable: "+fmtAmount(left))
+			"Captured: "+fmtAmount(p.Amount)+" · refunded so far: "+fmtAmount(refunded)+" · left: "+fmtAmount(left))
 		if p.InstrumentTitle != "" {
 			lines = append(lines, "Goes back to: "+c(p.InstrumentTitle))
 		}
-		lines = append(lines, "Sent through: "+iface)
 		spec.Amount = &ui.AmountField{Label: "Amount to refund", Value: left, Max: left.Value, MaxLabel: "still refundable"}
 	}
+	lines = append(lines, "Sent through: "+t.carrier())
+	if over, ok := t.typedOver(p.Amount.Currency); ok && len(p.ID) >= 4 {
+		spec.Check = &ui.TypedCheck{Over: over, Digits: p.ID[len(p.ID)-4:], Of: "payment " + id}
+	}
 	spec.Lines = lines
-	spec.Confirm = t.confirmFunc(action, p)
-	return msgCmd(ui.OpenConfirmMsg{Spec: spec})
+	spec.Confirm = t.confirmFunc(act, p)
+	return spec
+}
+
+// typedOver is the amount above which a confirmation in currency asks for
+// typed digits: the currency's own, else the one for every currency ("*").
+func (t *Payments) typedOver(currency string) (money.Decimal, bool) {
+	if over, ok := t.d.TypedOver[strings.ToUpper(currency)]; ok {
+		return over, true
+	}
+	over, ok := t.d.TypedOver["*"]
+	return over, ok
 }
 
 // carrier names the interface that will carry an action.
 func (t *Payments) carrier() string {
-	ifs := t.d.Backend.Describe().Interfaces
-	if slices.Contains(ifs, backend.V2) {
+	if action.Carrier(t.d.Backend) == backend.V2 {
 		return "v2 (the current interface)"
 	}
-	if slices.Contains(ifs, backend.V1) {
-		return "v1 (the legacy interface)"
-	}
-	return "none configured"
-}
-
-func (t *Payments) carrierCode() string {
-	if slices.Contains(t.d.Backend.Describe().Interfaces, backend.V2) {
-		return string(backend.V2)
-	}
-	return string(backend.V1)
+	return "v1 (the legacy interface)"
 }
 
 // customerText is who paid: the e-mail and phone of the v1 view when it is
@@ -278,172 +355,249 @@ func customerText(p backend.Payment) string {
 	return strings.Join(parts, ", ")
 }
 
-func idemKey(id string, a money.Amount) string {
-	return id + "|" + a.Value.String() + "|" + a.Currency
-}
-
 // confirmFunc is the ConfirmSpec's Confirm. The shell calls it once, from
 // its Update (the program's event loop, like this tab's Update), when the
-// user confirms: it marks the action as under way at once, so it cannot be
-// started twice, and returns the command that journals and sends it.
-func (t *Payments) confirmFunc(action string, p backend.Payment) func(money.Amount) tea.Cmd {
+// user confirms: it marks the action as under way on p at once, so that
+// nothing else can be sent on p, and returns the command that journals and
+// sends it.
+func (t *Payments) confirmFunc(act string, p backend.Payment) func(money.Amount) tea.Cmd {
 	return func(amount money.Amount) tea.Cmd {
-		if a, busy := t.inflight[p.ID]; busy {
-			return toastCmd(ui.ToastWarning, actionInfos[a].noun+" of payment "+textsafe.Clean(p.ID)+" is being sent")
+		if tr := t.trackedOn(p.ID); tr != nil {
+			return toastCmd(ui.ToastWarning, "Not sent: "+tr.busyReason())
 		}
 		if amount.Currency == "" {
-			amount.Currency = p.Amount.Currency
+			amount = p.Amount // a cancel: the hold it releases, for the record
 		}
-		t.inflight[p.ID] = action
-		var key string
-		if action == keys.ActRefund {
-			k := idemKey(p.ID, amount)
-			key = t.idem[k]
-			if key == "" {
-				key = backend.NewIdempotencyKey()
-				t.idem[k] = key
-			}
-		}
-		return t.sendCmd(action, p, amount, key)
+		req := action.New(actionInfos[act].kind, p.ID, amount, action.Carrier(t.d.Backend))
+		t.track(&tracked{req: req, state: stateSending})
+		return t.sendCmd(req)
 	}
 }
 
-// sendCmd journals the action as sent, sends it, journals the answer and
-// reports the outcome. Nothing is sent when the first journal write fails.
-func (t *Payments) sendCmd(action string, p backend.Payment, amount money.Amount, key string) tea.Cmd {
-	owner, b, j, now := t.owner, t.d.Backend, t.d.Journal, t.d.now
-	ai := actionInfos[action]
-	entry := journal.Entry{
-		Action: ai.journal, Phase: journal.PhaseSent, ObjectID: p.ID,
-		Amount: amount.Value.StringFixed(money.Decimals(amount.Currency)), Currency: amount.Currency,
-		Interface: t.carrierCode(), IdempotencyKey: key,
-	}
-	if action == keys.ActCancelHold {
-		// A cancel has no amount of its own: the journal names the hold.
-		entry.Amount = p.Amount.Value.StringFixed(money.Decimals(p.Amount.Currency))
-		entry.Currency = p.Amount.Currency
-		amount = p.Amount
-	}
+// track notes an action not yet over, and draws its row again.
+func (t *Payments) track(tr *tracked) {
+	t.actions[tr.req.ID] = tr
+	t.list.table.Redraw(tr.req.ObjectID)
+}
+
+// untrack forgets an action that is over.
+func (t *Payments) untrack(req action.Request) {
+	delete(t.actions, req.ID)
+	t.list.table.Redraw(req.ObjectID)
+}
+
+// sendCmd journals and sends an action; a refund that was made brings its
+// payment and refunds back for the row and the pane.
+func (t *Payments) sendCmd(req action.Request) tea.Cmd {
+	owner, run, b := t.owner, t.runner(), t.d.Backend
 	return func() tea.Msg {
-		res := actionMsg{owner: owner, action: action, id: p.ID, amount: amount, idemKey: key}
-		entry.Time = now()
-		if err := j.Record(entry); err != nil {
-			res.err, res.notSent = err, true
-			return res
-		}
 		ctx := context.Background()
-		var err error
-		switch action {
-		case keys.ActCapture:
-			a := amount
-			res.p, err = b.CapturePayment(ctx, backend.CaptureRequest{PaymentID: p.ID, Amount: &a})
-		case keys.ActCancelHold:
-			res.p, err = b.CancelPayment(ctx, p.ID)
-		case keys.ActRefund:
-			res.refund, err = b.RefundPayment(ctx, backend.RefundRequest{PaymentID: p.ID, Amount: amount, IdempotencyKey: key})
-		}
-		answer := entry
-		answer.Time = now()
-		if err != nil {
-			answer.Phase, answer.Error = journal.PhaseFailed, textsafe.Line(err.Error(), 500)
-		} else {
-			answer.Phase = journal.PhaseDone
-			if action == keys.ActRefund {
-				answer.Result = "refund " + res.refund.ID + " " + string(res.refund.Status)
-			} else {
-				answer.Result = string(res.p.Status)
-			}
-		}
-		res.err = err
-		res.journalErr = j.Record(answer)
-		if err == nil && action == keys.ActRefund {
-			// The payment and its refunds as they are now, for the row and
-			// the pane; the refund is made whatever these reads say.
-			if full, perr := b.GetPayment(ctx, p.ID); perr == nil {
-				res.p = full
-				res.refunds, res.refundsErr = b.RefundsOfPayment(ctx, full)
-			} else {
-				res.refundsErr = perr
-			}
-		}
-		return res
+		sent, out := run.Send(ctx, req)
+		msg := outcomeMsg{owner: owner, req: sent, out: out}
+		readAfter(ctx, b, &msg)
+		return msg
 	}
 }
 
-// onAction shows an action's outcome and updates the row and the pane.
-func (t *Payments) onAction(msg actionMsg) tea.Cmd {
+// checkCmd finds out what became of an action whose answer was lost.
+func (t *Payments) checkCmd(req action.Request) tea.Cmd {
+	owner, run, b := t.owner, t.runner(), t.d.Backend
+	return func() tea.Msg {
+		ctx := context.Background()
+		msg := outcomeMsg{owner: owner, req: req, out: run.Check(ctx, req)}
+		readAfter(ctx, b, &msg)
+		return msg
+	}
+}
+
+// readAfter reads a refunded payment and its refunds again, for the row
+// and the pane; the refund is made whatever these reads say.
+func readAfter(ctx context.Context, b backend.Backend, msg *outcomeMsg) {
+	if msg.req.Kind != action.Refund || msg.out.State != action.Done {
+		return
+	}
+	full, err := b.GetPayment(ctx, msg.req.ObjectID)
+	if err != nil {
+		msg.refundsErr = err
+		return
+	}
+	msg.out.Payment = full
+	msg.refunds, msg.refundsErr = b.RefundsOfPayment(ctx, full)
+}
+
+func (t *Payments) runner() *action.Runner {
+	return &action.Runner{Backend: t.d.Backend, Journal: t.d.Journal, Now: t.d.Now}
+}
+
+// checkLater asks for another check of tr after a delay that grows with
+// its tries.
+func (t *Payments) checkLater(tr *tracked) tea.Cmd {
+	owner, id := t.owner, tr.req.ID
+	return tea.Tick(checkAfter(tr.tries), func(time.Time) tea.Msg { return checkDueMsg{owner: owner, id: id} })
+}
+
+func (t *Payments) onCheckDue(msg checkDueMsg) tea.Cmd {
 	if msg.owner != t.owner {
 		return nil
 	}
-	if t.inflight[msg.id] == msg.action {
-		delete(t.inflight, msg.id)
+	tr, ok := t.actions[msg.id]
+	if !ok || tr.state != stateChecking {
+		return nil
 	}
-	ai := actionInfos[msg.action]
-	id := textsafe.Clean(msg.id)
-	amt := fmtAmount(msg.amount)
-	if msg.err != nil {
-		var text string
-		if msg.notSent {
-			text = "Not sent: " + ai.noun + " of " + amt + " for payment " + id + " could not be written to the journal first: " + errText(msg.err)
-		} else {
-			text = strings.ToUpper(ai.noun[:1]) + ai.noun[1:] + " of " + amt + " for payment " + id + " failed: " + errText(msg.err)
-			if h := hintOf(msg.err); h != "" {
-				text += " — " + h
-			}
-			if msg.action == keys.ActRefund && !uncertain(msg.err) {
-				delete(t.idem, idemKey(msg.id, msg.amount))
-			}
-		}
-		if msg.journalErr != nil {
-			text += " (the journal could not record the answer: " + errText(msg.journalErr) + ")"
-		}
-		return toastCmd(ui.ToastError, text)
-	}
+	tr.tries++
+	return t.checkCmd(tr.req)
+}
 
-	var text string
-	switch msg.action {
-	case keys.ActCapture:
-		text = "Captured " + amt + " of payment " + id + " — " + textsafe.Clean(string(msg.p.Status))
-	case keys.ActCancelHold:
-		text = "Hold of " + amt + " on payment " + id + " released — " + textsafe.Clean(string(msg.p.Status))
-	case keys.ActRefund:
-		delete(t.idem, idemKey(msg.id, msg.amount))
-		text = "Refund " + textsafe.Clean(msg.refund.ID) + " of " + amt + " sent for payment " + id + " — " +
-			textsafe.Clean(string(msg.refund.Status))
+// onOutcome shows what became of an action, in the toast, the error line,
+// the row, the pane and (for one of an earlier run) the notice.
+func (t *Payments) onOutcome(msg outcomeMsg) tea.Cmd {
+	if msg.owner != t.owner {
+		return nil
 	}
-	level := ui.ToastSuccess
-	if msg.journalErr != nil {
-		level = ui.ToastWarning
-		text += " (but the journal could not record it: " + errText(msg.journalErr) + ")"
+	tr, ok := t.actions[msg.req.ID]
+	if !ok {
+		return nil
 	}
-	cmds := []tea.Cmd{toastCmd(level, text)}
-
-	now := t.d.now()
-	if msg.p.ID != "" {
-		t.list.upsertOne(msg.p, msg.p.MerchantID, now)
+	tr.req = msg.req
+	out := msg.out
+	text := out.Text(msg.req)
+	if out.JournalErr != nil {
+		text += " (the journal could not record it: " + errText(out.JournalErr) + ")"
 	}
-	if d := t.det; d != nil && d.p.ID == msg.id {
-		if msg.p.ID != "" {
-			d.p, d.rawLines = msg.p, nil
+	var cmds []tea.Cmd
+	switch out.State {
+	case action.Unknown:
+		wasSending := tr.state == stateSending
+		tr.state, tr.why = stateChecking, reasonOf(out.Err)
+		if !out.Retry {
+			tr.state = stateStuck
 		}
-		if msg.action == keys.ActRefund && msg.refundsErr == nil && msg.p.ID != "" {
-			d.refunds, d.rLoaded, d.rErr = msg.refunds, true, nil
+		t.list.table.Redraw(msg.req.ObjectID)
+		switch {
+		case tr.fromStart:
+			cmds = append(cmds, t.noticeCmd(tr, ui.ToastWarning, text))
+		case wasSending || tr.state == stateStuck:
+			cmds = append(cmds, toastCmd(ui.ToastWarning, text))
+		}
+		if tr.state == stateStuck {
+			cmds = append(cmds, msgCmd(ui.ErrorMsg{Err: errors.New(text), Sticky: true,
+				Hint: "look at the payment's refunds in the merchant portal; paydash will not send it again"}))
 		} else {
-			// Read the pane again: the action's answer may lack the v1
-			// view, and the refunds may have moved.
-			cmds = append(cmds, t.loadDetail(d.p, true))
+			cmds = append(cmds, t.checkLater(tr))
 		}
+		return tea.Batch(cmds...)
+	case action.Done:
+		t.untrack(msg.req)
+		level := ui.ToastSuccess
+		if out.JournalErr != nil {
+			level = ui.ToastWarning
+		}
+		cmds = append(cmds, toastCmd(level, text))
+	case action.NotDone:
+		t.untrack(msg.req)
+		if !tr.fromStart { // one of the last run is news for the notice, not this session's failure
+			cmds = append(cmds, msgCmd(ui.ErrorMsg{Err: errors.New(text), Hint: hintOf(out.Err), Sticky: true}))
+		}
+	}
+	if tr.fromStart {
+		level := ui.ToastSuccess
+		if out.State == action.NotDone {
+			level = ui.ToastInfo
+		}
+		cmds = append(cmds, t.noticeCmd(tr, level, text))
+	}
+	cmds = append(cmds, t.showPayment(msg))
+	return tea.Batch(cmds...)
+}
+
+// showPayment puts what an action's outcome brought into the row and the
+// pane, or reads the pane again.
+func (t *Payments) showPayment(msg outcomeMsg) tea.Cmd {
+	p := msg.out.Payment
+	if p.ID != "" {
+		t.list.upsertOne(p, p.MerchantID, t.d.now())
+	}
+	d := t.det
+	if d == nil || d.p.ID != msg.req.ObjectID {
+		return nil
+	}
+	if p.ID != "" {
+		d.p, d.rawLines = p, nil
+	}
+	if msg.req.Kind == action.Refund && msg.refundsErr == nil && p.ID != "" {
+		d.refunds, d.rLoaded, d.rErr = msg.refunds, true, nil
+		return nil
+	}
+	// Read the pane again: the answer may lack the v1 view, and the
+	// refunds may have moved.
+	return t.loadDetail(d.p, true)
+}
+
+func reasonOf(err error) string {
+	if err == nil {
+		return "no answer"
+	}
+	return backend.Reason(err)
+}
+
+// --- actions of an earlier run ---------------------------------------------
+
+// noticeTitle heads the notice of the actions found without an outcome.
+const noticeTitle = "Actions left without an outcome when paydash last stopped"
+
+func (t *Payments) noticeCmd(tr *tracked, level ui.ToastLevel, text string) tea.Cmd {
+	return msgCmd(ui.NoticeMsg{Title: noticeTitle, ID: tr.req.ID, Level: level, Text: text})
+}
+
+// adopt takes the actions an earlier run left without an outcome: each
+// blocks its payment from the start until it is found out (resume).
+func (t *Payments) adopt(pending []action.Request) {
+	for _, req := range pending {
+		switch req.Kind {
+		case action.Capture, action.CancelHold, action.Refund:
+			t.track(&tracked{req: req, state: stateChecking, fromStart: true})
+		}
+	}
+}
+
+// resume starts finding out what became of the actions of an earlier run,
+// with a notice that lists them.
+func (t *Payments) resume() tea.Cmd {
+	var open []*tracked
+	for _, tr := range t.actions {
+		if tr.fromStart && tr.tries == 0 {
+			open = append(open, tr)
+		}
+	}
+	slices.SortFunc(open, func(a, b *tracked) int { return a.req.Sent.Compare(b.req.Sent) })
+	var cmds []tea.Cmd
+	for _, tr := range open {
+		tr.tries++
+		req := tr.req
+		text := strings.ToUpper(action.Describe(req)[:1]) + action.Describe(req)[1:] +
+			", sent " + fmtClock(req.Sent) + " through " + string(req.Interface) + ": finding out what became of it…"
+		cmds = append(cmds, t.noticeCmd(tr, ui.ToastInfo, text), t.checkCmd(req))
 	}
 	return tea.Batch(cmds...)
 }
 
-// uncertain reports whether an action's failure leaves its outcome unknown
-// (no answer, or one that could not be read): a retry must then reuse the
-// idempotency key.
-func uncertain(err error) bool {
-	switch backend.KindOf(err) {
-	case backend.KindUnavailable, backend.KindMalformed, backend.KindUnknown:
-		return true
+// abandon journals the actions still awaiting their answer as abandoned:
+// paydash is stopping without it (the next start finds out).
+func (t *Payments) abandon() tea.Cmd {
+	var reqs []action.Request
+	for _, tr := range t.actions {
+		if tr.state == stateSending {
+			reqs = append(reqs, tr.req)
+		}
 	}
-	return false
+	if len(reqs) == 0 {
+		return nil
+	}
+	run := t.runner()
+	return func() tea.Msg {
+		for _, req := range reqs {
+			_ = run.Abandon(req, "paydash stopped before the answer came")
+		}
+		return nil
+	}
 }

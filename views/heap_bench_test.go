@@ -39,7 +39,7 @@ func BenchmarkHeapPerPaymentRow(b *testing.B) {
 			}
 		}
 		table := datatable.New(datatable.Config[backend.Payment]{
-			ID: func(p backend.Payment) string { return p.ID }, Columns: paymentColumns(),
+			ID: func(p backend.Payment) string { return p.ID }, Columns: paymentColumns(nil),
 		})
 		table.SetSize(160, 40)
 		table.SetRows(page)

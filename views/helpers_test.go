@@ -15,6 +15,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"paydash/backend"
+	"paydash/backend/action"
 	"paydash/backend/journal"
 	"paydash/backend/money"
 	"paydash/backend/sandbox"
@@ -44,7 +45,8 @@ type env struct {
 	tab   ui.Tab
 	// shell collects what the tab sends the shell (toasts, errors,
 	// confirmations, tab switches), in order.
-	shell []tea.Msg
+	shell  []tea.Msg
+	ticket int // the last ActionMsg's
 }
 
 type envOpts struct {
@@ -53,6 +55,12 @@ type envOpts struct {
 	withV1   bool // configure the accountant's v1 login beside the v2 token
 	v1Only   bool // configure only the accountant's v1 login
 	refunds  bool // make the Refunds tab instead of Payments
+	// wrap, when set, puts a backend of the test's between the tab and the
+	// sandbox (to lose answers, to hold them).
+	wrap      func(backend.Backend) backend.Backend
+	pending   []action.Request // Deps.Pending: actions an earlier run left open
+	typedOver map[string]money.Decimal
+	journal   string // the journal's path (default: a new one)
 }
 
 func newEnv(t *testing.T, o envOpts) *env {
@@ -88,7 +96,10 @@ func newEnv(t *testing.T, o envOpts) *env {
 	b, err := backend.Open(cfg)
 	require.NoError(t, err)
 	cb := &countingBackend{Backend: b}
-	jpath := filepath.Join(t.TempDir(), "journal.jsonl")
+	jpath := o.journal
+	if jpath == "" {
+		jpath = filepath.Join(t.TempDir(), "journal.jsonl")
+	}
 	j, err := journal.Open(jpath)
 	require.NoError(t, err)
 	t.Cleanup(func() { _ = j.Close() })
@@ -101,7 +112,12 @@ func newEnv(t *testing.T, o envOpts) *env {
 	if !o.fixed.IsZero() {
 		e.scope = ui.Scope{MerchantID: info.MerchantIDs[0], Start: n.AddDate(0, 0, -7), End: n.Add(time.Minute), Preset: "7 days"}
 	}
-	d := Deps{Backend: cb, Keys: keys.Default(), Journal: j, Now: now, Theme: ui.NewTheme(true, true)}
+	var tb backend.Backend = cb
+	if o.wrap != nil {
+		tb = o.wrap(cb)
+	}
+	d := Deps{Backend: tb, Keys: keys.Default(), Journal: j, Now: now, Theme: ui.NewTheme(true, true),
+		Pending: o.pending, TypedOver: o.typedOver}
 	if o.refunds {
 		e.tab = NewRefunds(d)
 	} else {
@@ -152,7 +168,7 @@ func (e *env) run(cmd tea.Cmd) {
 		case nil:
 		case tea.BatchMsg:
 			queue = append(queue, m...)
-		case ui.ToastMsg, ui.ErrorMsg, ui.OpenConfirmMsg, ui.SwitchTabMsg, ui.OpenModalMsg:
+		case ui.ToastMsg, ui.ErrorMsg, ui.OpenConfirmMsg, ui.SwitchTabMsg, ui.OpenModalMsg, ui.ActionRefusedMsg, ui.NoticeMsg:
 			e.shell = append(e.shell, m)
 		default:
 			var next tea.Cmd
@@ -224,11 +240,51 @@ func (e *env) toasts() []ui.ToastMsg {
 	return out
 }
 
+// act is what the shell does on an action key: it hands the tab an
+// ActionMsg with a new ticket, and returns the ticket.
+func (e *env) act(name string) int {
+	e.t.Helper()
+	e.ticket++
+	e.send(ui.ActionMsg{Action: name, Ticket: e.ticket})
+	return e.ticket
+}
+
+// refused returns the preparations ended without a dialog, and forgets them.
+func (e *env) refused() []ui.ActionRefusedMsg {
+	var out []ui.ActionRefusedMsg
+	rest := e.shell[:0]
+	for _, m := range e.shell {
+		if r, ok := m.(ui.ActionRefusedMsg); ok {
+			out = append(out, r)
+		} else {
+			rest = append(rest, m)
+		}
+	}
+	e.shell = rest
+	return out
+}
+
+// notices returns the notices sent so far, and forgets them.
+func (e *env) notices() []ui.NoticeMsg {
+	var out []ui.NoticeMsg
+	rest := e.shell[:0]
+	for _, m := range e.shell {
+		if n, ok := m.(ui.NoticeMsg); ok {
+			out = append(out, n)
+		} else {
+			rest = append(rest, m)
+		}
+	}
+	e.shell = rest
+	return out
+}
+
 // confirmSpec returns the last confirmation asked for, and forgets it.
 func (e *env) confirmSpec() (ui.ConfirmSpec, bool) {
 	for i := len(e.shell) - 1; i >= 0; i-- {
 		if c, ok := e.shell[i].(ui.OpenConfirmMsg); ok {
 			e.shell = append(e.shell[:i], e.shell[i+1:]...)
+			require.Equal(e.t, e.ticket, c.Ticket, "the dialog answers the last action key")
 			return c.Spec, true
 		}
 	}

@@ -30,12 +30,10 @@ type Payments struct {
 	jumping    bool
 	jumpCancel context.CancelFunc // cancels a search through the period
 
-	preparing map[string]string // payment id → action whose confirmation is being prepared
-	inflight  map[string]string // payment id → action being sent
-	// idem keeps the idempotency key of a refund whose outcome is not known
-	// (no answer came), by payment, amount and currency, so confirming the
-	// same refund again reuses it and the service cannot make it twice.
-	idem map[string]string
+	// actions are the actions of this tab not yet over (being sent, or
+	// their outcome being found out), by action id; at most one per
+	// payment, which no other action may touch meanwhile.
+	actions map[string]*tracked
 }
 
 // payDetail is the detail pane of one payment.
@@ -78,19 +76,18 @@ type (
 // NewPayments makes the Payments tab.
 func NewPayments(d Deps) ui.Tab {
 	t := &Payments{
-		orders:    map[string]string{},
-		preparing: map[string]string{},
-		inflight:  map[string]string{},
-		idem:      map[string]string{},
+		orders:  map[string]string{},
+		actions: map[string]*tracked{},
 	}
 	cfg := datatable.Config[backend.Payment]{
 		ID:          func(p backend.Payment) string { return p.ID },
-		Columns:     paymentColumns(),
+		Columns:     paymentColumns(t.rowAction),
 		LoadingText: "Loading more payments…",
 		EndText:     "— end of the period —",
 		EmptyText:   "No payments in this period",
 	}
 	t.listTab = newListTab[backend.Payment, *payDetail](d, cfg, d.Backend.ListPayments, paymentTime, t)
+	t.adopt(d.Pending)
 	return t
 }
 
@@ -109,7 +106,38 @@ func cmpIDs(a, b string) int {
 	return cmp.Compare(a, b)
 }
 
-func paymentColumns() []datatable.Column[backend.Payment] {
+// rowAction is what the status column shows instead of the status while
+// an action is under way on the payment ("→ refunding", "? checking"), ""
+// when none is.
+func (t *Payments) rowAction(p backend.Payment) string {
+	tr := t.trackedOn(p.ID)
+	switch {
+	case tr == nil:
+		return ""
+	case tr.state == stateSending:
+		for _, ai := range actionInfos {
+			if ai.kind == tr.req.Kind {
+				return "→ " + ai.doing
+			}
+		}
+		return "→ sending"
+	case tr.state == stateChecking:
+		return "? checking"
+	}
+	return "? unknown"
+}
+
+// paymentColumns are the list's columns; rowAction (nil: none) overrides
+// the status while an action is under way on a payment.
+func paymentColumns(rowAction func(backend.Payment) string) []datatable.Column[backend.Payment] {
+	status := func(p backend.Payment) string {
+		if rowAction != nil {
+			if a := rowAction(p); a != "" {
+				return a
+			}
+		}
+		return paymentStatusText(p.Status)
+	}
 	return []datatable.Column[backend.Payment]{
 		{Key: "id", Title: "ID", Width: 8, Priority: 100,
 			Text: func(p backend.Payment) string { return p.ID },
@@ -118,7 +146,7 @@ func paymentColumns() []datatable.Column[backend.Payment] {
 			Text: func(p backend.Payment) string { return fmtListTime(paymentTime(p)) },
 			Less: func(a, b backend.Payment) int { return paymentTime(a).Compare(paymentTime(b)) }},
 		{Key: "status", Title: "Status", Width: 14, Priority: 90,
-			Text: func(p backend.Payment) string { return paymentStatusText(p.Status) },
+			Text: status,
 			Less: func(a, b backend.Payment) int { return cmp.Compare(a.Status, b.Status) }},
 		{Key: "amount", Title: "Amount", Width: 15, Priority: 90, Align: lipgloss.Right,
 			Text: func(p backend.Payment) string { return fmtAmount(p.Amount) },
@@ -146,15 +174,26 @@ func (t *Payments) startScope(s ui.Scope) tea.Cmd {
 		t.jumpCancel()
 	}
 	clear(t.orders)
-	clear(t.preparing) // a confirmation prepared for the old scope no longer opens
 	return t.list.start(s)
+}
+
+// Init implements ui.Tab: the first load, and the finding out of what an
+// earlier run left without an outcome.
+func (t *Payments) Init(s ui.Scope) tea.Cmd {
+	return tea.Batch(t.listTab.Init(s), t.resume())
 }
 
 // Status implements ui.Tab.
 func (t *Payments) Status() ui.TabStatus {
 	st := t.listTab.Status()
-	st.Sending = len(t.inflight)
-	st.Loading = st.Loading || t.jumping || len(t.preparing) > 0 || len(t.inflight) > 0
+	for _, tr := range t.actions {
+		if tr.state == stateSending {
+			st.Sending++
+		} else {
+			st.Checking++
+		}
+	}
+	st.Loading = st.Loading || t.jumping || st.Sending > 0
 	return st
 }
 
@@ -179,10 +218,16 @@ func (t *Payments) Update(msg tea.Msg) (ui.Tab, tea.Cmd) {
 		return t, nil
 	case jumpResultMsg:
 		return t, t.onJump(msg)
+	case ui.ActionMsg:
+		return t, t.startAction(msg.Action, msg.Ticket)
 	case prepareMsg:
 		return t, t.onPrepared(msg)
-	case actionMsg:
-		return t, t.onAction(msg)
+	case outcomeMsg:
+		return t, t.onOutcome(msg)
+	case checkDueMsg:
+		return t, t.onCheckDue(msg)
+	case ui.AbandonMsg:
+		return t, t.abandon()
 	}
 	return t, t.update(msg)
 }
@@ -204,13 +249,11 @@ func (t *Payments) detailKey(action string) (tea.Cmd, bool) {
 	return nil, action == keys.ActOpen
 }
 
-// otherKey handles refresh and the actions.
+// otherKey handles refresh. The action keys come as ui.ActionMsg: the
+// shell puts up the preparing dialog first.
 func (t *Payments) otherKey(action string) tea.Cmd {
-	switch action {
-	case keys.ActRefresh:
+	if action == keys.ActRefresh {
 		return t.refresh()
-	case keys.ActCapture, keys.ActCancelHold, keys.ActRefund:
-		return t.startAction(action)
 	}
 	return nil
 }
@@ -410,6 +453,15 @@ func (t *Payments) detailLines(d *payDetail) []string {
 	}
 	if d.err != nil {
 		f.failure("", d.err)
+	}
+	if tr := t.trackedOn(p.ID); tr != nil {
+		st := th.Warning
+		if tr.state == stateStuck {
+			st = th.Danger
+		}
+		for _, l := range actionLines(tr) {
+			f.line(st.Render(l))
+		}
 	}
 
 	f.addAlways("Status", statusStyle(th, p.Status).Render(paymentStatusText(p.Status)))

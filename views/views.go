@@ -23,6 +23,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"paydash/backend"
+	"paydash/backend/action"
 	"paydash/backend/journal"
 	"paydash/backend/money"
 	"paydash/backend/textsafe"
@@ -37,6 +38,13 @@ type Deps struct {
 	Journal *journal.Journal // every action is written here before it is sent; required for actions
 	Now     func() time.Time // the clock; nil = time.Now
 	Theme   ui.Theme
+	// Pending are the actions the journal holds without an outcome (an
+	// earlier run was stopped while they were sent): found out at start.
+	Pending []action.Request
+	// TypedOver is, per currency (upper case), the amount above which a
+	// confirmation asks for the last digits of the payment id typed
+	// (config confirm_typed_over).
+	TypedOver map[string]money.Decimal
 }
 
 func (d Deps) now() time.Time {

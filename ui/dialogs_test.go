@@ -1,0 +1,240 @@
+package ui
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"paydash/backend/money"
+)
+
+// The shell's half of issue 7: from the action key to the dialog, one
+// dialog at a time, and only what the user can see acts.
+
+func lastTicket(t *testing.T, tb *fakeTab) int {
+	t.Helper()
+	acts := msgsOf[ActionMsg](tb)
+	require.NotEmpty(t, acts, "the tab was asked to prepare an action")
+	return acts[len(acts)-1].Ticket
+}
+
+// An action key puts up the preparing dialog in the same update, so that
+// keys typed while the tab reads the payment cannot reach the list.
+func TestActionKeyOpensThePreparingDialogAtOnce(t *testing.T) {
+	ta := newTestApp(t)
+	ta.press("c")
+	require.Len(t, ta.modals, 1)
+	assert.IsType(t, &preparingModal{}, ta.modals[0])
+	assert.Equal(t, []ActionMsg{{Action: "capture", Ticket: 1}}, msgsOf[ActionMsg](ta.tabs[0]))
+	s := unwrapped(ta.screen())
+	assert.Contains(t, s, "Preparing: capture hold")
+	assert.Contains(t, s, "reading the latest state from the service")
+	assert.Contains(t, s, "esc gives up")
+	assert.Contains(t, s, "loading", "the spinner turns")
+
+	// Issue 7: with latency, "c" then "e 2000 enter y" switched tabs,
+	// opened something and copied an id. Now every key waits here.
+	ta.press("e", "2", "0", "0", "0", "enter", "y", "c", "j")
+	assert.Empty(t, keysOf(ta.tabs[0]), "no key reached the list")
+	assert.Len(t, msgsOf[ActionMsg](ta.tabs[0]), 1, "the action key again stacks nothing")
+	assert.Equal(t, 0, ta.active, "2 did not switch tabs")
+	require.Len(t, ta.modals, 1)
+	assert.Contains(t, unwrapped(ta.screen()), "(9 ignored)")
+
+	p := &confirmProbe{}
+	ta.send(OpenConfirmMsg{Ticket: 1, Spec: refundSpec(p)})
+	require.Len(t, ta.modals, 1, "the confirmation replaces the preparing dialog")
+	s = unwrapped(ta.screen())
+	assert.Contains(t, s, "9 keys ignored — the dialog was being prepared")
+	ta.clock.advance(ConfirmGuard)
+	ta.press("y")
+	assert.Zero(t, p.calls, "after keys were ignored y is needed twice")
+	ta.press("y")
+	assert.Equal(t, []money.Amount{rub("500")}, p.amounts)
+	assert.Empty(t, ta.modals)
+}
+
+func TestGivingUpDropsTheLateDialog(t *testing.T) {
+	ta := newTestApp(t)
+	ta.press("R")
+	ticket := lastTicket(t, ta.tabs[0])
+	ta.press("esc")
+	assert.Empty(t, ta.modals, "esc gives up")
+	ta.send(OpenConfirmMsg{Ticket: ticket, Spec: refundSpec(&confirmProbe{})})
+	assert.Empty(t, ta.modals, "the dialog prepared for it never opens")
+
+	// The next key press starts afresh, with a new ticket.
+	ta.press("R")
+	assert.Greater(t, lastTicket(t, ta.tabs[0]), ticket)
+	ta.send(OpenConfirmMsg{Ticket: ticket, Spec: refundSpec(&confirmProbe{})})
+	assert.IsType(t, &preparingModal{}, ta.modals[0], "an old ticket does not replace the new preparation")
+}
+
+func TestARefusedPreparationSaysWhy(t *testing.T) {
+	ta := newTestApp(t)
+	ta.press("R")
+	ta.send(ActionRefusedMsg{Ticket: lastTicket(t, ta.tabs[0]), Level: ToastWarning, Text: "nothing is left to refund"})
+	assert.Empty(t, ta.modals)
+	assert.Contains(t, ta.screen(), "nothing is left to refund")
+}
+
+// Issue 7: "c j c under latency opens two capture dialogs". A dialog
+// never stacks on another, whatever asks for it.
+func TestADialogNeverStacks(t *testing.T) {
+	ta := newTestApp(t)
+	p1 := &confirmProbe{}
+	ta.openConfirm(refundSpec(p1))
+	require.Len(t, ta.modals, 1)
+	first := ta.modals[0]
+
+	ta.send(OpenConfirmMsg{Ticket: 1, Spec: refundSpec(&confirmProbe{})})
+	ta.send(OpenConfirmMsg{Ticket: 99, Spec: refundSpec(&confirmProbe{})})
+	ta.send(OpenModalMsg{Modal: &recordingModal{}})
+	ta.send(NoticeMsg{ID: "a", Text: "an action of the last run was found made"})
+	require.Len(t, ta.modals, 1)
+	assert.Same(t, first, ta.modals[0])
+	assert.Contains(t, ta.screen(), "an action of the last run", "a notice shows as a toast beside the dialog")
+
+	ta.clock.advance(ConfirmGuard)
+	ta.press("n")
+	assert.Empty(t, ta.modals, "after n nothing is left behind")
+}
+
+// Issue 7: open the dialog at 120x40, resize to 60x20, press y, resize
+// back: the payment was captured. Now nothing acts while the dialog is not
+// on screen, and it wants y twice when it comes back.
+func TestNoKeyActsWhileTheWindowIsTooSmall(t *testing.T) {
+	ta := newTestApp(t)
+	ta.send(tea.WindowSizeMsg{Width: 120, Height: 40})
+	p := &confirmProbe{}
+	ta.openConfirm(refundSpec(p))
+	ta.clock.advance(time.Second)
+
+	ta.send(tea.WindowSizeMsg{Width: 60, Height: 20})
+	assert.Contains(t, unwrapped(ta.screen()), "make the window at least 80x24")
+	ta.press("y", "right", "enter")
+	ta.send(tea.PasteMsg{Content: "y"})
+	assert.Zero(t, p.calls)
+
+	ta.send(tea.WindowSizeMsg{Width: 120, Height: 40})
+	require.Len(t, ta.modals, 1)
+	assert.Contains(t, unwrapped(ta.screen()), "4 keys ignored — the dialog was not fully on screen")
+	ta.press("y")
+	assert.Zero(t, p.calls, "the guard starts again when it reappears")
+	ta.clock.advance(ConfirmGuard)
+	ta.press("y")
+	assert.Zero(t, p.calls, "the first y only says seen")
+	ta.press("y")
+	assert.Equal(t, 1, p.calls)
+
+	// Without a dialog, keys do not reach the list either.
+	ta.send(tea.WindowSizeMsg{Width: 60, Height: 20})
+	ta.press("j", "R", "enter")
+	assert.Empty(t, keysOf(ta.tabs[0]))
+	assert.Empty(t, ta.modals)
+	assert.False(t, quits(ta.press("x")))
+	assert.True(t, quits(ta.press("q")), "q still quits")
+}
+
+// A dialog cut short by a small window (an error line, long facts) acts on
+// nothing until it shows whole.
+func TestADialogNotDrawnInFullActsOnNothing(t *testing.T) {
+	ta := newTestApp(t)
+	p := &confirmProbe{}
+	spec := refundSpec(p)
+	for range 12 {
+		spec.Lines = append(spec.Lines, "one more fact about this payment that the user must be able to read")
+	}
+	ta.openConfirm(spec)
+	ta.clock.advance(time.Second)
+	assert.Contains(t, unwrapped(ta.screen()), "make the window taller to see all of it")
+	ta.press("y", "y")
+	assert.Zero(t, p.calls)
+	ta.send(tea.WindowSizeMsg{Width: 100, Height: 40})
+	ta.clock.advance(ConfirmGuard)
+	ta.press("y", "y")
+	assert.Equal(t, 1, p.calls)
+}
+
+func TestToastsNeverCoverTheDialog(t *testing.T) {
+	ta := newTestApp(t)
+	ta.openConfirm(refundSpec(&confirmProbe{}))
+	for i := range 3 {
+		ta.send(ToastMsg{Level: ToastSuccess, Text: strings.Repeat("toast ", 3+i)})
+	}
+	lines := splitLines(ta.screen())
+	box := map[int]bool{}
+	for i, l := range lines {
+		if strings.Contains(l, "│") || strings.Contains(l, "╭") || strings.Contains(l, "╰") {
+			box[i] = true
+		}
+	}
+	for i, l := range lines {
+		if strings.Contains(l, "✓ toast") {
+			assert.False(t, box[i], "line %d has a toast over the dialog: %q", i, l)
+		}
+	}
+	ta.clock.advance(time.Minute)
+	ta.tick()
+	assert.Contains(t, ta.screen(), "toast", "toasts wait while a dialog is open")
+	ta.press("esc")
+	ta.clock.advance(toastFor + time.Second)
+	ta.tick()
+	assert.NotContains(t, ta.screen(), "toast", "and go after their time once it closed")
+}
+
+func TestToastsAreShownWholeAndKeptInTheMessages(t *testing.T) {
+	ta := newTestApp(t)
+	long := "A capture of 30,800.00 RUB for payment 43099779 was refused: the token may only read (code not_authorized)"
+	ta.send(ToastMsg{Level: ToastError, Text: long})
+	assert.Contains(t, unwrapped(ta.screen()), long, "wrapped, not cut")
+	ta.clock.advance(toastFor + time.Second)
+	ta.tick()
+	assert.NotContains(t, unwrapped(ta.screen()), "43099779")
+
+	ta.press("M")
+	s := unwrapped(ta.screen())
+	assert.Contains(t, s, "Messages")
+	assert.Contains(t, s, "14:03:22 ✗ "+long)
+	ta.press("j")
+	assert.Empty(t, keysOf(ta.tabs[0]), "keys do not reach the tab under the messages")
+	ta.press("esc")
+	assert.NotContains(t, ta.screen(), "Messages")
+	ta.press("?")
+	for range 30 {
+		ta.press("j")
+	}
+	assert.Contains(t, unwrapped(ta.screen()), "M messages", "the key is in the full help")
+}
+
+func TestNoticesOpenAndUpdateInPlace(t *testing.T) {
+	ta := newTestApp(t)
+	ta.send(NoticeMsg{Title: "Actions left without an outcome", ID: "a1", Level: ToastInfo,
+		Text: "Refund of 500.00 RUB for payment 43149010: checking…"})
+	require.Len(t, ta.modals, 1)
+	ta.send(NoticeMsg{ID: "a2", Level: ToastInfo, Text: "Capture of 150.00 RUB for payment 43149009: checking…"})
+	ta.send(NoticeMsg{ID: "a1", Level: ToastSuccess, Text: "Refund 7000123 of 500.00 RUB made for payment 43149010 — Pending"})
+	s := unwrapped(ta.screen())
+	assert.Contains(t, s, "Actions left without an outcome")
+	assert.Contains(t, s, "✓ Refund 7000123 of 500.00 RUB made")
+	assert.NotContains(t, s, "43149010: checking", "the line was replaced")
+	assert.Contains(t, s, "Capture of 150.00 RUB for payment 43149009: checking")
+	ta.press("enter")
+	assert.Empty(t, ta.modals)
+	ta.press("M")
+	assert.Contains(t, unwrapped(ta.screen()), "Refund 7000123 of 500.00 RUB made", "kept for later")
+}
+
+func TestStatusBarSaysWhatActionsAreDoing(t *testing.T) {
+	ta := newTestApp(t)
+	ta.tabs[1].status = TabStatus{Checking: 1}
+	ta.tabs[0].status = TabStatus{Sending: 2}
+	ta.send(struct{}{})
+	bar := statusLine(ta)
+	assert.Contains(t, bar, "1 outcome unknown — checking", "from any tab")
+	assert.Contains(t, bar, "→ 2 actions sending")
+}
