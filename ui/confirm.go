@@ -58,11 +58,11 @@ type confirmModal struct {
 	// full and not within ConfirmGuard of appearing; keys that come
 	// otherwise are ignored and counted, and after any was ignored the
 	// next y only says "seen": the one after it confirms.
-	shownAt    time.Time // when it last appeared in full; zero while it is not
-	wasHidden  bool      // a resize hid it once (for the note's wording)
-	swallowed  int       // keys ignored since the user last pressed y
-	why        string    // why the last of them was ignored
-	seen       int       // a y was taken as "seen" after this many ignored keys: the note asks for the next
+	shownAt   time.Time // when it last appeared in full; zero while it is not
+	wasHidden bool      // a resize hid it once (for the note's wording)
+	swallowed int       // keys ignored since the user last pressed y
+	why       string    // why the last of them was ignored
+	seen      int       // a y was taken as "seen" after this many ignored keys: the note asks for the next
 
 	done bool // confirmed or cancelled: nothing can confirm again
 }
