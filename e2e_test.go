@@ -248,13 +248,14 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
-// startSandboxProcess runs `paydash sandbox` and returns its info file's
-// contents once it is ready.
-func startSandboxProcess(t *testing.T, bin, dir string) sandbox.Info {
+// startSandboxProcess runs `paydash sandbox` (with extra flags, such as
+// --faults) and returns its info file's contents once it is ready.
+func startSandboxProcess(t *testing.T, bin, dir string, extra ...string) sandbox.Info {
 	t.Helper()
 	infoPath := filepath.Join(dir, "sandbox.json")
-	cmd := exec.Command(bin, "sandbox", "--info-file", infoPath, "--payments", "2000", "--seed", "5",
-		"--settle-delay", "200ms", "--arrivals", "0")
+	args := []string{"sandbox", "--info-file", infoPath, "--payments", "2000", "--seed", "5",
+		"--settle-delay", "200ms", "--arrivals", "0"}
+	cmd := exec.Command(bin, append(args, extra...)...)
 	var out syncBuffer
 	cmd.Stdout, cmd.Stderr = &out, &out
 	require.NoError(t, cmd.Start())

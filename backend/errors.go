@@ -50,6 +50,14 @@ func (e *Error) reason() string {
 		b.WriteString(e.Message)
 	case e.Err != nil && e.Kind == KindUnavailable:
 		b.WriteString(unreachable(e.Err))
+	case e.Err != nil && e.Kind == KindMalformed:
+		// "v2: POST /api/v2/refunds: malformed answer: unexpected end of
+		// JSON input" says it to a programmer; the point is the answer.
+		detail := e.Err.Error()
+		if i := strings.LastIndex(detail, "malformed answer: "); i >= 0 {
+			detail = detail[i+len("malformed answer: "):]
+		}
+		b.WriteString("the service's answer could not be read (" + detail + ")")
 	case e.Err != nil:
 		b.WriteString(e.Err.Error())
 	default:

@@ -31,8 +31,8 @@ func TestReasonLeavesOutTheOp(t *testing.T) {
 	// Without a message: the short form of the failure, as Error gives it.
 	down := &backend.Error{Kind: backend.KindUnavailable, Op: "refund", Interface: backend.V2, Err: fmt.Errorf("v2: POST: %w", context.DeadlineExceeded)}
 	assert.Equal(t, "no answer from the service in time", backend.Reason(down))
-	other := &backend.Error{Kind: backend.KindMalformed, Op: "refund", Err: errors.New("v2: malformed answer: unexpected end of JSON input")}
-	assert.Equal(t, "v2: malformed answer: unexpected end of JSON input", backend.Reason(other))
+	other := &backend.Error{Kind: backend.KindMalformed, Op: "refund", Err: errors.New("v2: POST /api/v2/refunds: malformed answer: unexpected end of JSON input")}
+	assert.Equal(t, "the service's answer could not be read (unexpected end of JSON input)", backend.Reason(other))
 	assert.Equal(t, "refused", backend.Reason(&backend.Error{Kind: backend.KindRefused, Op: "x"}))
 
 	// Wrapped, the adapter's error is still found; other errors are as they are.
