@@ -1,0 +1,525 @@
+package main
+
+import (
+	"context"
+	"crypto/x509"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"runtime"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/creack/pty"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"paydash/backend/action"
+	"paydash/backend/journal"
+	"paydash/backend/money"
+	"paydash/backend/sandbox"
+	v2 "paydash/backend/v2"
+)
+
+// The end-to-end tests of issue 7: the built binary in a pseudo-terminal,
+// driven with hostile timing against `paydash sandbox` with faults, and
+// killed between sending a refund and reading its answer. Afterwards the
+// service holds exactly what the user confirmed, with the amounts the
+// dialogs showed, and the journal has an outcome for every action.
+
+// e2eSession is one test's sandbox, API client (for checking the service
+// behind the dashboard's back) and paydash settings.
+type e2eSession struct {
+	t        *testing.T
+	bin, dir string
+	info     sandbox.Info
+	api      *v2.Client
+	merchant string
+	journal  string
+	args     []string
+	env      []string
+}
+
+func newE2ESession(t *testing.T, faults string, withV1 bool) *e2eSession {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("builds the binary and runs it in a pseudo-terminal")
+	}
+	if runtime.GOOS == "windows" {
+		t.Skip("needs a Unix pseudo-terminal")
+	}
+	t.Parallel() // mostly waiting on latency: the two run side by side
+	dir := t.TempDir()
+	bin := buildPaydash(t, dir)
+	info := startSandboxProcess(t, bin, dir, "--faults", faults)
+	pem, err := os.ReadFile(info.CAFile)
+	require.NoError(t, err)
+	pool := x509.NewCertPool()
+	require.True(t, pool.AppendCertsFromPEM(pem))
+	api, err := v2.NewClient(info.BaseURL, info.V2Token, v2.WithRootCAs(pool), v2.WithRetries(8, 50*time.Millisecond))
+	require.NoError(t, err)
+	s := &e2eSession{t: t, bin: bin, dir: dir, info: info, api: api, journal: filepath.Join(dir, "state", "journal.jsonl")}
+	s.env = []string{"PAYDASH_V2_TOKEN=" + info.V2Token}
+	if withV1 {
+		for _, u := range info.V1Users {
+			if u.Role == sandbox.RoleAccountant {
+				s.env = append(s.env, "PAYDASH_V1_LOGIN="+u.Login, "PAYDASH_V1_PASSWORD="+u.Password)
+			}
+		}
+	}
+	s.merchant = info.MerchantIDs[0]
+	return s
+}
+
+// start runs paydash on the session's journal, with the merchant shown.
+func (s *e2eSession) start(merchant string) *terminal {
+	s.t.Helper()
+	tm := startInTerminal(s.t, s.bin, []string{"--base-url", s.info.BaseURL, "--ca-file", s.info.CAFile,
+		"--merchant", merchant, "--journal", s.journal}, s.env, s.dir)
+	tm.waitFor(s.t, "the payments list", func(sc string) bool {
+		return strings.Contains(sc, "Payments") && strings.Contains(sc, "merchant "+merchant)
+	})
+	return tm
+}
+
+// retry repeats a read of the service through its faults.
+func retry[T any](t *testing.T, what string, f func() (T, error)) T {
+	t.Helper()
+	var err error
+	for range 20 {
+		var v T
+		if v, err = f(); err == nil {
+			return v
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	t.Fatalf("%s: %v", what, err)
+	panic("unreachable")
+}
+
+// payments finds n payments in status of the last 30 days, of any merchant
+// (jumping by id opens any), worth at least 2.
+func (s *e2eSession) payments(status v2.PaymentStatus, n int, skip map[string]bool) []v2.PaymentListItem {
+	s.t.Helper()
+	var out []v2.PaymentListItem
+	now := time.Now()
+	for _, m := range s.info.MerchantIDs {
+		cursor := ""
+		for len(out) < n {
+			page := retry(s.t, "list payments", func() (*v2.PaymentList, error) {
+				p, _, err := s.api.Payments.List(context.Background(), v2.ListParams{MerchantID: m,
+					Start: now.AddDate(0, 0, -30), End: now.Add(time.Hour), Cursor: cursor})
+				return p, err
+			})
+			for _, p := range page.Items {
+				if p.Status == status && !skip[p.ID] && p.Amount.Value >= money.MustParse("2") && len(out) < n {
+					out = append(out, p)
+					skip[p.ID] = true
+				}
+			}
+			if cursor = page.Cursor; cursor == "" {
+				break
+			}
+		}
+	}
+	require.Len(s.t, out, n, "%d %s payments in the seed", n, status)
+	return out
+}
+
+func (s *e2eSession) refunds(p v2.PaymentListItem) []v2.Refund {
+	s.t.Helper()
+	return retry(s.t, "list refunds", func() ([]v2.Refund, error) {
+		var out []v2.Refund
+		for r, err := range s.api.Refunds.All(context.Background(), v2.ListParams{MerchantID: p.MerchantID,
+			Start: p.Created.Add(-time.Minute), End: time.Now().Add(time.Hour)}) {
+			if err != nil {
+				return nil, err
+			}
+			if r.PaymentID == p.ID {
+				out = append(out, r)
+			}
+		}
+		return out, nil
+	})
+}
+
+func (s *e2eSession) payment(id string) *v2.Payment {
+	s.t.Helper()
+	return retry(s.t, "read payment "+id, func() (*v2.Payment, error) {
+		p, _, err := s.api.Payments.Get(context.Background(), id)
+		return p, err
+	})
+}
+
+func (s *e2eSession) entries() []journal.Entry {
+	s.t.Helper()
+	e, err := journal.Read(s.journal)
+	if os.IsNotExist(err) {
+		return nil
+	}
+	require.NoError(s.t, err)
+	return e
+}
+
+// open jumps to a payment and waits for its pane in the state wanted. A
+// read the faults broke is tried again, as a user would.
+func (tm *terminal) open(t *testing.T, id, status string) {
+	t.Helper()
+	for attempt := 0; ; attempt++ {
+		tm.settle()
+		tm.send(t, ":"+id+"\r")
+		sc := tm.waitFor(t, "payment "+id+" or a failure", func(sc string) bool {
+			return (strings.Contains(sc, "Payment "+id) && strings.Contains(sc, status)) || strings.Contains(sc, "Could not look for")
+		})
+		if strings.Contains(sc, "Payment "+id) || attempt == 5 {
+			require.Contains(t, sc, "Payment "+id)
+			return
+		}
+		time.Sleep(time.Second)
+	}
+}
+
+var buttonRE = regexp.MustCompile(`(Refund|Capture|Release) ([0-9][0-9,]*(?:\.[0-9]+)?) ([A-Z]{3})`)
+
+// dialog presses an action key and waits for its confirmation (title),
+// pressing again when the faults broke the reading before it; it returns
+// the screen with the dialog.
+func (tm *terminal) dialog(t *testing.T, key, title string) string {
+	t.Helper()
+	for attempt := 0; ; attempt++ {
+		// A refusal still on screen from before would read as this one's.
+		tm.waitFor(t, "no refusal on screen", func(sc string) bool { return !strings.Contains(sc, "Could not read payment") })
+		tm.send(t, key)
+		sc := tm.waitFor(t, title+" or a refusal", func(sc string) bool {
+			return (strings.Contains(sc, title) && buttonRE.MatchString(sc)) || strings.Contains(sc, "Could not read payment")
+		})
+		if strings.Contains(sc, title) || attempt == 5 {
+			require.Contains(t, sc, title)
+			return sc
+		}
+		time.Sleep(time.Second)
+		tm.settle()
+	}
+}
+
+// digitsIfAsked types the payment id's last four digits when the dialog
+// asks for them (an amount above confirm_typed_over), as the user must.
+func (tm *terminal) digitsIfAsked(t *testing.T, id string) {
+	t.Helper()
+	last4 := id[len(id)-4:]
+	if !strings.Contains(unwrappedScreen(tm.vt.Screen()), "type "+last4+",") {
+		return
+	}
+	tm.send(t, last4)
+	tm.waitFor(t, "the digits accepted", func(sc string) bool {
+		return strings.Contains(sc, "["+last4+"] ✓")
+	})
+}
+
+// shownAmount is the amount the confirm button names on the screen.
+func shownAmount(t *testing.T, screen string) money.Amount {
+	t.Helper()
+	m := buttonRE.FindStringSubmatch(screen)
+	require.NotNil(t, m, "a confirm button naming an amount on:\n%s", screen)
+	v, err := money.Parse(strings.ReplaceAll(m[2], ",", ""))
+	require.NoError(t, err)
+	return money.Amount{Value: v, Currency: m[3]}
+}
+
+// resize changes the pseudo-terminal's size (the program gets SIGWINCH)
+// and the emulated screen's.
+func (tm *terminal) resize(t *testing.T, w, h int) {
+	t.Helper()
+	tm.vt.resize(w, h)
+	require.NoError(t, pty.Setsize(tm.pty, &pty.Winsize{Cols: uint16(w), Rows: uint16(h)}))
+}
+
+func (v *vt) resize(w, h int) {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	v.w, v.h = w, h
+	v.reset()
+}
+
+// confirmed is what the user confirmed: the action, the payment and the
+// amount the dialog showed.
+type confirmed struct {
+	kind   action.Kind
+	pay    v2.PaymentListItem
+	amount money.Amount
+}
+
+func TestEndToEndHostileTimingUnderFaults(t *testing.T) {
+	s := newE2ESession(t, "latency=400ms,error=0.2,drop=0.05,malformed=0.05", true)
+	start := time.Now()
+	used := map[string]bool{}
+	settled := s.payments(v2.PaymentStatusSettled, 2, used)
+	held := s.payments(v2.PaymentStatusAuthorized, 2, used)
+	before := map[string][]v2.Refund{}
+	for _, p := range settled {
+		before[p.ID] = s.refunds(p)
+	}
+	tm := s.start(s.merchant)
+	var did []confirmed
+
+	// 1. Issue 7: "R, then quickly tab 106 enter (inside the guard), then
+	// y" refunded the whole amount. Now the keys are shown as ignored,
+	// nothing is sent, and the next two y's send what the dialog shows.
+	p := settled[0]
+	tm.open(t, p.ID, "Settled")
+	tm.send(t, "R\t106\ry")
+	sc := tm.waitFor(t, "the refund dialog saying keys were ignored", func(sc string) bool {
+		return strings.Contains(sc, "Refund payment "+p.ID) && strings.Contains(unwrappedScreen(sc), "keys ignored")
+	})
+	shown := shownAmount(t, sc)
+	assert.NotEqual(t, money.MustParse("106"), shown.Value, "the typing inside the guard did not become the amount")
+	time.Sleep(modalGuard + 200*time.Millisecond)
+	tm.digitsIfAsked(t, p.ID)
+	tm.send(t, "y")
+	tm.waitFor(t, "the dialog asking for y again", func(sc string) bool {
+		return strings.Contains(unwrappedScreen(sc), "Press y again to refund")
+	})
+	assert.Empty(t, newRefunds(before[p.ID], s.refunds(p)), "nothing was sent yet")
+	tm.send(t, "y")
+	did = append(did, confirmed{action.Refund, p, shown})
+	tm.waitFor(t, "the dialog gone", func(sc string) bool { return !strings.Contains(sc, "Refund payment "+p.ID) })
+
+	// 2. The action key pressed twice: one dialog; n leaves nothing behind.
+	h := held[0]
+	tm.settle()
+	tm.open(t, h.ID, "Authorized")
+	sc = tm.dialog(t, "cc", "Capture payment "+h.ID)
+	assert.Equal(t, 1, strings.Count(sc, "Capture payment "+h.ID), "one dialog:\n%s", sc)
+	time.Sleep(modalGuard + 200*time.Millisecond)
+	tm.send(t, "n")
+	tm.waitFor(t, "no dialog left", func(sc string) bool { return !strings.Contains(sc, "Capture payment") })
+	time.Sleep(time.Second)
+	assert.NotContains(t, tm.vt.Screen(), "Capture payment", "no second dialog comes up")
+	assert.Equal(t, v2.PaymentStatusAuthorized, s.payment(h.ID).Status)
+
+	// 3. A resize under the dialog: y pressed while the window is too
+	// small acts on nothing; back at full size the dialog wants y twice.
+	sc = tm.dialog(t, "c", "Capture payment "+h.ID)
+	shown = shownAmount(t, sc)
+	time.Sleep(modalGuard + 200*time.Millisecond)
+	tm.resize(t, 60, 20)
+	tm.waitFor(t, "the request for a bigger window", func(sc string) bool {
+		return strings.Contains(unwrappedScreen(sc), "make the window at least 80x24")
+	})
+	tm.send(t, "y")
+	time.Sleep(300 * time.Millisecond)
+	tm.resize(t, e2eCols, e2eRows)
+	tm.waitFor(t, "the dialog back, saying a key was ignored", func(sc string) bool {
+		return strings.Contains(unwrappedScreen(sc), "ignored — the dialog was not fully on screen")
+	})
+	assert.Equal(t, v2.PaymentStatusAuthorized, s.payment(h.ID).Status, "the y in the small window captured nothing")
+	time.Sleep(modalGuard + 200*time.Millisecond)
+	tm.digitsIfAsked(t, h.ID)
+	tm.send(t, "y")
+	tm.waitFor(t, "the dialog asking for y again", func(sc string) bool {
+		return strings.Contains(unwrappedScreen(sc), "Press y again to capture")
+	})
+	tm.send(t, "y")
+	did = append(did, confirmed{action.Capture, h, shown})
+	tm.waitFor(t, "the dialog gone", func(sc string) bool { return !strings.Contains(sc, "Capture payment "+h.ID) })
+
+	// 4. An amount typed after the guard is what is sent, as typed.
+	p = settled[1]
+	tm.settle()
+	tm.open(t, p.ID, "Settled")
+	tm.dialog(t, "R", "Refund payment "+p.ID)
+	time.Sleep(modalGuard + 200*time.Millisecond)
+	tm.send(t, "e")
+	tm.settle()
+	tm.send(t, strings.Repeat("\x7f", 24)+"1")
+	tm.settle()
+	tm.send(t, "\r")
+	sc = tm.waitFor(t, "the button naming 1.00", func(sc string) bool { return strings.Contains(sc, "Refund 1.00 ") })
+	shown = shownAmount(t, sc)
+	tm.send(t, "y")
+	did = append(did, confirmed{action.Refund, p, shown})
+
+	// 5. A capture confirmed with the second held payment, y pressed in
+	// the same instant the dialog is asked for: the keys wait, and the
+	// capture happens only after the two y's that follow.
+	h = held[1]
+	tm.settle()
+	tm.open(t, h.ID, "Authorized")
+	tm.send(t, "cyyy")
+	sc = tm.waitFor(t, "the capture dialog, keys ignored", func(sc string) bool {
+		return strings.Contains(sc, "Capture payment "+h.ID) && strings.Contains(unwrappedScreen(sc), "keys ignored") &&
+			buttonRE.MatchString(sc)
+	})
+	assert.Equal(t, v2.PaymentStatusAuthorized, s.payment(h.ID).Status, "y typed ahead captured nothing")
+	shown = shownAmount(t, sc)
+	time.Sleep(modalGuard + 200*time.Millisecond)
+	tm.digitsIfAsked(t, h.ID)
+	tm.send(t, "y")
+	tm.settle()
+	tm.send(t, "y")
+	did = append(did, confirmed{action.Capture, h, shown})
+
+	// Every action's outcome is found out (through the faults, a check
+	// may take a few tries), then the dashboard quits.
+	deadline := time.Now().Add(90 * time.Second)
+	for {
+		entries := s.entries()
+		sent := 0
+		for _, e := range entries {
+			if e.Phase == journal.PhaseSent {
+				sent++
+			}
+		}
+		if sent == len(did) && len(action.Pending(entries)) == 0 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("actions still without an outcome: %+v\nthe screen:\n%s", action.Pending(entries), tm.vt.Screen())
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+	tm.settle()
+	tm.send(t, "q")
+	assert.Equal(t, 0, tm.wait(t, 15*time.Second))
+
+	// The service holds exactly what was confirmed and made, with the
+	// amount the dialog showed; the journal agrees.
+	entries := s.entries()
+	for _, c := range did {
+		var sentLine, final *journal.Entry
+		for i, e := range entries {
+			if e.ObjectID != c.pay.ID || e.Action != string(c.kind) {
+				continue
+			}
+			switch {
+			case e.Phase == journal.PhaseSent:
+				sentLine = &entries[i]
+			case journal.Final(e.Phase):
+				final = &entries[i]
+			}
+		}
+		require.NotNil(t, sentLine, "%s of %s was sent", c.kind, c.pay.ID)
+		require.NotNil(t, final, "%s of %s has an outcome", c.kind, c.pay.ID)
+		sentAmount, err := money.Parse(sentLine.Amount)
+		require.NoError(t, err)
+		assert.Equal(t, c.amount.Value, sentAmount, "%s of %s: sent what the dialog showed", c.kind, c.pay.ID)
+		switch c.kind {
+		case action.Refund:
+			added := newRefunds(before[c.pay.ID], s.refunds(c.pay))
+			if final.Phase == journal.PhaseDone {
+				require.Len(t, added, 1, "one refund of %s", c.pay.ID)
+				assert.Equal(t, c.amount.Value, added[0].Amount.Value)
+			} else {
+				assert.Empty(t, added, "a refund found not made is not at the service: %+v", final)
+			}
+		case action.Capture:
+			got := s.payment(c.pay.ID)
+			if final.Phase == journal.PhaseDone {
+				assert.Equal(t, v2.PaymentStatusSettled, got.Status)
+				assert.Equal(t, c.amount.Value, got.Amount.Value, "captured the amount shown")
+			} else {
+				assert.Equal(t, v2.PaymentStatusAuthorized, got.Status, "a capture found not made: %+v", final)
+			}
+		}
+		t.Logf("%s of %s %s: %s %s %s", c.kind, c.pay.ID, c.amount, final.Phase, final.How, final.Error)
+	}
+	t.Logf("hostile timing end to end in %s", time.Since(start).Round(time.Millisecond))
+}
+
+// Killed between sending a refund and reading its answer: the next start
+// finds out what the service did, says so, and writes it in the journal;
+// the service holds one refund. A SIGTERM in the same window waits for
+// the answer instead.
+func TestEndToEndKillBetweenSendingARefundAndItsAnswer(t *testing.T) {
+	const latency = 2400 * time.Millisecond // half before the refund is made, half before its answer
+	s := newE2ESession(t, "latency="+latency.String(), false)
+	used := map[string]bool{}
+	settled := s.payments(v2.PaymentStatusSettled, 2, used)
+
+	refundUntilSent := func(tm *terminal, p v2.PaymentListItem) (journal.Entry, money.Amount) {
+		t.Helper()
+		tm.open(t, p.ID, "Settled")
+		sc := tm.dialog(t, "R", "Refund payment "+p.ID)
+		shown := shownAmount(t, sc)
+		time.Sleep(modalGuard + 200*time.Millisecond)
+		tm.digitsIfAsked(t, p.ID)
+		tm.send(t, "y")
+		deadline := time.Now().Add(e2eWait)
+		for time.Now().Before(deadline) {
+			for _, e := range s.entries() {
+				if e.Phase == journal.PhaseSent && e.ObjectID == p.ID {
+					return e, shown
+				}
+			}
+			time.Sleep(10 * time.Millisecond)
+		}
+		t.Fatalf("no sent line for the refund of %s; the screen:\n%s", p.ID, tm.vt.Screen())
+		return journal.Entry{}, shown
+	}
+
+	// SIGTERM while the refund's answer is awaited: paydash waits for it.
+	p := settled[0]
+	before := s.refunds(p)
+	tm := s.start(s.merchant)
+	sent, _ := refundUntilSent(tm, p)
+	require.NoError(t, tm.cmd.Process.Signal(syscall.SIGTERM))
+	assert.Equal(t, 0, tm.wait(t, 20*time.Second), "it quits once the answer came")
+	final := finalLine(s.entries(), sent.ActionID)
+	require.NotNil(t, final, "the answer was journaled before quitting")
+	assert.Equal(t, journal.PhaseDone, final.Phase)
+	assert.Len(t, newRefunds(before, s.refunds(p)), 1)
+
+	// SIGKILL while the refund's answer is awaited: after the request was
+	// served, before its answer is written.
+	p = settled[1]
+	before = s.refunds(p)
+	tm = s.start(s.merchant)
+	sent, shown := refundUntilSent(tm, p)
+	time.Sleep(time.Until(sent.Time.Add(latency/2 + latency/4)))
+	require.NoError(t, tm.cmd.Process.Kill())
+	tm.wait(t, 10*time.Second)
+	assert.Nil(t, finalLine(s.entries(), sent.ActionID), "killed before the answer: the journal holds only sent")
+	made := newRefunds(before, s.refunds(p))
+	require.Len(t, made, 1, "the service made the refund before the kill")
+
+	// The next start: a notice says what became of it, the journal gets
+	// its outcome, and the service still holds one refund.
+	tm = startInTerminal(t, s.bin, []string{"--base-url", s.info.BaseURL, "--ca-file", s.info.CAFile,
+		"--merchant", s.merchant, "--journal", s.journal}, s.env, s.dir)
+	want := fmt.Sprintf("Refund %s of %s made for payment %s", made[0].ID, money.Group(shown.Value, shown.Currency)+" "+shown.Currency, p.ID)
+	sc := tm.waitFor(t, "the notice saying the refund was made", func(sc string) bool {
+		return strings.Contains(unwrappedScreen(sc), want)
+	})
+	assert.Contains(t, unwrappedScreen(sc), "Actions left without an outcome when paydash last stopped")
+	final = finalLine(s.entries(), sent.ActionID)
+	require.NotNil(t, final)
+	assert.Equal(t, journal.PhaseDone, final.Phase)
+	assert.Equal(t, action.HowAskedAgain, final.How)
+	assert.Contains(t, final.Result, made[0].ID)
+	assert.Len(t, newRefunds(before, s.refunds(p)), 1, "one refund: finding out made no second")
+	tm.send(t, "\r")
+	tm.settle()
+	tm.send(t, "q")
+	assert.Equal(t, 0, tm.wait(t, 15*time.Second))
+}
+
+func finalLine(entries []journal.Entry, actionID string) *journal.Entry {
+	for i, e := range entries {
+		if e.ActionID == actionID && journal.Final(e.Phase) {
+			return &entries[i]
+		}
+	}
+	return nil
+}
+
+// unwrappedScreen is a screen as one line of words, borders left out, so
+// that a message wrapped inside a box reads whole.
+func unwrappedScreen(s string) string {
+	for _, b := range []string{"│", "╭", "╮", "╰", "╯", "─"} {
+		s = strings.ReplaceAll(s, b, " ")
+	}
+	return strings.Join(strings.Fields(s), " ")
+}
