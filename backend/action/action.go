@@ -302,6 +302,11 @@ func (r *Runner) Send(ctx context.Context, req Request) (Request, Outcome) {
 		o.Refund, err = r.Backend.RefundPayment(ctx, refundRequest(req))
 	}
 	switch {
+	case err == nil && !moved(req.Kind, o.Payment):
+		// "Done", but the payment read after says otherwise: the answer
+		// cannot be taken at its word. Reading the payment again settles it.
+		o = Outcome{State: Unknown, Retry: true, Payment: o.Payment,
+			Err: fmt.Errorf("the service said done, but the payment is %s", textsafe.Line(string(o.Payment.Status), 40))}
 	case err == nil:
 		o.State, o.How = Done, HowAnswered
 	case noAnswer(err):
@@ -311,6 +316,19 @@ func (r *Runner) Send(ctx context.Context, req Request) (Request, Outcome) {
 	}
 	o.JournalErr = r.record(req, o)
 	return req, o
+}
+
+// moved reports whether the payment an action answered with is where the
+// action takes it: a capture Settled, a release Cancelled. A refund's
+// answer is the refund itself.
+func moved(k Kind, p backend.Payment) bool {
+	switch k {
+	case Capture:
+		return p.Status == backend.PaymentSettled
+	case CancelHold:
+		return p.Status == backend.PaymentCancelled
+	}
+	return true
 }
 
 // sendable refuses a request that cannot be sent or found out later.

@@ -587,3 +587,53 @@ func TestSendRefusesARequestThatCouldNotBeFoundOut(t *testing.T) {
 	assert.Empty(t, f.journal(), "nothing sent, nothing journaled")
 	assert.Empty(t, f.refunds(paid))
 }
+
+// A refusal whose status was lost on the way (the malformed fault turns the
+// read-only token's 403 into a 200 with half its body) is not taken for a
+// capture: the answer is garbled, and the payment says what happened.
+func TestAMangledRefusalIsNotTakenForDone(t *testing.T) {
+	srv := startSandbox(t)
+	ctx := context.Background()
+	f := newFixture(t, srv, setups[0])
+	ro, err := backend.Open(backend.Config{BaseURL: srv.BaseURL(), RootCAs: srv.CertPool(),
+		MerchantIDs: srv.Info().MerchantIDs, Sandbox: true, V2Token: srv.Info().V2ReadOnlyToken})
+	require.NoError(t, err)
+	f.run.Backend = ro
+	hold := f.pay("500", true)
+	require.NoError(t, srv.SetFaults(sandbox.Faults{MalformedRate: 1}))
+	req, o := f.run.Send(ctx, action.New(action.Capture, hold, rub("500"), backend.V2))
+	require.NoError(t, srv.SetFaults(sandbox.Faults{}))
+	require.Equal(t, action.Unknown, o.State, "%s", o.Text(req))
+	assert.Equal(t, sandbox.PaymentAuthorized, f.status(hold))
+	o = f.run.Check(ctx, req)
+	require.Equal(t, action.NotDone, o.State)
+	assert.Equal(t, "Capture of 500.00 RUB for payment "+hold+" was not made: the payment is still Authorized", o.Text(req))
+}
+
+// saysDone answers every capture and release with success and the payment
+// as it was: a service (or proxy) whose "done" does not match the object.
+type saysDone struct{ backend.Backend }
+
+func (s saysDone) CapturePayment(ctx context.Context, r backend.CaptureRequest) (backend.Payment, error) {
+	return s.GetPayment(ctx, r.PaymentID)
+}
+
+func (s saysDone) CancelPayment(ctx context.Context, id string) (backend.Payment, error) {
+	return s.GetPayment(ctx, id)
+}
+
+func TestADoneThatThePaymentDeniesIsFoundOut(t *testing.T) {
+	srv := startSandbox(t)
+	ctx := context.Background()
+	f := newFixture(t, srv, setups[0])
+	f.run.Backend = saysDone{f.b}
+	for _, kind := range []action.Kind{action.Capture, action.CancelHold} {
+		hold := f.pay("80", true)
+		req, o := f.run.Send(ctx, action.New(kind, hold, rub("80"), backend.V2))
+		require.Equal(t, action.Unknown, o.State, "%s: %s", kind, o.Text(req))
+		assert.Contains(t, o.Text(req), "the service said done, but the payment is Authorized")
+		assert.Equal(t, []string{journal.PhaseSent, journal.PhaseUnknown}, f.phases(req))
+		o = f.run.Check(ctx, req)
+		assert.Equal(t, action.NotDone, o.State, "%s", kind)
+	}
+}

@@ -283,8 +283,23 @@ func (c *Client) do(ctx context.Context, r call, out any) (*Response, error) {
 		if err := decodeAnswer(resp.Body, out); err != nil {
 			return resp, fmt.Errorf("v2: %s %s: %w", r.method, r.path, err)
 		}
+	} else if err := checkEmptyAnswer(resp.Body); err != nil {
+		return resp, fmt.Errorf("v2: %s %s: %w", r.method, r.path, err)
 	}
 	return resp, nil
+}
+
+// checkEmptyAnswer accepts the answer of a call whose success has no body
+// (confirm, cancel, revoke, sticker update: "empty body, HTTP 200"): empty,
+// or JSON the service may add one day. Anything else is not the service's
+// "done" but a mangled answer, maybe a refusal whose status was lost, and
+// must not be taken for success.
+func checkEmptyAnswer(body []byte) error {
+	b := bytes.TrimSpace(trimBOM(body))
+	if len(b) == 0 || json.Valid(b) {
+		return nil
+	}
+	return fmt.Errorf("%w: %d bytes that are not JSON where none were expected", ErrMalformedResponse, len(b))
 }
 
 // send makes one attempt. temporary reports whether another attempt might

@@ -177,3 +177,20 @@ func TestCardDoesNotPrintItsNumber(t *testing.T) {
 		assert.Contains(t, s, "1111")
 	}
 }
+
+// A call whose success has no body (confirm, cancel, revoke, sticker
+// update) is not taken as done when a mangled body comes with the 200:
+// that may be a refusal whose status was lost on the way (the sandbox's
+// malformed fault turns a 403 into a 200 with half its body).
+func TestGarbageWhereNoBodyIsExpectedIsMalformed(t *testing.T) {
+	for body, ok := range map[string]bool{"": true, "  \n": true, "{}": true, `{"status":"Settled"}`: true,
+		`{"code":"not_authorized","mess`: false, "<html>": false} {
+		s := newServer(t, reply(http.StatusOK, body))
+		_, err := newClient(t, s).Payments.Confirm(context.Background(), "p1", nil)
+		if ok {
+			assert.NoError(t, err, "body %q", body)
+		} else {
+			assert.ErrorIs(t, err, v2.ErrMalformedResponse, "body %q", body)
+		}
+	}
+}
