@@ -429,7 +429,7 @@ func (a *App) setError(err error, hint string, sticky bool, now time.Time) {
 	a.errText = textsafe.Line(err.Error(), 1000)
 	a.errHint = textsafe.Line(hint, 300)
 	a.errSticky = sticky
-	a.logMessage(ToastError, a.fullError(), now)
+	a.logMessage(ToastError, strings.TrimPrefix(a.fullError(), "✗ "), now)
 }
 
 func (a *App) addToast(level ToastLevel, text string, now time.Time) {

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"errors"
 	"strings"
 	"testing"
 	"time"
@@ -200,6 +201,7 @@ func TestToastsAreShownWholeAndKeptInTheMessages(t *testing.T) {
 	s := unwrapped(ta.screen())
 	assert.Contains(t, s, "Messages")
 	assert.Contains(t, s, "14:03:22 ✗ "+long)
+	assert.NotContains(t, s, "✗ ✗")
 	ta.press("j")
 	assert.Empty(t, keysOf(ta.tabs[0]), "keys do not reach the tab under the messages")
 	ta.press("esc")
@@ -209,6 +211,15 @@ func TestToastsAreShownWholeAndKeptInTheMessages(t *testing.T) {
 		ta.press("j")
 	}
 	assert.Contains(t, unwrapped(ta.screen()), "M messages", "the key is in the full help")
+}
+
+func TestErrorsAreKeptInTheMessagesOnce(t *testing.T) {
+	ta := newTestApp(t)
+	ta.send(ErrorMsg{Err: errors.New("list payments: timeout"), Hint: "press r"})
+	ta.press("M")
+	s := unwrapped(ta.screen())
+	assert.Contains(t, s, "14:03:22 ✗ list payments: timeout — press r")
+	assert.NotContains(t, s, "✗ ✗")
 }
 
 func TestNoticesOpenAndUpdateInPlace(t *testing.T) {
