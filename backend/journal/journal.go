@@ -245,9 +245,12 @@ func (e *CorruptError) Error() string {
 }
 
 // Read returns every entry of the journal at path, oldest first. A torn
-// last line (one without its newline: the process was cut off while
-// writing it) is skipped silently. Any other line that is not an entry is
-// skipped too, and reported in a *CorruptError returned with the entries.
+// line (an entry cut short because the process stopped while writing it:
+// the last line without its newline, or the same line later ended by
+// Open's newline) is skipped silently: nothing was sent after it, since an
+// action goes out only once its line is on disk. Any other line that is
+// not an entry is skipped too, and reported in a *CorruptError returned
+// with the entries.
 func Read(path string) ([]Entry, error) {
 	raw, err := os.ReadFile(path)
 	if err != nil {
@@ -267,7 +270,11 @@ func Read(path string) ([]Entry, error) {
 			continue
 		}
 		var e Entry
-		if err := json.Unmarshal(line, &e); err != nil || e.Action == "" || e.Phase == "" {
+		err := json.NewDecoder(bytes.NewReader(line)).Decode(&e)
+		if errors.Is(err, io.ErrUnexpectedEOF) && line[0] == '{' {
+			continue // torn: its JSON ends early
+		}
+		if err != nil || e.Action == "" || e.Phase == "" || !json.Valid(line) {
 			bad = append(bad, lineNo)
 			continue
 		}
