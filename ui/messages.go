@@ -5,7 +5,6 @@ import (
 	"time"
 
 	tea "charm.land/bubbletea/v2"
-	"charm.land/lipgloss/v2"
 
 	"paydash/backend/textsafe"
 	"paydash/keys"
@@ -44,22 +43,13 @@ func (a *App) logMessage(level ToastLevel, text string, now time.Time) {
 // messagesKey handles a key while the messages view is open: it scrolls,
 // closes, or quits.
 func (a *App) messagesKey(msg tea.KeyPressMsg, now time.Time) tea.Cmd {
-	page := max(a.height-chromeLines-4, 1)
 	switch {
 	case msg.String() == "esc" || keys.Matches(msg, a.km.Global.Messages):
 		a.messagesOpen = false
 	case keys.Matches(msg, a.km.Global.Quit):
 		return a.quit(quitByKey, now)
-	case keys.Matches(msg, a.km.List.Down):
-		a.scrollMessages(1)
-	case keys.Matches(msg, a.km.List.Up):
-		a.scrollMessages(-1)
-	case keys.Matches(msg, a.km.List.PageDown):
-		a.scrollMessages(page)
-	case keys.Matches(msg, a.km.List.PageUp):
-		a.scrollMessages(-page)
-	case keys.Matches(msg, a.km.List.Top):
-		a.messagesScroll = 0
+	default:
+		a.scrollKey(msg, a.scrollMessages)
 	}
 	return nil
 }
@@ -80,7 +70,7 @@ func (a *App) messageLines() (lines []string, fits int) {
 			if k > 0 {
 				prefix = fmt.Sprintf("%*s", len(stamp), "")
 			}
-			lines = append(lines, prefix+a.messageStyle(m.level).Render(l))
+			lines = append(lines, prefix+levelStyle(a.theme, m.level).Render(l))
 		}
 	}
 	return lines, max(a.height-a.chromeHeight()-2-2, 1)
@@ -89,18 +79,6 @@ func (a *App) messageLines() (lines []string, fits int) {
 func (a *App) scrollMessages(delta int) {
 	lines, fits := a.messageLines()
 	a.messagesScroll = min(max(a.messagesScroll+delta, 0), max(len(lines)-fits, 0))
-}
-
-func (a *App) messageStyle(l ToastLevel) lipgloss.Style {
-	switch l {
-	case ToastError:
-		return a.theme.Danger
-	case ToastWarning:
-		return a.theme.Warning
-	case ToastSuccess:
-		return a.theme.Success
-	}
-	return a.theme.Text
 }
 
 func (a *App) drawMessages(frame []string, w, bodyH int) {

@@ -5,7 +5,6 @@ import (
 	"time"
 
 	tea "charm.land/bubbletea/v2"
-	"charm.land/lipgloss/v2"
 
 	"paydash/backend/textsafe"
 	"paydash/keys"
@@ -92,7 +91,7 @@ func (n *noticeModal) View(maxWidth, maxHeight int) string {
 			if k > 0 {
 				l = "  " + l
 			}
-			body = append(body, n.style(it.level).Render(l))
+			body = append(body, levelStyle(n.th, it.level).Render(l))
 		}
 		last = i
 	}
@@ -109,16 +108,4 @@ func (n *noticeModal) View(maxWidth, maxHeight int) string {
 		lines[i] = fitTail(l, inner)
 	}
 	return box(th, lines)
-}
-
-func (n *noticeModal) style(l ToastLevel) lipgloss.Style {
-	switch l {
-	case ToastError:
-		return n.th.Danger
-	case ToastWarning:
-		return n.th.Warning
-	case ToastSuccess:
-		return n.th.Success
-	}
-	return n.th.Text
 }

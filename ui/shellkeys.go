@@ -168,22 +168,33 @@ func (a *App) key(msg tea.KeyPressMsg, now time.Time) tea.Cmd {
 
 // helpKey handles a key while the full help is open.
 func (a *App) helpKey(msg tea.KeyPressMsg, now time.Time) tea.Cmd {
-	page := max(a.height-chromeLines-4, 1)
 	switch {
 	case msg.String() == "esc" || keys.Matches(msg, a.km.Global.Help):
 		a.helpOpen = false
 	case keys.Matches(msg, a.km.Global.Quit):
 		return a.quit(quitByKey, now)
-	case keys.Matches(msg, a.km.List.Down):
-		a.scrollHelp(1)
-	case keys.Matches(msg, a.km.List.Up):
-		a.scrollHelp(-1)
-	case keys.Matches(msg, a.km.List.PageDown):
-		a.scrollHelp(page)
-	case keys.Matches(msg, a.km.List.PageUp):
-		a.scrollHelp(-page)
+	default:
+		a.scrollKey(msg, a.scrollHelp)
 	}
 	return nil
+}
+
+// scrollKey moves an overlay (the help, the messages) by the keymap's
+// movement keys: a line, a page, or back to the top.
+func (a *App) scrollKey(msg tea.KeyPressMsg, scroll func(delta int)) {
+	page := max(a.height-a.chromeHeight()-4, 1)
+	switch {
+	case keys.Matches(msg, a.km.List.Down):
+		scroll(1)
+	case keys.Matches(msg, a.km.List.Up):
+		scroll(-1)
+	case keys.Matches(msg, a.km.List.PageDown):
+		scroll(page)
+	case keys.Matches(msg, a.km.List.PageUp):
+		scroll(-page)
+	case keys.Matches(msg, a.km.List.Top):
+		scroll(-1 << 30)
+	}
 }
 
 func (a *App) shellAction(action string, now time.Time) tea.Cmd {

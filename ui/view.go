@@ -308,15 +308,24 @@ func toastMarker(l ToastLevel) string {
 	return "i"
 }
 
+// toastStyle is a toast's colour: its level's, reversed.
 func (a *App) toastStyle(l ToastLevel) lipgloss.Style {
-	th := a.theme
+	if l == ToastInfo {
+		return a.theme.Accent.Reverse(true)
+	}
+	return levelStyle(a.theme, l).Reverse(true)
+}
+
+// levelStyle is the colour of a message of level l in running text (the
+// messages view, a notice).
+func levelStyle(th Theme, l ToastLevel) lipgloss.Style {
 	switch l {
 	case ToastSuccess:
-		return th.Success.Reverse(true)
+		return th.Success
 	case ToastWarning:
-		return th.Warning.Reverse(true)
+		return th.Warning
 	case ToastError:
-		return th.Danger.Reverse(true)
+		return th.Danger
 	}
-	return th.Accent.Reverse(true)
+	return th.Text
 }

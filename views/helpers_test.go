@@ -225,20 +225,8 @@ func (e *env) typeText(s string) {
 	}
 }
 
-// toasts returns the toasts sent so far, and forgets them.
-func (e *env) toasts() []ui.ToastMsg {
-	var out []ui.ToastMsg
-	rest := e.shell[:0]
-	for _, m := range e.shell {
-		if t, ok := m.(ui.ToastMsg); ok {
-			out = append(out, t)
-		} else {
-			rest = append(rest, m)
-		}
-	}
-	e.shell = rest
-	return out
-}
+// toasts returns the ToastMsgs sent so far, and forgets them.
+func (e *env) toasts() []ui.ToastMsg { return take[ui.ToastMsg](e) }
 
 // act is what the shell does on an action key: it hands the tab an
 // ActionMsg with a new ticket, and returns the ticket.
@@ -249,28 +237,20 @@ func (e *env) act(name string) int {
 	return e.ticket
 }
 
-// refused returns the preparations ended without a dialog, and forgets them.
-func (e *env) refused() []ui.ActionRefusedMsg {
-	var out []ui.ActionRefusedMsg
-	rest := e.shell[:0]
-	for _, m := range e.shell {
-		if r, ok := m.(ui.ActionRefusedMsg); ok {
-			out = append(out, r)
-		} else {
-			rest = append(rest, m)
-		}
-	}
-	e.shell = rest
-	return out
-}
+// refused returns the ActionRefusedMsgs sent so far, and forgets them.
+func (e *env) refused() []ui.ActionRefusedMsg { return take[ui.ActionRefusedMsg](e) }
 
-// notices returns the notices sent so far, and forgets them.
-func (e *env) notices() []ui.NoticeMsg {
-	var out []ui.NoticeMsg
+// notices returns the NoticeMsgs sent so far, and forgets them.
+func (e *env) notices() []ui.NoticeMsg { return take[ui.NoticeMsg](e) }
+
+// take returns the messages of type T the tab sent the shell so far, and
+// forgets them.
+func take[T any](e *env) []T {
+	var out []T
 	rest := e.shell[:0]
 	for _, m := range e.shell {
-		if n, ok := m.(ui.NoticeMsg); ok {
-			out = append(out, n)
+		if v, ok := m.(T); ok {
+			out = append(out, v)
 		} else {
 			rest = append(rest, m)
 		}
