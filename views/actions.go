@@ -37,6 +37,7 @@ type actionInfo struct {
 	kind     action.Kind
 	backend  backend.Action
 	verb     string // the confirm button's verb ("Refund 500.00 RUB")
+	noun     string // "the release of the hold" in "Could not read payment … before …"
 	doing    string // the row's status while it is sent ("→ refunding")
 	title    string // the dialog's title, %s = the payment id
 	required backend.PaymentStatus
@@ -44,11 +45,11 @@ type actionInfo struct {
 }
 
 var actionInfos = map[string]actionInfo{
-	keys.ActCapture: {action.Capture, backend.ActionCapture, "Capture", "capturing", "Capture payment %s",
+	keys.ActCapture: {action.Capture, backend.ActionCapture, "Capture", "the capture", "capturing", "Capture payment %s",
 		backend.PaymentAuthorized, "only an Authorized payment can be captured (this one is %s)"},
-	keys.ActCancelHold: {action.CancelHold, backend.ActionCancel, "Release", "releasing", "Cancel the hold on payment %s",
+	keys.ActCancelHold: {action.CancelHold, backend.ActionCancel, "Release", "the release of its hold", "releasing", "Cancel the hold on payment %s",
 		backend.PaymentAuthorized, "only an Authorized payment's hold can be cancelled (this one is %s)"},
-	keys.ActRefund: {action.Refund, backend.ActionRefund, "Refund", "refunding", "Refund payment %s",
+	keys.ActRefund: {action.Refund, backend.ActionRefund, "Refund", "the refund", "refunding", "Refund payment %s",
 		backend.PaymentSettled, "only a Settled payment can be refunded (this one is %s)"},
 }
 
@@ -244,7 +245,7 @@ func (t *Payments) onPrepared(msg prepareMsg) tea.Cmd {
 	ai := actionInfos[msg.action]
 	id := textsafe.Clean(msg.id)
 	if msg.err != nil {
-		text := "Could not read payment " + id + " before the " + string(ai.kind) + ": " + backend.Reason(msg.err)
+		text := "Could not read payment " + id + " before " + ai.noun + ": " + backend.Reason(msg.err)
 		if h := hintOf(msg.err); h != "" {
 			text += " — " + h
 		}
