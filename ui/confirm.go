@@ -431,11 +431,20 @@ func (c *confirmModal) amountLines(inner int) []string {
 		if c.typed == ck.Digits {
 			mark = " ✓"
 		}
-		text := fmt.Sprintf("Above %s %s: type %s, the last digits of %s: [%s]%s",
-			money.Group(ck.Over, c.currency0()), c.currency0(), ck.Digits, textsafe.Line(ck.Of, 60), shown, mark)
+		text := fmt.Sprintf("Over %s %s: type %s, the end of the %s id: [%s]%s",
+			money.Group(ck.Over, c.currency0()), c.currency0(), ck.Digits, kindOf(ck.Of), shown, mark)
 		out = append(out, wrapStyled(th.Warning, text, inner)...)
 	}
 	return out
+}
+
+// kindOf is the first word of "payment 43149010": what the digits end.
+func kindOf(of string) string {
+	kind, _, _ := strings.Cut(textsafe.Line(of, 60), " ")
+	if kind == "" {
+		return "object"
+	}
+	return kind
 }
 
 // currency0 is the currency of the amount sent, field or fixed.

@@ -296,7 +296,7 @@ func TestConfirmLargeAmountWantsTheLastDigitsTyped(t *testing.T) {
 	spec.Check = &TypedCheck{Over: money.MustParse("100"), Digits: "9010", Of: "payment 43149010"}
 	d := openDialog(t, spec)
 	v := d.view()
-	assert.Contains(t, v, "Above 100.00 RUB: type 9010, the last digits of payment 43149010: [____]")
+	assert.Contains(t, v, "Over 100.00 RUB: type 9010, the end of the payment id: [____]")
 	assert.Contains(t, v, "type 9010 • n/esc cancel", "the hint says what to do")
 	d.press("y")
 	assert.Zero(t, p.calls, "y waits for the digits")
