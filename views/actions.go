@@ -95,11 +95,9 @@ type (
 	}
 	// outcomeMsg is what became of an action: its answer, or a check.
 	outcomeMsg struct {
-		owner      uint64
-		req        action.Request
-		out        action.Outcome
-		refunds    []backend.Refund // a refund's payment's refunds, read after it was made
-		refundsErr error
+		owner uint64
+		req   action.Request
+		out   action.Outcome
 	}
 	// checkDueMsg: time to find out an unknown outcome again.
 	checkDueMsg struct {
@@ -387,43 +385,22 @@ func (t *Payments) untrack(req action.Request) {
 	t.list.table.Redraw(req.ObjectID)
 }
 
-// sendCmd journals and sends an action; a refund that was made brings its
-// payment and refunds back for the row and the pane.
+// sendCmd journals and sends an action. Its outcome comes back at once:
+// reading the pane again after it is the pane's business (showPayment).
 func (t *Payments) sendCmd(req action.Request) tea.Cmd {
-	owner, run, b := t.owner, t.runner(), t.d.Backend
+	owner, run := t.owner, t.runner()
 	return func() tea.Msg {
-		ctx := context.Background()
-		sent, out := run.Send(ctx, req)
-		msg := outcomeMsg{owner: owner, req: sent, out: out}
-		readAfter(ctx, b, &msg)
-		return msg
+		sent, out := run.Send(context.Background(), req)
+		return outcomeMsg{owner: owner, req: sent, out: out}
 	}
 }
 
 // checkCmd finds out what became of an action whose answer was lost.
 func (t *Payments) checkCmd(req action.Request) tea.Cmd {
-	owner, run, b := t.owner, t.runner(), t.d.Backend
+	owner, run := t.owner, t.runner()
 	return func() tea.Msg {
-		ctx := context.Background()
-		msg := outcomeMsg{owner: owner, req: req, out: run.Check(ctx, req)}
-		readAfter(ctx, b, &msg)
-		return msg
+		return outcomeMsg{owner: owner, req: req, out: run.Check(context.Background(), req)}
 	}
-}
-
-// readAfter reads a refunded payment and its refunds again, for the row
-// and the pane; the refund is made whatever these reads say.
-func readAfter(ctx context.Context, b backend.Backend, msg *outcomeMsg) {
-	if msg.req.Kind != action.Refund || msg.out.State != action.Done {
-		return
-	}
-	full, err := b.GetPayment(ctx, msg.req.ObjectID)
-	if err != nil {
-		msg.refundsErr = err
-		return
-	}
-	msg.out.Payment = full
-	msg.refunds, msg.refundsErr = b.RefundsOfPayment(ctx, full)
 }
 
 func (t *Payments) runner() *action.Runner {
@@ -511,8 +488,9 @@ func (t *Payments) onOutcome(msg outcomeMsg) tea.Cmd {
 	return tea.Batch(cmds...)
 }
 
-// showPayment puts what an action's outcome brought into the row and the
-// pane, or reads the pane again.
+// showPayment puts the payment an action's outcome brought into the row,
+// and reads the pane on it again: the answer may lack the v1 view, and
+// the refunds have moved.
 func (t *Payments) showPayment(msg outcomeMsg) tea.Cmd {
 	p := msg.out.Payment
 	if p.ID != "" {
@@ -525,12 +503,6 @@ func (t *Payments) showPayment(msg outcomeMsg) tea.Cmd {
 	if p.ID != "" {
 		d.p, d.rawLines = p, nil
 	}
-	if msg.req.Kind == action.Refund && msg.refundsErr == nil && p.ID != "" {
-		d.refunds, d.rLoaded, d.rErr = msg.refunds, true, nil
-		return nil
-	}
-	// Read the pane again: the answer may lack the v1 view, and the
-	// refunds may have moved.
 	return t.loadDetail(d.p, true)
 }
 
