@@ -53,9 +53,9 @@ type App struct {
 
 	width, height int
 
-	// modals holds at most one dialog: a dialog never stacks on another
-	// (issue 7). The slice keeps the drawing and routing code general.
-	modals     []Modal
+	// modal is the open dialog, nil when none: there is room for one
+	// only, so a dialog never stacks on another (issue 7).
+	modal      Modal
 	nextTicket int // the last preparing dialog's ticket (ActionMsg)
 	helpOpen   bool
 	helpScroll int // the first line of the help overlay shown, when it is taller than the window
@@ -196,7 +196,7 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		switch {
 		case a.tooSmall():
 			a.swallowKey(whyHidden)
-		case len(a.modals) > 0:
+		case a.modal != nil:
 			cmds = append(cmds, a.updateModal(msg, now))
 		case !a.helpOpen && !a.messagesOpen:
 			cmds = append(cmds, a.updateTab(a.active, msg))
@@ -228,7 +228,7 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			a.setError(msg.err, "", false, now)
 		}
 	case OpenModalMsg:
-		if msg.Modal != nil && len(a.modals) == 0 {
+		if msg.Modal != nil && a.modal == nil {
 			a.openModal(msg.Modal)
 		}
 	case OpenConfirmMsg:
@@ -237,11 +237,11 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			for range p.swallowed {
 				c.swallow(whyPreparing)
 			}
-			a.modals[len(a.modals)-1] = c
+			a.modal = c
 		}
 	case ActionRefusedMsg:
 		if p := a.preparing(msg.Ticket); p != nil {
-			a.modals = a.modals[:len(a.modals)-1]
+			a.modal = nil
 			a.addToast(msg.Level, msg.Text, now)
 		} else {
 			a.logMessage(msg.Level, msg.Text, now)
@@ -315,7 +315,7 @@ func (a *App) busy() bool {
 }
 
 // paused: no periodic refresh while a dialog or an overlay is open.
-func (a *App) paused() bool { return len(a.modals) > 0 || a.helpOpen || a.messagesOpen }
+func (a *App) paused() bool { return a.modal != nil || a.helpOpen || a.messagesOpen }
 
 // tick is the shell's clock: a TickMsg to every tab, the periodic refresh
 // of the active tab, toast expiry, the end of a wait for answers.
@@ -451,7 +451,7 @@ func (a *App) addToast(level ToastLevel, text string, now time.Time) {
 // pruneToasts drops the toasts whose time is up. While a dialog is open
 // they wait (it may hide them); they get their time again when it closes.
 func (a *App) pruneToasts(now time.Time) {
-	if len(a.modals) > 0 {
+	if a.modal != nil {
 		for i := range a.toasts {
 			a.toasts[i].until = later(a.toasts[i].until, now.Add(toastFor))
 		}
@@ -483,16 +483,13 @@ func later(a, b time.Time) time.Time {
 // the overlays.
 func (a *App) openModal(m Modal) {
 	a.helpOpen, a.messagesOpen = false, false
-	a.modals = append(a.modals, m)
+	a.modal = m
 }
 
 // preparing is the open preparing dialog of ticket (any ticket when 0),
 // nil when there is none.
 func (a *App) preparing(ticket int) *preparingModal {
-	if len(a.modals) == 0 {
-		return nil
-	}
-	p, ok := a.modals[len(a.modals)-1].(*preparingModal)
+	p, ok := a.modal.(*preparingModal)
 	if !ok || (ticket != 0 && p.ticket != ticket) {
 		return nil
 	}
@@ -518,8 +515,8 @@ func (a *App) startAction(action string) tea.Cmd {
 // a new one when no dialog is open, as a toast when another dialog is
 // (never stacked on it). It is kept in the messages view either way.
 func (a *App) notice(m NoticeMsg, now time.Time) {
-	if len(a.modals) > 0 {
-		if n, ok := a.modals[len(a.modals)-1].(*noticeModal); ok {
+	if a.modal != nil {
+		if n, ok := a.modal.(*noticeModal); ok {
 			n.set(m)
 			a.logMessage(m.Level, m.Text, now)
 			return
@@ -548,10 +545,7 @@ type keyCounter interface {
 
 // gate tells the top dialog whether it is on screen in full.
 func (a *App) gate(now time.Time) {
-	if len(a.modals) == 0 {
-		return
-	}
-	g, ok := a.modals[len(a.modals)-1].(gatedModal)
+	g, ok := a.modal.(gatedModal)
 	if !ok {
 		return
 	}
@@ -561,10 +555,7 @@ func (a *App) gate(now time.Time) {
 // swallowKey drops a key that came while the window was too small to show
 // anything; the open dialog counts it, so it can say so when it shows.
 func (a *App) swallowKey(why string) {
-	if len(a.modals) == 0 {
-		return
-	}
-	if k, ok := a.modals[len(a.modals)-1].(keyCounter); ok {
+	if k, ok := a.modal.(keyCounter); ok {
 		k.swallow(why)
 	}
 }

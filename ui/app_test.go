@@ -85,7 +85,7 @@ func TestGlobalKeysDoNotStealFilterInput(t *testing.T) {
 	}
 	assert.Equal(t, typed, keysOf(ta.tabs[0]))
 	assert.Equal(t, 0, ta.active)
-	assert.Empty(t, ta.modals)
+	assert.Nil(t, ta.modal)
 	assert.False(t, ta.helpOpen)
 	assert.Empty(t, msgsOf[RefreshMsg](ta.tabs[0]))
 	assert.Empty(t, ta.tabs[1].got, "keys go to the active tab only")
@@ -134,7 +134,7 @@ func TestPeriodicRefreshPausesWhileAModalIsOpen(t *testing.T) {
 	assert.Len(t, msgsOf[TickMsg](p), 32, "the clock still ticks")
 
 	ta.press("esc")
-	require.Empty(t, ta.modals)
+	require.Nil(t, ta.modal)
 	ta.clock.advance(time.Second)
 	ta.tick()
 	assert.Len(t, msgsOf[RefreshMsg](p), 2, "resumed after the modal closed")
@@ -188,11 +188,11 @@ func TestSpinnerTicksOnlyWhileLoading(t *testing.T) {
 func TestPeriodChooserSendsScopeToEveryTab(t *testing.T) {
 	ta := newTestApp(t)
 	ta.press("p")
-	require.Len(t, ta.modals, 1)
+	require.NotNil(t, ta.modal)
 	s := ta.screen()
 	assert.Contains(t, s, "> 7 days  (current)")
 	ta.press("k", "enter")
-	require.Empty(t, ta.modals)
+	require.Nil(t, ta.modal)
 	for _, tb := range ta.tabs {
 		got := msgsOf[ScopeMsg](tb)
 		require.Len(t, got, 1, tb.title)
@@ -218,7 +218,7 @@ func TestPeriodChooserSendsScopeToEveryTab(t *testing.T) {
 func TestCustomPeriodIsValidated(t *testing.T) {
 	ta := newTestApp(t)
 	ta.press("p", "G", "enter")
-	require.Len(t, ta.modals, 1)
+	require.NotNil(t, ta.modal)
 	assert.Contains(t, ta.screen(), "From")
 
 	// Clear "from" and type a bad date.
@@ -227,7 +227,7 @@ func TestCustomPeriodIsValidated(t *testing.T) {
 	}
 	ta.typeText("2026-13-01")
 	ta.press("enter")
-	require.Len(t, ta.modals, 1, "refused")
+	require.NotNil(t, ta.modal, "refused")
 	assert.Contains(t, ta.screen(), "From: write the date as yyyy-mm-dd")
 
 	ta.typeText("x")
@@ -238,7 +238,7 @@ func TestCustomPeriodIsValidated(t *testing.T) {
 	}
 	ta.typeText("2026-11-25")
 	ta.press("enter")
-	require.Len(t, ta.modals, 1)
+	require.NotNil(t, ta.modal)
 	assert.Contains(t, ta.screen(), "From (2026-11-25) is after To (2026-11-21)")
 
 	for range 10 {
@@ -251,7 +251,7 @@ func TestCustomPeriodIsValidated(t *testing.T) {
 	}
 	ta.typeText("2026-11-14")
 	ta.press("enter")
-	require.Empty(t, ta.modals)
+	require.Nil(t, ta.modal)
 	for _, tb := range ta.tabs {
 		got := msgsOf[ScopeMsg](tb)
 		require.Len(t, got, 1)
@@ -268,10 +268,10 @@ func TestCustomPeriodIsValidated(t *testing.T) {
 func TestMerchantSwitcherSendsScopeToEveryTab(t *testing.T) {
 	ta := newTestApp(t)
 	ta.press("m")
-	require.Len(t, ta.modals, 1)
+	require.NotNil(t, ta.modal)
 	assert.Contains(t, ta.screen(), "> 10000001  (current)")
 	ta.press("j", "enter")
-	require.Empty(t, ta.modals)
+	require.Nil(t, ta.modal)
 	for _, tb := range ta.tabs {
 		got := msgsOf[ScopeMsg](tb)
 		require.Len(t, got, 1)
@@ -288,21 +288,21 @@ func TestMerchantSwitcherSendsScopeToEveryTab(t *testing.T) {
 func TestMerchantSwitcherGreyedWithOneMerchant(t *testing.T) {
 	ta := newTestApp(t, withMerchants("10000001"))
 	ta.press("m")
-	assert.Empty(t, ta.modals)
+	assert.Nil(t, ta.modal)
 	assert.Contains(t, ta.screen(), "only one merchant is configured")
 }
 
 func TestJumpPromptSendsJumpMsgToTheFirstTab(t *testing.T) {
 	ta := newTestApp(t)
 	ta.press("2", ":")
-	require.Len(t, ta.modals, 1)
+	require.NotNil(t, ta.modal)
 	ta.press("enter")
-	require.Len(t, ta.modals, 1, "an empty jump is refused")
+	require.NotNil(t, ta.modal, "an empty jump is refused")
 	assert.Contains(t, ta.screen(), "type a payment id or an order number")
 
 	ta.typeText("5561 q")
 	ta.press("backspace", "backspace", "enter")
-	require.Empty(t, ta.modals)
+	require.Nil(t, ta.modal)
 	assert.Equal(t, 0, ta.active, "switched to Payments")
 	assert.Equal(t, []JumpMsg{{Query: "5561"}}, msgsOf[JumpMsg](ta.tabs[0]))
 	assert.Empty(t, msgsOf[JumpMsg](ta.tabs[1]))
@@ -312,7 +312,7 @@ func TestJumpPromptSendsJumpMsgToTheFirstTab(t *testing.T) {
 	ta.press(":")
 	ta.typeText("77")
 	ta.press("esc")
-	assert.Empty(t, ta.modals)
+	assert.Nil(t, ta.modal)
 	assert.Len(t, msgsOf[JumpMsg](ta.tabs[0]), 1, "esc cancels")
 }
 
@@ -338,7 +338,7 @@ func TestDisabledKeyShowsItsReason(t *testing.T) {
 
 	ta.tabs[0].reasons[keys.ActPeriod] = "the period is fixed here"
 	ta.press("p")
-	assert.Empty(t, ta.modals)
+	assert.Nil(t, ta.modal)
 	assert.Contains(t, ta.screen(), "the period is fixed here")
 }
 
@@ -376,7 +376,7 @@ func TestOpenModalMsgPushesAndTakesKeys(t *testing.T) {
 	assert.Empty(t, msgsOf[RefreshMsg](ta.tabs[0]))
 	assert.Contains(t, ta.screen(), "recording modal")
 	ta.press("esc")
-	assert.Empty(t, ta.modals)
+	assert.Nil(t, ta.modal)
 }
 
 type recordingModal struct{ keys []string }

@@ -28,8 +28,8 @@ func lastTicket(t *testing.T, tb *fakeTab) int {
 func TestActionKeyOpensThePreparingDialogAtOnce(t *testing.T) {
 	ta := newTestApp(t)
 	ta.press("c")
-	require.Len(t, ta.modals, 1)
-	assert.IsType(t, &preparingModal{}, ta.modals[0])
+	require.NotNil(t, ta.modal)
+	assert.IsType(t, &preparingModal{}, ta.modal)
 	assert.Equal(t, []ActionMsg{{Action: "capture", Ticket: 1}}, msgsOf[ActionMsg](ta.tabs[0]))
 	s := unwrapped(ta.screen())
 	assert.Contains(t, s, "Preparing: capture hold")
@@ -43,12 +43,12 @@ func TestActionKeyOpensThePreparingDialogAtOnce(t *testing.T) {
 	assert.Empty(t, keysOf(ta.tabs[0]), "no key reached the list")
 	assert.Len(t, msgsOf[ActionMsg](ta.tabs[0]), 1, "the action key again stacks nothing")
 	assert.Equal(t, 0, ta.active, "2 did not switch tabs")
-	require.Len(t, ta.modals, 1)
+	require.NotNil(t, ta.modal)
 	assert.Contains(t, unwrapped(ta.screen()), "(9 ignored)")
 
 	p := &confirmProbe{}
 	ta.send(OpenConfirmMsg{Ticket: 1, Spec: refundSpec(p)})
-	require.Len(t, ta.modals, 1, "the confirmation replaces the preparing dialog")
+	require.NotNil(t, ta.modal, "the confirmation replaces the preparing dialog")
 	s = unwrapped(ta.screen())
 	assert.Contains(t, s, "9 keys ignored — the dialog was being prepared")
 	ta.clock.advance(ConfirmGuard)
@@ -56,7 +56,7 @@ func TestActionKeyOpensThePreparingDialogAtOnce(t *testing.T) {
 	assert.Zero(t, p.calls, "after keys were ignored y is needed twice")
 	ta.press("y")
 	assert.Equal(t, []money.Amount{rub("500")}, p.amounts)
-	assert.Empty(t, ta.modals)
+	assert.Nil(t, ta.modal)
 }
 
 func TestGivingUpDropsTheLateDialog(t *testing.T) {
@@ -64,22 +64,22 @@ func TestGivingUpDropsTheLateDialog(t *testing.T) {
 	ta.press("R")
 	ticket := lastTicket(t, ta.tabs[0])
 	ta.press("esc")
-	assert.Empty(t, ta.modals, "esc gives up")
+	assert.Nil(t, ta.modal, "esc gives up")
 	ta.send(OpenConfirmMsg{Ticket: ticket, Spec: refundSpec(&confirmProbe{})})
-	assert.Empty(t, ta.modals, "the dialog prepared for it never opens")
+	assert.Nil(t, ta.modal, "the dialog prepared for it never opens")
 
 	// The next key press starts afresh, with a new ticket.
 	ta.press("R")
 	assert.Greater(t, lastTicket(t, ta.tabs[0]), ticket)
 	ta.send(OpenConfirmMsg{Ticket: ticket, Spec: refundSpec(&confirmProbe{})})
-	assert.IsType(t, &preparingModal{}, ta.modals[0], "an old ticket does not replace the new preparation")
+	assert.IsType(t, &preparingModal{}, ta.modal, "an old ticket does not replace the new preparation")
 }
 
 func TestARefusedPreparationSaysWhy(t *testing.T) {
 	ta := newTestApp(t)
 	ta.press("R")
 	ta.send(ActionRefusedMsg{Ticket: lastTicket(t, ta.tabs[0]), Level: ToastWarning, Text: "nothing is left to refund"})
-	assert.Empty(t, ta.modals)
+	assert.Nil(t, ta.modal)
 	assert.Contains(t, ta.screen(), "nothing is left to refund")
 }
 
@@ -89,20 +89,20 @@ func TestADialogNeverStacks(t *testing.T) {
 	ta := newTestApp(t)
 	p1 := &confirmProbe{}
 	ta.openConfirm(refundSpec(p1))
-	require.Len(t, ta.modals, 1)
-	first := ta.modals[0]
+	require.NotNil(t, ta.modal)
+	first := ta.modal
 
 	ta.send(OpenConfirmMsg{Ticket: 1, Spec: refundSpec(&confirmProbe{})})
 	ta.send(OpenConfirmMsg{Ticket: 99, Spec: refundSpec(&confirmProbe{})})
 	ta.send(OpenModalMsg{Modal: &recordingModal{}})
 	ta.send(NoticeMsg{ID: "a", Text: "an action of the last run was found made"})
-	require.Len(t, ta.modals, 1)
-	assert.Same(t, first, ta.modals[0])
+	require.NotNil(t, ta.modal)
+	assert.Same(t, first, ta.modal)
 	assert.Contains(t, ta.screen(), "an action of the last run", "a notice shows as a toast beside the dialog")
 
 	ta.clock.advance(ConfirmGuard)
 	ta.press("n")
-	assert.Empty(t, ta.modals, "after n nothing is left behind")
+	assert.Nil(t, ta.modal, "after n nothing is left behind")
 }
 
 // Issue 7: open the dialog at 120x40, resize to 60x20, press y, resize
@@ -122,7 +122,7 @@ func TestNoKeyActsWhileTheWindowIsTooSmall(t *testing.T) {
 	assert.Zero(t, p.calls)
 
 	ta.send(tea.WindowSizeMsg{Width: 120, Height: 40})
-	require.Len(t, ta.modals, 1)
+	require.NotNil(t, ta.modal)
 	assert.Contains(t, unwrapped(ta.screen()), "4 keys ignored — the dialog was not fully on screen")
 	ta.press("y")
 	assert.Zero(t, p.calls, "the guard starts again when it reappears")
@@ -136,7 +136,7 @@ func TestNoKeyActsWhileTheWindowIsTooSmall(t *testing.T) {
 	ta.send(tea.WindowSizeMsg{Width: 60, Height: 20})
 	ta.press("j", "R", "enter")
 	assert.Empty(t, keysOf(ta.tabs[0]))
-	assert.Empty(t, ta.modals)
+	assert.Nil(t, ta.modal)
 	assert.False(t, quits(ta.press("x")))
 	assert.True(t, quits(ta.press("q")), "q still quits")
 }
@@ -226,7 +226,7 @@ func TestNoticesOpenAndUpdateInPlace(t *testing.T) {
 	ta := newTestApp(t)
 	ta.send(NoticeMsg{Title: "Actions left without an outcome", ID: "a1", Level: ToastInfo,
 		Text: "Refund of 500.00 RUB for payment 43149010: checking…"})
-	require.Len(t, ta.modals, 1)
+	require.NotNil(t, ta.modal)
 	ta.send(NoticeMsg{ID: "a2", Level: ToastInfo, Text: "Capture of 150.00 RUB for payment 43149009: checking…"})
 	ta.send(NoticeMsg{ID: "a1", Level: ToastSuccess, Text: "Refund 7000123 of 500.00 RUB made for payment 43149010 — Pending"})
 	s := unwrapped(ta.screen())
@@ -235,7 +235,7 @@ func TestNoticesOpenAndUpdateInPlace(t *testing.T) {
 	assert.NotContains(t, s, "43149010: checking", "the line was replaced")
 	assert.Contains(t, s, "Capture of 150.00 RUB for payment 43149009: checking")
 	ta.press("enter")
-	assert.Empty(t, ta.modals)
+	assert.Nil(t, ta.modal)
 	ta.press("M")
 	assert.Contains(t, unwrapped(ta.screen()), "Refund 7000123 of 500.00 RUB made", "kept for later")
 }

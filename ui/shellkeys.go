@@ -111,7 +111,7 @@ func (a *App) key(msg tea.KeyPressMsg, now time.Time) tea.Cmd {
 	if a.tooSmall() {
 		// The screen only asks for a bigger window: nothing the user
 		// cannot see may act. A dialog counts the key.
-		if len(a.modals) == 0 && keys.Matches(msg, a.km.Global.Quit) {
+		if a.modal == nil && keys.Matches(msg, a.km.Global.Quit) {
 			return a.quit(quitByKey, now)
 		}
 		a.swallowKey(whyHidden)
@@ -123,7 +123,7 @@ func (a *App) key(msg tea.KeyPressMsg, now time.Time) tea.Cmd {
 	if a.messagesOpen {
 		return a.messagesKey(msg, now)
 	}
-	if len(a.modals) > 0 {
+	if a.modal != nil {
 		return a.updateModal(msg, now)
 	}
 	if len(a.tabs) == 0 {
@@ -224,23 +224,18 @@ func (a *App) shellAction(action string, now time.Time) tea.Cmd {
 	return nil
 }
 
-// updateModal gives msg to the top modal; when it closes, the shell acts on
-// its outcome.
+// updateModal gives msg to the open dialog; when it closes, the shell acts
+// on its outcome.
 func (a *App) updateModal(msg tea.Msg, now time.Time) tea.Cmd {
-	top := len(a.modals) - 1
-	old := a.modals[top]
-	m, cmd, closed := old.Update(msg, now)
+	m, cmd, closed := a.modal.Update(msg, now)
 	if m == nil {
-		m = old
+		m = a.modal
 	}
 	if !closed {
-		a.modals[top] = m
+		a.modal = m
 		return cmd
 	}
-	a.modals = a.modals[:top]
-	for i := range a.toasts { // the toasts waited under the dialog: their time starts now
-		a.toasts[i].until = later(a.toasts[i].until, now.Add(toastFor))
-	}
+	a.modal = nil
 	r, ok := m.(resultModal)
 	if !ok {
 		return cmd

@@ -188,7 +188,7 @@ func (a *App) errorLines(w int) []string {
 	}
 	th := a.theme
 	room := maxErrorLines
-	if len(a.modals) > 0 || a.helpOpen || a.messagesOpen {
+	if a.modal != nil || a.helpOpen || a.messagesOpen {
 		room = 1
 	}
 	// No-break spaces keep the way out in one piece when the line wraps.

@@ -15,7 +15,7 @@ import (
 
 // View draws the whole screen in exactly width × height cells: the tab bar,
 // the active tab, the status bar and the one-line help, with the toasts,
-// the help overlay and the modals drawn over it.
+// the help overlay and the dialog drawn over it.
 func (a *App) View() tea.View {
 	v := tea.NewView(a.render())
 	v.AltScreen = true
@@ -49,13 +49,13 @@ func (a *App) render() string {
 	if a.messagesOpen {
 		a.drawMessages(frame, w, bodyH)
 	}
-	top, bottom := -1, -1 // the rows a dialog covers: toasts stay off them
-	for _, m := range a.modals {
-		block := clampBlock(m.View(w-4, bodyH), w, bodyH)
+	top, bottom := -1, -1 // the rows the dialog covers: toasts stay off them
+	if a.modal != nil {
+		block := clampBlock(a.modal.View(w-4, bodyH), w, bodyH)
 		bw, bh := blockSize(block)
-		y := 1 + center(bodyH, bh)
-		overlay(frame, block, center(w, bw), y, w)
-		top, bottom = y, y+bh-1
+		top = 1 + center(bodyH, bh)
+		bottom = top + bh - 1
+		overlay(frame, block, center(w, bw), top, w)
 	}
 	a.drawToasts(frame, w, bodyH, top, bottom)
 	return strings.Join(frame, "\n")
@@ -152,8 +152,8 @@ func (a *App) helpBar(w int) string {
 		return fit(helpLine(a.theme, w, [2]string{"esc/" + keys.Label(a.km.Global.Messages.Keys()), "close messages"},
 			[2]string{keys.Label(a.km.List.Down.Keys()) + "/" + keys.Label(a.km.List.Up.Keys()), "scroll"},
 			[2]string{"ctrl+c", "quit"}), w)
-	case len(a.modals) > 0:
-		top := a.modals[len(a.modals)-1]
+	case a.modal != nil:
+		top := a.modal
 		if hl, ok := top.(helpLiner); ok {
 			return fit(hl.helpLine(w), w)
 		}
@@ -161,7 +161,7 @@ func (a *App) helpBar(w int) string {
 		if ma, ok := top.(modalAvailability); ok {
 			avail = ma.Available
 		}
-		who = fmt.Sprintf("modal%d", len(a.modals))
+		who = fmt.Sprintf("modal%p", top)
 	case len(a.tabs) > 0:
 		ctx = a.tabs[a.active].Context()
 		avail = a.availability(a.active)
