@@ -432,7 +432,7 @@ func (c *confirmModal) amountLines(inner int) []string {
 			mark = " ✓"
 		}
 		text := fmt.Sprintf("Over %s %s: type %s, the end of the %s id: [%s]%s",
-			money.Group(ck.Over, c.currency0()), c.currency0(), ck.Digits, kindOf(ck.Of), shown, mark)
+			money.Group(ck.Over, c.sentCurrency()), c.sentCurrency(), ck.Digits, kindOf(ck.Of), shown, mark)
 		out = append(out, wrapStyled(th.Warning, text, inner)...)
 	}
 	return out
@@ -447,8 +447,8 @@ func kindOf(of string) string {
 	return kind
 }
 
-// currency0 is the currency of the amount sent, field or fixed.
-func (c *confirmModal) currency0() string {
+// sentCurrency is the currency of the amount sent, field or fixed.
+func (c *confirmModal) sentCurrency() string {
 	if c.field {
 		return c.currency
 	}
