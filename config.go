@@ -760,7 +760,15 @@ Actions [keys] can remap (the dashboard's ? help shows their keys):
 %s
 Exit status: 0 after quitting, 1 when paydash could not start (terminal,
 sandbox, journal), 2 for a bad flag, environment or config file.
-`, cfg, filepath.Join(state, "journal.jsonl"), wrapWords(keys.ActionNames(), "  ", 78))
+`, cfg, filepath.Join(state, "journal.jsonl"), wrapWords(actionNames(), "  ", 78))
+}
+
+func actionNames() []string {
+	var names []string
+	for _, a := range keys.ActionNames() {
+		names = append(names, string(a))
+	}
+	return names
 }
 
 // wrapWords lists words separated by commas, in lines of at most width

@@ -17,6 +17,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"paydash/backend"
 	"paydash/backend/action"
 	"paydash/backend/journal"
 	"paydash/backend/money"
@@ -247,7 +248,7 @@ func (v *vt) resize(w, h int) {
 // confirmed is what the user confirmed: the action, the payment and the
 // amount the dialog showed.
 type confirmed struct {
-	kind   action.Kind
+	kind   backend.Action
 	pay    v2.PaymentListItem
 	amount money.Amount
 }
@@ -284,7 +285,7 @@ func TestEndToEndHostileTimingUnderFaults(t *testing.T) {
 	})
 	assert.Empty(t, newRefunds(before[p.ID], s.refunds(p)), "nothing was sent yet")
 	tm.send(t, "y")
-	did = append(did, confirmed{action.Refund, p, shown})
+	did = append(did, confirmed{backend.ActionRefund, p, shown})
 	tm.waitFor(t, "the dialog gone", func(sc string) bool { return !strings.Contains(sc, "Refund payment "+p.ID) })
 
 	// 2. The action key pressed twice: one dialog; n leaves nothing behind.
@@ -323,7 +324,7 @@ func TestEndToEndHostileTimingUnderFaults(t *testing.T) {
 		return strings.Contains(unwrappedScreen(sc), "Press y again to capture")
 	})
 	tm.send(t, "y")
-	did = append(did, confirmed{action.Capture, h, shown})
+	did = append(did, confirmed{backend.ActionCapture, h, shown})
 	tm.waitFor(t, "the dialog gone", func(sc string) bool { return !strings.Contains(sc, "Capture payment "+h.ID) })
 
 	// 4. An amount typed after the guard is what is sent, as typed.
@@ -340,7 +341,7 @@ func TestEndToEndHostileTimingUnderFaults(t *testing.T) {
 	sc = tm.waitFor(t, "the button naming 1.00", func(sc string) bool { return strings.Contains(sc, "Refund 1.00 ") })
 	shown = shownAmount(t, sc)
 	tm.send(t, "y")
-	did = append(did, confirmed{action.Refund, p, shown})
+	did = append(did, confirmed{backend.ActionRefund, p, shown})
 
 	// 5. A capture confirmed with the second held payment, y pressed in
 	// the same instant the dialog is asked for: the keys wait, and the
@@ -360,7 +361,7 @@ func TestEndToEndHostileTimingUnderFaults(t *testing.T) {
 	tm.send(t, "y")
 	tm.settle()
 	tm.send(t, "y")
-	did = append(did, confirmed{action.Capture, h, shown})
+	did = append(did, confirmed{backend.ActionCapture, h, shown})
 
 	// Every action's outcome is found out (through the faults, a check
 	// may take a few tries), then the dashboard quits.
@@ -407,7 +408,7 @@ func TestEndToEndHostileTimingUnderFaults(t *testing.T) {
 		require.NoError(t, err)
 		assert.Equal(t, c.amount.Value, sentAmount, "%s of %s: sent what the dialog showed", c.kind, c.pay.ID)
 		switch c.kind {
-		case action.Refund:
+		case backend.ActionRefund:
 			added := newRefunds(before[c.pay.ID], s.refunds(c.pay))
 			if final.Phase == journal.PhaseDone {
 				require.Len(t, added, 1, "one refund of %s", c.pay.ID)
@@ -415,7 +416,7 @@ func TestEndToEndHostileTimingUnderFaults(t *testing.T) {
 			} else {
 				assert.Empty(t, added, "a refund found not made is not at the service: %+v", final)
 			}
-		case action.Capture:
+		case backend.ActionCapture:
 			got := s.payment(c.pay.ID)
 			if final.Phase == journal.PhaseDone {
 				assert.Equal(t, v2.PaymentStatusSettled, got.Status)

@@ -3,28 +3,31 @@ package backend
 import "sync"
 
 // Action is something a support person can do that changes the service.
+// It is paydash's one name for it: the capabilities grey keys by it, and
+// the journal's "action" field is written with it (so the values never
+// change: journals of earlier runs are read with them).
 type Action string
 
 const (
 	ActionCapture            Action = "capture"
-	ActionCancel             Action = "cancel"
+	ActionCancelHold         Action = "cancel_hold"
 	ActionRefund             Action = "refund"
-	ActionRevokeToken        Action = "revoke token"
-	ActionToggleSticker      Action = "toggle sticker"
-	ActionCreateInvoice      Action = "create invoice link"
-	ActionCreateSticker      Action = "create sticker"
-	ActionCreateTokenization Action = "create tokenization link"
+	ActionRevokeToken        Action = "revoke_token"
+	ActionToggleSticker      Action = "toggle_sticker"
+	ActionCreateInvoice      Action = "create_invoice_link"
+	ActionCreateSticker      Action = "create_sticker"
+	ActionCreateTokenization Action = "create_tokenization_link"
 )
 
 // Reads that not every login may do: a v1 Cashier sees payments only.
 const (
-	ReadRefunds   Action = "list refunds"
-	ReadRegisters Action = "read transfers, registers and documents"
+	ReadRefunds   Action = "read_refunds"
+	ReadRegisters Action = "read_registers"
 )
 
 // Actions lists every action, in the order the UI shows them.
 var Actions = []Action{
-	ActionCapture, ActionCancel, ActionRefund, ActionRevokeToken, ActionToggleSticker,
+	ActionCapture, ActionCancelHold, ActionRefund, ActionRevokeToken, ActionToggleSticker,
 	ActionCreateInvoice, ActionCreateSticker, ActionCreateTokenization,
 }
 

@@ -24,7 +24,7 @@ const needV2 = "the legacy interface cannot do this; set PAYDASH_V2_TOKEN to use
 var v2Only = []Action{ActionRevokeToken, ActionToggleSticker, ActionCreateInvoice, ActionCreateSticker, ActionCreateTokenization}
 
 // accountantOnly are what a v1 Cashier may not do (spec part 5).
-var accountantOnly = []Action{ActionCapture, ActionCancel, ActionRefund, ReadRefunds, ReadRegisters}
+var accountantOnly = []Action{ActionCapture, ActionCancelHold, ActionRefund, ReadRefunds, ReadRegisters}
 
 func openV1(cfg Config, host string) (*overV1, error) {
 	opts := []v1.Option{v1.WithUserAgent("paydash")}
@@ -330,7 +330,7 @@ func (b *overV1) CapturePayment(ctx context.Context, r CaptureRequest) (Payment,
 
 func (b *overV1) CancelPayment(ctx context.Context, paymentID string) (Payment, error) {
 	op := opf("cancel payment %s", paymentID)
-	if err := b.guard(ActionCancel, op); err != nil {
+	if err := b.guard(ActionCancelHold, op); err != nil {
 		return Payment{}, err
 	}
 	p, resp, err := b.api.CancelPayment(ctx, paymentID, 0)

@@ -243,7 +243,7 @@ func (b *overV2) CapturePayment(ctx context.Context, r CaptureRequest) (Payment,
 // CancelPayment releases a hold; a lost answer is settled as in CapturePayment.
 func (b *overV2) CancelPayment(ctx context.Context, paymentID string) (Payment, error) {
 	op := opf("cancel payment %s", paymentID)
-	if err := b.guard(ActionCancel, op); err != nil {
+	if err := b.guard(ActionCancelHold, op); err != nil {
 		return Payment{}, err
 	}
 	_, err := b.api.Payments.Cancel(ctx, paymentID)

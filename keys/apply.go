@@ -49,7 +49,7 @@ func (m *Map) Apply(overrides map[string][]string) error {
 
 	for _, name := range names {
 		keys := overrides[name]
-		s, known := specByName[name]
+		s, known := specByName[Action(name)]
 		if !known {
 			p := fmt.Sprintf("%q is not an action", name)
 			if sug := closestAction(name); sug != "" {
@@ -80,7 +80,7 @@ func (m *Map) Apply(overrides map[string][]string) error {
 		if !known || len(clean) == 0 {
 			continue
 		}
-		b := next.field(name)
+		b := next.field(Action(name))
 		desc := b.Help().Desc
 		if desc == "" {
 			desc = s.desc
@@ -113,7 +113,7 @@ func conflicts(m Map) []string {
 	var out []string
 	seen := map[string]bool{}
 	for _, ctx := range Contexts() {
-		owner := map[string]string{}
+		owner := map[string]Action{}
 		for _, name := range ctx.live() {
 			b := *m.field(name)
 			for _, k := range ctx.effectiveKeys(b.Keys()) {
@@ -125,7 +125,7 @@ func conflicts(m Map) []string {
 				if prev == name {
 					continue
 				}
-				id := k + "\x00" + prev + "\x00" + name
+				id := k + "\x00" + string(prev) + "\x00" + string(name)
 				if seen[id] {
 					continue
 				}
@@ -290,13 +290,14 @@ func closestAction(name string) string {
 	norm := strings.NewReplacer("-", "_", " ", "_", ".", "_").Replace(strings.ToLower(strings.TrimSpace(name)))
 	best, bestDist := "", -1
 	for _, s := range specs {
-		d := levenshtein(norm, s.name)
-		if len(norm) >= 3 && (strings.Contains(s.name, norm) || strings.Contains(norm, s.name)) {
+		name := string(s.name)
+		d := levenshtein(norm, name)
+		if len(norm) >= 3 && (strings.Contains(name, norm) || strings.Contains(norm, name)) {
 			// "cancel" → "cancel_hold", "revoke_token" → "revoke"
 			d = min(d, 2)
 		}
 		if bestDist < 0 || d < bestDist {
-			best, bestDist = s.name, d
+			best, bestDist = name, d
 		}
 	}
 	if bestDist > max(2, utf8.RuneCountInString(norm)/3) {

@@ -23,7 +23,7 @@ func TestApplyRebinds(t *testing.T) {
 	assert.Equal(t, []string{"R", "f5"}, m.Global.Refresh.Keys())
 	assert.Equal(t, []string{"q", "ctrl+c"}, m.Global.Quit.Keys(), "others keep their defaults")
 
-	for key, want := range map[string]string{"ctrl+r": ActRefund, "R": ActRefresh, "f5": ActRefresh} {
+	for key, want := range map[string]Action{"ctrl+r": ActRefund, "R": ActRefresh, "f5": ActRefresh} {
 		action, _, ok := m.Lookup(press(t, key), ContextList)
 		assert.True(t, ok, key)
 		assert.Equal(t, want, action, key)

@@ -35,19 +35,19 @@ const (
 type contextSpec struct {
 	name string
 	// live lists the live actions; Lookup tries them in this order.
-	live []string
+	live []Action
 	// short lists the actions of the one-line help, most important first.
-	short []string
+	short []Action
 	// pinHelp keeps "? all keys" at the end of the one-line help.
 	pinHelp bool
 	// text: keys that type text belong to an input here.
 	text bool
 	// desc overrides help descriptions in this context.
-	desc map[string]string
+	desc map[Action]string
 }
 
-var listLive = func() []string {
-	var live []string
+var listLive = func() []Action {
+	var live []Action
 	for _, s := range specs {
 		if s.group != GroupModal {
 			live = append(live, s.name)
@@ -60,40 +60,40 @@ var contexts = map[Context]*contextSpec{
 	ContextList: {
 		name: "list",
 		live: listLive,
-		short: []string{ActOpen, ActFilter, ActJump, ActCapture, ActCancelHold, ActRefund, ActRevoke,
+		short: []Action{ActOpen, ActFilter, ActJump, ActCapture, ActCancelHold, ActRefund, ActRevoke,
 			ActToggleSticker, ActNew, ActCopyID, ActRefresh, ActExport, ActNextTab, ActQuit},
 		pinHelp: true,
 	},
 	ContextDetail: {
 		name: "detail pane",
 		live: listLive,
-		short: []string{ActClose, ActCapture, ActCancelHold, ActRefund, ActRevoke, ActToggleSticker,
+		short: []Action{ActClose, ActCapture, ActCancelHold, ActRefund, ActRevoke, ActToggleSticker,
 			ActRaw, ActCopyID, ActRefresh, ActUp, ActDown, ActQuit},
 		pinHelp: true,
 	},
 	ContextFilter: {
 		name:  "filter input",
-		live:  []string{ActOpen, ActClose, ActUp, ActDown, ActQuit},
-		short: []string{ActOpen, ActClose, ActUp, ActDown, ActQuit},
+		live:  []Action{ActOpen, ActClose, ActUp, ActDown, ActQuit},
+		short: []Action{ActOpen, ActClose, ActUp, ActDown, ActQuit},
 		text:  true,
-		desc:  map[string]string{ActOpen: "apply filter", ActClose: "clear filter"},
+		desc:  map[Action]string{ActOpen: "apply filter", ActClose: "clear filter"},
 	},
 	ContextJump: {
 		name:  "jump input",
-		live:  []string{ActOpen, ActClose, ActQuit},
-		short: []string{ActOpen, ActClose, ActQuit},
+		live:  []Action{ActOpen, ActClose, ActQuit},
+		short: []Action{ActOpen, ActClose, ActQuit},
 		text:  true,
-		desc:  map[string]string{ActOpen: "jump", ActClose: "cancel"},
+		desc:  map[Action]string{ActOpen: "jump", ActClose: "cancel"},
 	},
 	ContextModal: {
 		name:  "modal",
-		live:  []string{ActModalConfirm, ActModalCancel, ActModalEditField},
-		short: []string{ActModalConfirm, ActModalCancel, ActModalEditField},
+		live:  []Action{ActModalConfirm, ActModalCancel, ActModalEditField},
+		short: []Action{ActModalConfirm, ActModalCancel, ActModalEditField},
 	},
 	ContextModalField: {
 		name:  "modal field",
-		live:  []string{ActModalLeaveField, ActModalCancel},
-		short: []string{ActModalLeaveField, ActModalCancel},
+		live:  []Action{ActModalLeaveField, ActModalCancel},
+		short: []Action{ActModalLeaveField, ActModalCancel},
 		text:  true,
 	},
 }
@@ -113,12 +113,12 @@ func (c Context) spec() *contextSpec {
 // String names the context as the error messages do ("list", "modal").
 func (c Context) String() string { return c.spec().name }
 
-func (c Context) live() []string { return c.spec().live }
+func (c Context) live() []Action { return c.spec().live }
 
 func (c Context) typesText() bool { return c.spec().text }
 
 // Live reports whether an action can be triggered in c.
-func (c Context) Live(action string) bool { return slices.Contains(c.live(), action) }
+func (c Context) Live(action Action) bool { return slices.Contains(c.live(), action) }
 
 func (c Context) desc(s *spec) string {
 	if d, ok := c.spec().desc[s.name]; ok {

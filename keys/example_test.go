@@ -21,7 +21,7 @@ func Example() {
 		return
 	}
 
-	readOnly := keys.Availability(func(action string) (bool, string) {
+	readOnly := keys.Availability(func(action keys.Action) (bool, string) {
 		switch action {
 		case keys.ActCapture, keys.ActCancelHold, keys.ActRefund:
 			return false, "read-only mode"

@@ -68,7 +68,7 @@ type helpItem struct {
 
 // helpItem builds the item for an action in ctx; ok is false when the help
 // leaves it out (not live, unbound, disabled by the app, or hidden by avail).
-func (m *Map) helpItem(name string, ctx Context, avail Availability) (helpItem, bool) {
+func (m *Map) helpItem(name Action, ctx Context, avail Availability) (helpItem, bool) {
 	s, found := specByName[name]
 	if !found || !ctx.Live(name) {
 		return helpItem{}, false
@@ -285,7 +285,7 @@ func (m *Map) columns(ctx Context, avail Availability) []helpColumn {
 // when each has a single key, the keys are consecutive characters and all
 // five are equally available.
 func (m *Map) tabsItem(ctx Context, avail Availability) (helpItem, bool) {
-	names := []string{ActTab1, ActTab2, ActTab3, ActTab4, ActTab5}
+	names := []Action{ActTab1, ActTab2, ActTab3, ActTab4, ActTab5}
 	var first helpItem
 	var runes []rune
 	for i, name := range names {
@@ -490,7 +490,7 @@ type contextKeyMap struct {
 	ctx Context
 }
 
-func (k contextKeyMap) binding(name string) key.Binding {
+func (k contextKeyMap) binding(name Action) key.Binding {
 	b, _ := k.m.Binding(name)
 	return b
 }

@@ -13,7 +13,7 @@ import (
 // paymentsTab is what the Payments tab might say with a pending payment
 // selected: refund is greyed out with a reason, the token and sticker
 // actions do not exist there.
-var paymentsTab = Availability(func(action string) (bool, string) {
+var paymentsTab = Availability(func(action Action) (bool, string) {
 	switch action {
 	case ActRefund:
 		return false, "only a settled payment can be refunded"
@@ -162,7 +162,7 @@ func TestFullHelpHeightLimit(t *testing.T) {
 // the one-line help never wraps.
 func TestHelpFitsWidth(t *testing.T) {
 	m := Default()
-	longReason := Availability(func(action string) (bool, string) {
+	longReason := Availability(func(action Action) (bool, string) {
 		if action == ActCapture || action == ActQuit {
 			return false, "read-only mode: paydash was started with --read-only, so nothing can be sent to the service"
 		}
@@ -221,7 +221,7 @@ func TestDisabledBindingIsDimmed(t *testing.T) {
 }
 
 func TestReasonIsSanitized(t *testing.T) {
-	evil := Availability(func(action string) (bool, string) {
+	evil := Availability(func(action Action) (bool, string) {
 		if action == ActRefund {
 			return false, "denied\x1b[2J\x1b]0;pwned\x07 by server"
 		}

@@ -18,56 +18,60 @@ import (
 	tea "charm.land/bubbletea/v2"
 )
 
+// Action is the name of a binding: what a key does. The names are stable:
+// they are the keys of the config file's [keys] table.
+type Action string
+
 // Action names: the stable names of the bindings, used in the config file's
 // [keys] table, returned by Lookup and passed to Availability.
 const (
 	// Global.
-	ActNextTab = "next_tab"
-	ActPrevTab = "prev_tab"
-	ActTab1    = "tab_1"
-	ActTab2    = "tab_2"
-	ActTab3    = "tab_3"
-	ActTab4    = "tab_4"
-	ActTab5    = "tab_5"
-	ActHelp    = "help"
-	ActQuit    = "quit"
-	ActRefresh = "refresh"
-	ActJump    = "jump"
-	ActFilter  = "filter"
-	ActCopyID  = "copy_id"
-	ActExport  = "export"
+	ActNextTab Action = "next_tab"
+	ActPrevTab Action = "prev_tab"
+	ActTab1    Action = "tab_1"
+	ActTab2    Action = "tab_2"
+	ActTab3    Action = "tab_3"
+	ActTab4    Action = "tab_4"
+	ActTab5    Action = "tab_5"
+	ActHelp    Action = "help"
+	ActQuit    Action = "quit"
+	ActRefresh Action = "refresh"
+	ActJump    Action = "jump"
+	ActFilter  Action = "filter"
+	ActCopyID  Action = "copy_id"
+	ActExport  Action = "export"
 	// Beyond design §7, which names no keys for these: the period presets
 	// and the merchant switcher (issue 4), and the raw JSON/XML view.
-	ActPeriod   = "period"
-	ActMerchant = "merchant"
+	ActPeriod   Action = "period"
+	ActMerchant Action = "merchant"
 	// The messages view: every toast and error since paydash started
 	// (issue 7).
-	ActMessages = "messages"
+	ActMessages Action = "messages"
 
 	// List (navigation, also used by the detail pane).
-	ActUp       = "up"
-	ActDown     = "down"
-	ActPageUp   = "page_up"
-	ActPageDown = "page_down"
-	ActTop      = "top"
-	ActBottom   = "bottom"
-	ActOpen     = "open"
-	ActClose    = "close"
-	ActRaw      = "raw"
+	ActUp       Action = "up"
+	ActDown     Action = "down"
+	ActPageUp   Action = "page_up"
+	ActPageDown Action = "page_down"
+	ActTop      Action = "top"
+	ActBottom   Action = "bottom"
+	ActOpen     Action = "open"
+	ActClose    Action = "close"
+	ActRaw      Action = "raw"
 
 	// Actions on the selected object.
-	ActCapture       = "capture"
-	ActCancelHold    = "cancel_hold"
-	ActRefund        = "refund"
-	ActRevoke        = "revoke"
-	ActToggleSticker = "toggle_sticker"
-	ActNew           = "new"
+	ActCapture       Action = "capture"
+	ActCancelHold    Action = "cancel_hold"
+	ActRefund        Action = "refund"
+	ActRevoke        Action = "revoke"
+	ActToggleSticker Action = "toggle_sticker"
+	ActNew           Action = "new"
 
 	// Confirmation modal.
-	ActModalConfirm    = "modal_confirm"
-	ActModalCancel     = "modal_cancel"
-	ActModalEditField  = "modal_edit_field"
-	ActModalLeaveField = "modal_leave_field"
+	ActModalConfirm    Action = "modal_confirm"
+	ActModalCancel     Action = "modal_cancel"
+	ActModalEditField  Action = "modal_edit_field"
+	ActModalLeaveField Action = "modal_leave_field"
 )
 
 // Global holds the bindings that work everywhere outside a modal.
@@ -138,7 +142,7 @@ func (g Group) String() string {
 // default keys (Map.field says where it lives). specs is the single source
 // of truth for Default, Apply, Lookup and the help.
 type spec struct {
-	name  string
+	name  Action
 	group Group
 	desc  string
 	keys  []string
@@ -186,8 +190,8 @@ var specs = []spec{
 	{ActModalLeaveField, GroupModal, "done editing", []string{"enter", "tab"}},
 }
 
-var specByName = func() map[string]*spec {
-	idx := make(map[string]*spec, len(specs))
+var specByName = func() map[Action]*spec {
+	idx := make(map[Action]*spec, len(specs))
 	for i := range specs {
 		idx[specs[i].name] = &specs[i]
 	}
@@ -196,7 +200,7 @@ var specByName = func() map[string]*spec {
 
 // field is where an action's binding lives in m. A switch rather than a
 // table of accessors lets m stay on the stack in Lookup.
-func (m *Map) field(action string) *key.Binding {
+func (m *Map) field(action Action) *key.Binding {
 	switch action {
 	case ActNextTab:
 		return &m.Global.NextTab
@@ -286,8 +290,8 @@ func Default() Map {
 }
 
 // ActionNames lists every action name, in the order of the keymap.
-func ActionNames() []string {
-	names := make([]string, len(specs))
+func ActionNames() []Action {
+	names := make([]Action, len(specs))
 	for i, s := range specs {
 		names[i] = s.name
 	}
@@ -297,7 +301,7 @@ func ActionNames() []string {
 // GroupOf is the group of an action name: GroupActions for the keys that
 // change something at the service, which the shell puts behind a
 // confirmation.
-func GroupOf(action string) Group {
+func GroupOf(action Action) Group {
 	if s, ok := specByName[action]; ok {
 		return s.group
 	}
@@ -305,7 +309,7 @@ func GroupOf(action string) Group {
 }
 
 // Binding returns the binding of an action name.
-func (m Map) Binding(action string) (key.Binding, bool) {
+func (m Map) Binding(action Action) (key.Binding, bool) {
 	b := m.field(action)
 	if b == nil {
 		return key.Binding{}, false
@@ -369,7 +373,7 @@ func Matches(msg tea.KeyPressMsg, b key.Binding) bool {
 // Lookup maps a key press to the action it triggers in ctx. In a context
 // where the user types text (filter, jump, the modal's field), presses that
 // produce text are never actions: they belong to the input.
-func (m Map) Lookup(msg tea.KeyPressMsg, ctx Context) (action string, b key.Binding, ok bool) {
+func (m Map) Lookup(msg tea.KeyPressMsg, ctx Context) (action Action, b key.Binding, ok bool) {
 	if ctx.typesText() && isTextPress(msg) {
 		return "", key.Binding{}, false
 	}
@@ -389,9 +393,9 @@ func (m Map) Lookup(msg tea.KeyPressMsg, ctx Context) (action string, b key.Bind
 // (false, "") to leave the key out of the help altogether because the
 // action does not exist here (revoke on the Payments tab). A nil
 // Availability means everything is available.
-type Availability func(action string) (ok bool, reason string)
+type Availability func(action Action) (ok bool, reason string)
 
-func (a Availability) check(action string) (ok bool, reason string) {
+func (a Availability) check(action Action) (ok bool, reason string) {
 	if a == nil {
 		return true, ""
 	}
@@ -403,7 +407,7 @@ const NotHere = "not available here"
 
 // Press is what a key press means in a context.
 type Press struct {
-	Action  string
+	Action  Action
 	Binding key.Binding
 	// Enabled is false when the action cannot act now; the app shows
 	// Reason instead of acting.

@@ -91,7 +91,7 @@ func TestDefaultMatchesDesign(t *testing.T) {
 	require.Len(t, ActionNames(), len(want), "every action is in the contract")
 	for _, w := range want {
 		assert.Equal(t, w.keys, w.b(m), w.action)
-		b, ok := m.Binding(w.action)
+		b, ok := m.Binding(Action(w.action))
 		require.True(t, ok, w.action)
 		assert.Equal(t, w.keys, b.Keys(), "Binding(%q) is the field", w.action)
 		assert.NotEmpty(t, b.Help().Key, w.action)
@@ -100,14 +100,14 @@ func TestDefaultMatchesDesign(t *testing.T) {
 	}
 	assert.NoError(t, m.Validate(), "the default map has no conflicts")
 
-	for _, a := range []string{ActCapture, ActCancelHold, ActRefund, ActRevoke, ActToggleSticker, ActNew} {
+	for _, a := range []Action{ActCapture, ActCancelHold, ActRefund, ActRevoke, ActToggleSticker, ActNew} {
 		assert.Equal(t, GroupActions, GroupOf(a), "%s changes something at the service", a)
 	}
 	assert.Equal(t, GroupGlobal, GroupOf(ActMessages))
 	assert.Equal(t, GroupNavigation, GroupOf(ActDown))
 
 	// Help written for a support person.
-	desc := map[string]string{
+	desc := map[Action]string{
 		ActRefund: "refund", ActCapture: "capture hold", ActCancelHold: "cancel hold", ActRevoke: "revoke token",
 		ActToggleSticker: "switch sticker on/off", ActNew: "new invoice/sticker/link", ActCopyID: "copy id",
 		ActExport: "export rows", ActJump: "jump to payment", ActFilter: "filter rows",
@@ -131,7 +131,7 @@ func TestLookupPerContext(t *testing.T) {
 	cases := []struct {
 		ctx    Context
 		key    string
-		action string // "" = no action
+		action Action // "" = no action
 	}{
 		{ContextList, "y", ActCopyID},
 		{ContextList, "R", ActRefund},
@@ -197,7 +197,7 @@ func TestLookupPerContext(t *testing.T) {
 
 func TestModalKeysOnlyInModal(t *testing.T) {
 	m := Default()
-	for _, name := range []string{ActModalConfirm, ActModalCancel, ActModalEditField, ActModalLeaveField} {
+	for _, name := range []Action{ActModalConfirm, ActModalCancel, ActModalEditField, ActModalLeaveField} {
 		b, _ := m.Binding(name)
 		for _, k := range b.Keys() {
 			for _, ctx := range []Context{ContextList, ContextDetail, ContextFilter, ContextJump} {
@@ -224,7 +224,7 @@ func TestMatchesIgnoresDisabled(t *testing.T) {
 
 func TestResolveSaysWhyNot(t *testing.T) {
 	m := Default()
-	avail := Availability(func(action string) (bool, string) {
+	avail := Availability(func(action Action) (bool, string) {
 		switch action {
 		case ActRefund:
 			return false, "read-only mode"

@@ -498,7 +498,7 @@ func (a *App) preparing(ticket int) *preparingModal {
 
 // startAction opens the preparing dialog for an action key at once, and
 // asks the active tab to prepare the confirmation (ActionMsg).
-func (a *App) startAction(action string) tea.Cmd {
+func (a *App) startAction(action keys.Action) tea.Cmd {
 	a.nextTicket++
 	b, _ := a.km.Binding(action)
 	title := "Preparing: " + b.Help().Desc

@@ -77,7 +77,7 @@ func TestGlobalKeysDoNotStealFilterInput(t *testing.T) {
 	ta := newTestApp(t)
 	ta.tabs[0].ctx = keys.ContextFilter
 	// What the tab says of opening a row does not stop enter applying the filter.
-	ta.tabs[0].reasons = map[string]string{keys.ActOpen: "no payment is selected", keys.ActClose: "nothing to close"}
+	ta.tabs[0].reasons = map[keys.Action]string{keys.ActOpen: "no payment is selected", keys.ActClose: "nothing to close"}
 	typed := []string{"q", "1", "2", "?", ":", "r", "p", "m", "R", "/", "tab", "shift+tab", "enter", "esc"}
 	for _, k := range typed {
 		cmd := ta.press(k)
@@ -319,7 +319,7 @@ func TestJumpPromptSendsJumpMsgToTheFirstTab(t *testing.T) {
 func TestDisabledKeyShowsItsReason(t *testing.T) {
 	ta := newTestApp(t)
 	ta.send(tea.WindowSizeMsg{Width: 160, Height: 30})
-	ta.tabs[0].reasons = map[string]string{
+	ta.tabs[0].reasons = map[keys.Action]string{
 		keys.ActRefund:  "only a settled payment can be refunded",
 		keys.ActRevoke:  "", // does not exist on this tab
 		keys.ActRefresh: "",

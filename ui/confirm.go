@@ -113,7 +113,7 @@ func (c *confirmModal) Context() keys.Context {
 }
 
 // Available greys out y while it cannot send, with the reason.
-func (c *confirmModal) Available(action string) (bool, string) {
+func (c *confirmModal) Available(action keys.Action) (bool, string) {
 	switch action {
 	case keys.ActModalEditField:
 		return c.field, ""

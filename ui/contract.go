@@ -50,7 +50,7 @@ type Tab interface {
 	// keys.ActRefund) can act now, and if not, why — for greying in the help
 	// and for the message shown when the key is pressed anyway. Return
 	// (false, "") for actions that do not exist on this tab.
-	Available(action string) (ok bool, reason string)
+	Available(action keys.Action) (ok bool, reason string)
 	// Status is the tab's part of the status bar.
 	Status() TabStatus
 }
@@ -96,7 +96,7 @@ type (
 	// dialog must name the object the key was pressed on, whatever happens
 	// to the list behind it meanwhile.
 	ActionMsg struct {
-		Action string
+		Action keys.Action
 		Ticket int
 	}
 	// ShutdownMsg asks the dashboard to stop, as q does: at once when no

@@ -49,7 +49,7 @@ func sandboxDesc() backend.Description {
 type fakeTab struct {
 	title   string
 	ctx     keys.Context
-	reasons map[string]string // unavailable actions and why ("" hides them)
+	reasons map[keys.Action]string // unavailable actions and why ("" hides them)
 	status  TabStatus
 	got     []tea.Msg
 	inits   []Scope
@@ -62,7 +62,7 @@ func (t *fakeTab) Init(s Scope) tea.Cmd              { t.inits = append(t.inits,
 func (t *fakeTab) Update(msg tea.Msg) (Tab, tea.Cmd) { t.got = append(t.got, msg); return t, nil }
 func (t *fakeTab) Context() keys.Context             { return t.ctx }
 func (t *fakeTab) Status() TabStatus                 { return t.status }
-func (t *fakeTab) Available(action string) (bool, string) {
+func (t *fakeTab) Available(action keys.Action) (bool, string) {
 	if why, ok := t.reasons[action]; ok {
 		return false, why
 	}

@@ -29,7 +29,7 @@ type preparingModal struct {
 // targetNamer is a tab that names what an action key would act on, for
 // the preparing dialog's title ("Refund payment 43149010").
 type targetNamer interface {
-	ActionTarget(action string) string
+	ActionTarget(action keys.Action) string
 }
 
 func newPreparing(ticket int, title string, km keys.Map, th Theme, frame func() string) *preparingModal {

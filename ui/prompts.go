@@ -97,7 +97,7 @@ type chooserList struct {
 
 // move handles the list keys (the keymap's up, down, page up and down,
 // first and last); it reports whether the key was one of them.
-func (l *chooserList) move(action string) bool {
+func (l *chooserList) move(action keys.Action) bool {
 	n := len(l.items)
 	switch action {
 	case keys.ActUp:

@@ -11,7 +11,7 @@ import (
 
 // shellActions are the actions the shell handles itself; every other
 // action belongs to the active tab.
-var shellActions = map[string]bool{
+var shellActions = map[keys.Action]bool{
 	keys.ActNextTab: true, keys.ActPrevTab: true,
 	keys.ActTab1: true, keys.ActTab2: true, keys.ActTab3: true, keys.ActTab4: true, keys.ActTab5: true,
 	keys.ActHelp: true, keys.ActQuit: true, keys.ActRefresh: true,
@@ -19,7 +19,7 @@ var shellActions = map[string]bool{
 }
 
 // tabKeys maps the number-key actions to tab indexes.
-var tabKeys = map[string]int{
+var tabKeys = map[keys.Action]int{
 	keys.ActTab1: 0, keys.ActTab2: 1, keys.ActTab3: 2, keys.ActTab4: 3, keys.ActTab5: 4,
 }
 
@@ -38,7 +38,7 @@ type resultModal interface {
 // details" and the like.
 func (a *App) availability(i int) keys.Availability {
 	input := i >= 0 && i < len(a.tabs) && typesText(a.tabs[i].Context())
-	return func(action string) (bool, string) {
+	return func(action keys.Action) (bool, string) {
 		if input && !shellActions[action] {
 			return true, ""
 		}
@@ -50,7 +50,7 @@ func typesText(c keys.Context) bool {
 	return c == keys.ContextFilter || c == keys.ContextJump || c == keys.ContextModalField
 }
 
-func (a *App) available(i int, action string) (bool, string) {
+func (a *App) available(i int, action keys.Action) (bool, string) {
 	var t Tab
 	if i >= 0 && i < len(a.tabs) {
 		t = a.tabs[i]
@@ -197,7 +197,7 @@ func (a *App) scrollKey(msg tea.KeyPressMsg, scroll func(delta int)) {
 	}
 }
 
-func (a *App) shellAction(action string, now time.Time) tea.Cmd {
+func (a *App) shellAction(action keys.Action, now time.Time) tea.Cmd {
 	n := len(a.tabs)
 	switch action {
 	case keys.ActNextTab:

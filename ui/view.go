@@ -134,7 +134,7 @@ type helpLiner interface {
 
 // modalAvailability is a modal that says which of its keys can act now.
 type modalAvailability interface {
-	Available(action string) (bool, string)
+	Available(action keys.Action) (bool, string)
 }
 
 func (a *App) helpBar(w int) string {

@@ -34,7 +34,7 @@ import (
 
 // actionInfo describes one of the tab's actions.
 type actionInfo struct {
-	kind     action.Kind
+	kind     backend.Action
 	backend  backend.Action
 	verb     string // the confirm button's verb ("Refund 500.00 RUB")
 	noun     string // "the release of the hold" in "Could not read payment … before …"
@@ -44,12 +44,12 @@ type actionInfo struct {
 	wrong    string // the wrong-state reason, %s = the current status
 }
 
-var actionInfos = map[string]actionInfo{
-	keys.ActCapture: {action.Capture, backend.ActionCapture, "Capture", "the capture", "capturing", "Capture payment %s",
+var actionInfos = map[keys.Action]actionInfo{
+	keys.ActCapture: {backend.ActionCapture, backend.ActionCapture, "Capture", "the capture", "capturing", "Capture payment %s",
 		backend.PaymentAuthorized, "only an Authorized payment can be captured (this one is %s)"},
-	keys.ActCancelHold: {action.CancelHold, backend.ActionCancel, "Release", "the release of its hold", "releasing", "Cancel the hold on payment %s",
+	keys.ActCancelHold: {backend.ActionCancelHold, backend.ActionCancelHold, "Release", "the release of its hold", "releasing", "Cancel the hold on payment %s",
 		backend.PaymentAuthorized, "only an Authorized payment's hold can be cancelled (this one is %s)"},
-	keys.ActRefund: {action.Refund, backend.ActionRefund, "Refund", "the refund", "refunding", "Refund payment %s",
+	keys.ActRefund: {backend.ActionRefund, backend.ActionRefund, "Refund", "the refund", "refunding", "Refund payment %s",
 		backend.PaymentSettled, "only a Settled payment can be refunded (this one is %s)"},
 }
 
@@ -87,7 +87,7 @@ type (
 	prepareMsg struct {
 		owner   uint64
 		ticket  int
-		action  string
+		action  keys.Action
 		id      string
 		p       backend.Payment
 		refunds []backend.Refund
@@ -107,7 +107,7 @@ type (
 )
 
 // Available implements ui.Tab.
-func (t *Payments) Available(act string) (bool, string) {
+func (t *Payments) Available(act keys.Action) (bool, string) {
 	switch act {
 	case keys.ActCapture, keys.ActCancelHold, keys.ActRefund:
 		p, ok := t.target()
@@ -127,7 +127,7 @@ func (t *Payments) Available(act string) (bool, string) {
 
 // availableFor checks an action on p: the credentials, the journal, an
 // action under way or of unknown outcome on it, the payment's state.
-func (t *Payments) availableFor(act string, p backend.Payment) (bool, string) {
+func (t *Payments) availableFor(act keys.Action, p backend.Payment) (bool, string) {
 	ai := actionInfos[act]
 	if ok, why := t.d.Backend.Can(ai.backend); !ok {
 		return false, why
@@ -200,7 +200,7 @@ func (t *Payments) trackedOn(paymentID string) *tracked {
 
 // ActionTarget names what an action key would act on, for the preparing
 // dialog (the shell asks while the key is pressed).
-func (t *Payments) ActionTarget(act string) string {
+func (t *Payments) ActionTarget(act keys.Action) string {
 	p, ok := t.target()
 	ai, known := actionInfos[act]
 	if !ok || !known {
@@ -212,7 +212,7 @@ func (t *Payments) ActionTarget(act string) string {
 // startAction prepares the confirmation of an action on the payment the
 // key was pressed on: it reads the payment (and a refund's refunds) again,
 // so that the dialog shows it as it is now.
-func (t *Payments) startAction(act string, ticket int) tea.Cmd {
+func (t *Payments) startAction(act keys.Action, ticket int) tea.Cmd {
 	p, ok := t.target()
 	if !ok {
 		return refusedCmd(ticket, ui.ToastWarning, "no payment is selected")
@@ -271,7 +271,7 @@ func (t *Payments) onPrepared(msg prepareMsg) tea.Cmd {
 
 // confirmSpec is the confirmation of an action on p, in words that leave
 // no doubt; its Confirm sends exactly what the dialog shows, on p.
-func (t *Payments) confirmSpec(act string, p backend.Payment, refunds []backend.Refund) ui.ConfirmSpec {
+func (t *Payments) confirmSpec(act keys.Action, p backend.Payment, refunds []backend.Refund) ui.ConfirmSpec {
 	ai := actionInfos[act]
 	c := textsafe.Clean
 	id := c(p.ID)
@@ -359,7 +359,7 @@ func customerText(p backend.Payment) string {
 // user confirms: it marks the action as under way on p at once, so that
 // nothing else can be sent on p, and returns the command that journals and
 // sends it.
-func (t *Payments) confirmFunc(act string, p backend.Payment) func(money.Amount) tea.Cmd {
+func (t *Payments) confirmFunc(act keys.Action, p backend.Payment) func(money.Amount) tea.Cmd {
 	return func(amount money.Amount) tea.Cmd {
 		if tr := t.trackedOn(p.ID); tr != nil {
 			return toastCmd(ui.ToastWarning, "Not sent: "+tr.busyReason())
@@ -527,7 +527,7 @@ func (t *Payments) noticeCmd(tr *tracked, level ui.ToastLevel, text string) tea.
 func (t *Payments) adopt(pending []action.Request) {
 	for _, req := range pending {
 		switch req.Kind {
-		case action.Capture, action.CancelHold, action.Refund:
+		case backend.ActionCapture, backend.ActionCancelHold, backend.ActionRefund:
 			t.track(&tracked{req: req, state: stateChecking, fromStart: true})
 		}
 	}

@@ -449,12 +449,12 @@ func TestPendingActionsAreFoundOutAtStart(t *testing.T) {
 	first.init()
 	paid := first.newPayment(false, "700.00")
 	held := first.newPayment(true, "55.00")
-	refund := action.New(action.Refund, paid.ID, paid.Amount, backend.V2)
+	refund := action.New(backend.ActionRefund, paid.ID, paid.Amount, backend.V2)
 	refund.Sent = time.Now()
 	_, err := first.b.RefundPayment(context.Background(), backend.RefundRequest{
 		PaymentID: paid.ID, Amount: paid.Amount, IdempotencyKey: refund.IdempotencyKey})
 	require.NoError(t, err)
-	capture := action.New(action.Capture, held.ID, held.Amount, backend.V2)
+	capture := action.New(backend.ActionCapture, held.ID, held.Amount, backend.V2)
 	capture.Sent = time.Now()
 
 	// The next start, on the same service.

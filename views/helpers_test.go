@@ -230,7 +230,7 @@ func (e *env) toasts() []ui.ToastMsg { return take[ui.ToastMsg](e) }
 
 // act is what the shell does on an action key: it hands the tab an
 // ActionMsg with a new ticket, and returns the ticket.
-func (e *env) act(name string) int {
+func (e *env) act(name keys.Action) int {
 	e.t.Helper()
 	e.ticket++
 	e.send(ui.ActionMsg{Action: name, Ticket: e.ticket})

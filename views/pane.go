@@ -28,7 +28,7 @@ type scroller struct {
 }
 
 // key scrolls for a movement action; it reports whether the action was one.
-func (s *scroller) key(action string) bool {
+func (s *scroller) key(action keys.Action) bool {
 	page := max(s.body-1, 1)
 	switch action {
 	case keys.ActUp:

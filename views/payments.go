@@ -245,13 +245,13 @@ func (t *Payments) noteOrders(rows []backend.Payment) {
 }
 
 // detailKey: enter on an open pane does nothing (the payment is shown).
-func (t *Payments) detailKey(action string) (tea.Cmd, bool) {
+func (t *Payments) detailKey(action keys.Action) (tea.Cmd, bool) {
 	return nil, action == keys.ActOpen
 }
 
 // otherKey handles refresh. The action keys come as ui.ActionMsg: the
 // shell puts up the preparing dialog first.
-func (t *Payments) otherKey(action string) tea.Cmd {
+func (t *Payments) otherKey(action keys.Action) tea.Cmd {
 	if action == keys.ActRefresh {
 		return t.refresh()
 	}

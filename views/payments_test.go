@@ -383,7 +383,7 @@ func TestAvailableReasons(t *testing.T) {
 	ok, why = e.tab.Available(keys.ActCancelHold)
 	assert.False(t, ok)
 	assert.Equal(t, "only an Authorized payment's hold can be cancelled (this one is Settled)", why)
-	for _, a := range []string{keys.ActRevoke, keys.ActToggleSticker, keys.ActNew} {
+	for _, a := range []keys.Action{keys.ActRevoke, keys.ActToggleSticker, keys.ActNew} {
 		ok, why = e.tab.Available(a)
 		assert.False(t, ok)
 		assert.Empty(t, why, a)
@@ -404,7 +404,7 @@ func TestAvailableReasons(t *testing.T) {
 	ro := newEnv(t, envOpts{readOnly: true})
 	ro.size(80, 24)
 	ro.init()
-	for _, a := range []string{keys.ActCapture, keys.ActCancelHold, keys.ActRefund} {
+	for _, a := range []keys.Action{keys.ActCapture, keys.ActCancelHold, keys.ActRefund} {
 		ok, why = ro.tab.Available(a)
 		assert.False(t, ok)
 		assert.Contains(t, why, "read-only", a)

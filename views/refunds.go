@@ -87,7 +87,7 @@ func (t *Refunds) startScope(s ui.Scope) tea.Cmd {
 }
 
 // Available implements ui.Tab: the tab has no actions.
-func (t *Refunds) Available(action string) (bool, string) {
+func (t *Refunds) Available(action keys.Action) (bool, string) {
 	switch action {
 	case keys.ActCapture, keys.ActCancelHold, keys.ActRefund, keys.ActRevoke, keys.ActToggleSticker,
 		keys.ActNew, keys.ActExport:
@@ -132,7 +132,7 @@ func (t *Refunds) onDetail(msg refundDetailMsg) {
 
 // detailKey: enter on the pane opens the refunded payment on the Payments
 // tab.
-func (t *Refunds) detailKey(action string) (tea.Cmd, bool) {
+func (t *Refunds) detailKey(action keys.Action) (tea.Cmd, bool) {
 	if action != keys.ActOpen {
 		return nil, false
 	}
@@ -144,7 +144,7 @@ func (t *Refunds) detailKey(action string) (tea.Cmd, bool) {
 
 // otherKey: the refresh key re-reads the list only (a RefreshMsg re-reads
 // the open pane too).
-func (t *Refunds) otherKey(action string) tea.Cmd {
+func (t *Refunds) otherKey(action keys.Action) tea.Cmd {
 	if action == keys.ActRefresh {
 		return t.list.refresh()
 	}

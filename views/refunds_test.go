@@ -26,7 +26,7 @@ func TestRefundsListDetailAndPaymentLink(t *testing.T) {
 	for _, col := range []string{"ID", "Created", "Status", "Amount", "Payment"} {
 		assert.Contains(t, head, col)
 	}
-	for _, a := range []string{keys.ActCapture, keys.ActCancelHold, keys.ActRefund, keys.ActRevoke} {
+	for _, a := range []keys.Action{keys.ActCapture, keys.ActCancelHold, keys.ActRefund, keys.ActRevoke} {
 		ok, why := e.tab.Available(a)
 		assert.False(t, ok)
 		assert.Empty(t, why)

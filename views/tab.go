@@ -35,7 +35,7 @@ type listTab[T any, P detailPane[T]] struct {
 // at the points where the tabs differ.
 type tabSpecific[T any] interface {
 	// Available is the tab's ui.Tab Available, for resolving keys.
-	Available(action string) (bool, string)
+	Available(action keys.Action) (bool, string)
 	// startScope drops what belongs to the old scope and loads the new one.
 	startScope(s ui.Scope) tea.Cmd
 	// openDetail opens the pane on row and starts reading it.
@@ -46,9 +46,9 @@ type tabSpecific[T any] interface {
 	detailView(w, h int, border bool) []string
 	// detailKey handles the keys the tab's open pane gives its own meaning
 	// (beyond close, raw and scrolling); handled is false for the rest.
-	detailKey(action string) (cmd tea.Cmd, handled bool)
+	detailKey(action keys.Action) (cmd tea.Cmd, handled bool)
 	// otherKey handles the keys of the tab's own (refresh, actions).
-	otherKey(action string) tea.Cmd
+	otherKey(action keys.Action) tea.Cmd
 }
 
 func newListTab[T any, P detailPane[T]](d Deps, cfg datatable.Config[T],
@@ -197,7 +197,7 @@ func (b *listTab[T, P]) key(msg tea.KeyPressMsg) tea.Cmd {
 // leaves the raw view first, then closes the pane; raw toggles the raw
 // view; the movement keys scroll the view shown. It reports whether the
 // key was one of them.
-func (b *listTab[T, P]) paneKey(action string) bool {
+func (b *listTab[T, P]) paneKey(action keys.Action) bool {
 	v := b.det.pane()
 	switch action {
 	case keys.ActClose:

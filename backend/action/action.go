@@ -29,18 +29,11 @@ import (
 	"paydash/backend/textsafe"
 )
 
-// Kind is what an action does; it is the journal's "action".
-type Kind string
-
-const (
-	Capture    Kind = "capture"
-	CancelHold Kind = "cancel_hold"
-	Refund     Kind = "refund"
-)
-
-// Known reports whether k is one of the actions this package can send and
+// Known reports whether a is one of the actions this package can send and
 // find out.
-func (k Kind) Known() bool { return k == Capture || k == CancelHold || k == Refund }
+func Known(a backend.Action) bool {
+	return a == backend.ActionCapture || a == backend.ActionCancelHold || a == backend.ActionRefund
+}
 
 // How an outcome became known (Outcome.How, the journal's "how").
 const (
@@ -64,7 +57,7 @@ var ErrNotRecorded = errors.New("not sent: the journal could not record the acti
 // "sent" line holds.
 type Request struct {
 	ID             string            // unique per action (backend.NewIdempotencyKey()); every journal line of the action carries it
-	Kind           Kind              // Capture, CancelHold or Refund (Pending may return another kind as written)
+	Kind           backend.Action    // capture, cancel_hold or refund (Pending may return another kind as written)
 	ObjectID       string            // the payment id
 	Amount         money.Amount      // what the user confirmed; for a cancel, the hold being released
 	Interface      backend.Interface // the interface that carries it (the caller decides: v2 when configured, else v1)
@@ -88,9 +81,9 @@ func Carrier(b backend.Backend) backend.Interface {
 
 // New makes a Request with a fresh ID and, for a refund, a fresh
 // idempotency key.
-func New(kind Kind, objectID string, amount money.Amount, via backend.Interface) Request {
+func New(kind backend.Action, objectID string, amount money.Amount, via backend.Interface) Request {
 	r := Request{ID: backend.NewIdempotencyKey(), Kind: kind, ObjectID: objectID, Amount: amount, Interface: via}
-	if kind == Refund {
+	if kind == backend.ActionRefund {
 		r.IdempotencyKey = backend.NewIdempotencyKey()
 	}
 	return r
@@ -141,11 +134,11 @@ func Describe(r Request) string {
 	id := textsafe.Line(r.ObjectID, 80)
 	amt := amountText(r.Amount)
 	switch r.Kind {
-	case Capture:
+	case backend.ActionCapture:
 		return "capture of " + amt + " for payment " + id
-	case CancelHold:
+	case backend.ActionCancelHold:
 		return "release of the hold of " + amt + " on payment " + id
-	case Refund:
+	case backend.ActionRefund:
 		return "refund of " + amt + " for payment " + id
 	}
 	return fmt.Sprintf("action %q of %s on %s", textsafe.Line(string(r.Kind), 40), amt, id)
@@ -176,7 +169,7 @@ func (o Outcome) Text(r Request) string {
 		}
 		known := o.Payment.ID != "" && held.Value.IsPositive() && held.Currency == r.Amount.Currency
 		switch r.Kind {
-		case Capture:
+		case backend.ActionCapture:
 			s := "Captured " + amt + " of payment " + id
 			switch {
 			case known && r.Amount.Value.IsZero():
@@ -188,7 +181,7 @@ func (o Outcome) Text(r Request) string {
 				s += " — now " + st
 			}
 			return s
-		case CancelHold:
+		case backend.ActionCancelHold:
 			if known && r.Amount.Value.IsZero() {
 				amt = amountText(held)
 			}
@@ -197,7 +190,7 @@ func (o Outcome) Text(r Request) string {
 				s += " — now " + st
 			}
 			return s
-		case Refund:
+		case backend.ActionRefund:
 			s := "Refund "
 			if rid := textsafe.Line(o.Refund.ID, 40); rid != "" {
 				s += rid + " "
@@ -293,12 +286,12 @@ func (r *Runner) Send(ctx context.Context, req Request) (Request, Outcome) {
 		err error
 	)
 	switch req.Kind {
-	case Capture:
+	case backend.ActionCapture:
 		a := req.Amount
 		o.Payment, err = r.Backend.CapturePayment(ctx, backend.CaptureRequest{PaymentID: req.ObjectID, Amount: &a})
-	case CancelHold:
+	case backend.ActionCancelHold:
 		o.Payment, err = r.Backend.CancelPayment(ctx, req.ObjectID)
-	case Refund:
+	case backend.ActionRefund:
 		o.Refund, err = r.Backend.RefundPayment(ctx, refundRequest(req))
 	}
 	switch {
@@ -321,11 +314,11 @@ func (r *Runner) Send(ctx context.Context, req Request) (Request, Outcome) {
 // moved reports whether the payment an action answered with is where the
 // action takes it: a capture Settled, a release Cancelled. A refund's
 // answer is the refund itself.
-func moved(k Kind, p backend.Payment) bool {
+func moved(k backend.Action, p backend.Payment) bool {
 	switch k {
-	case Capture:
+	case backend.ActionCapture:
 		return p.Status == backend.PaymentSettled
-	case CancelHold:
+	case backend.ActionCancelHold:
 		return p.Status == backend.PaymentCancelled
 	}
 	return true
@@ -334,13 +327,13 @@ func moved(k Kind, p backend.Payment) bool {
 // sendable refuses a request that cannot be sent or found out later.
 func sendable(req Request) error {
 	switch {
-	case !req.Kind.Known():
+	case !Known(req.Kind):
 		return fmt.Errorf("paydash cannot send the action %q", req.Kind)
 	case req.ObjectID == "":
 		return errors.New("no payment is named")
 	case !req.Amount.Value.IsPositive() || req.Amount.Currency == "":
 		return fmt.Errorf("the amount %q is not one that can be sent", req.Amount.String())
-	case req.Kind == Refund && req.IdempotencyKey == "":
+	case req.Kind == backend.ActionRefund && req.IdempotencyKey == "":
 		// Without a key, a lost answer could never be found out.
 		return errors.New("a refund needs an idempotency key")
 	case req.Interface != backend.V2 && req.Interface != backend.V1:
@@ -405,11 +398,11 @@ func (r *Runner) Check(ctx context.Context, req Request) Outcome {
 
 func (r *Runner) check(ctx context.Context, req Request) Outcome {
 	switch req.Kind {
-	case Capture:
+	case backend.ActionCapture:
 		return r.checkPayment(ctx, req, backend.PaymentSettled)
-	case CancelHold:
+	case backend.ActionCancelHold:
 		return r.checkPayment(ctx, req, backend.PaymentCancelled)
-	case Refund:
+	case backend.ActionRefund:
 		return r.checkRefund(ctx, req)
 	}
 	return Outcome{State: Unknown, Err: fmt.Errorf("paydash does not know the action %q, so it cannot find out what became of it",
@@ -509,9 +502,9 @@ func (r *Runner) record(req Request, o Outcome) error {
 // "refund 7000123 Pending".
 func result(req Request, o Outcome) string {
 	switch req.Kind {
-	case Refund:
+	case backend.ActionRefund:
 		return strings.TrimSpace("refund " + textsafe.Line(o.Refund.ID, 60) + " " + textsafe.Line(string(o.Refund.Status), 40))
-	case Capture:
+	case backend.ActionCapture:
 		s := textsafe.Line(string(o.Payment.Status), 40)
 		if p := o.Payment.Amount; p.Value.IsPositive() {
 			cur := p.Currency
@@ -616,7 +609,7 @@ func Pending(entries []journal.Entry) []Request {
 // requestOf rebuilds a request from one of its journal lines.
 func requestOf(e journal.Entry) Request {
 	r := Request{
-		ID: e.ActionID, Kind: Kind(e.Action), ObjectID: e.ObjectID, Interface: backend.Interface(e.Interface),
+		ID: e.ActionID, Kind: backend.Action(e.Action), ObjectID: e.ObjectID, Interface: backend.Interface(e.Interface),
 		IdempotencyKey: e.IdempotencyKey, Sent: e.Time,
 		Amount: money.Amount{Currency: e.Currency},
 	}

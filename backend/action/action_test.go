@@ -53,13 +53,13 @@ func TestPendingWithActionIDs(t *testing.T) {
 	assert.Equal(t, []string{"a", "c", "d"}, ids(got), "oldest first; unknown and abandoned are not final")
 
 	a := got[0]
-	assert.Equal(t, action.Refund, a.Kind)
+	assert.Equal(t, backend.ActionRefund, a.Kind)
 	assert.Equal(t, "1", a.ObjectID)
 	assert.Equal(t, "500.00 RUB", a.Amount.String())
 	assert.Equal(t, backend.V2, a.Interface)
 	assert.Equal(t, "k-a", a.IdempotencyKey)
 	assert.True(t, a.Sent.Equal(t0), "Sent is the sent line's time")
-	assert.Equal(t, action.CancelHold, got[1].Kind)
+	assert.Equal(t, backend.ActionCancelHold, got[1].Kind)
 }
 
 func TestPendingInOddOrders(t *testing.T) {
@@ -124,8 +124,8 @@ func TestPendingReportsWhatItCannotRead(t *testing.T) {
 	require.Len(t, got, 2, "reported, not dropped")
 	assert.True(t, got[0].Amount.Value.IsZero())
 	assert.Equal(t, "RUB", got[0].Amount.Currency)
-	assert.Equal(t, action.Kind("revoke"), got[1].Kind)
-	assert.False(t, got[1].Kind.Known())
+	assert.Equal(t, backend.Action("revoke"), got[1].Kind)
+	assert.False(t, action.Known(got[1].Kind))
 
 	assert.Equal(t, "refund of an unknown amount for payment 1", action.Describe(got[0]))
 	assert.Equal(t, `action "revoke" of 500.00 RUB on tok-1`, action.Describe(got[1]))
@@ -160,9 +160,9 @@ func TestPendingAfterATornLastLine(t *testing.T) {
 }
 
 func TestDescribeAndText(t *testing.T) {
-	capture := action.Request{Kind: action.Capture, ObjectID: "43149010", Amount: rub("500"), Interface: backend.V2}
-	cancel := action.Request{Kind: action.CancelHold, ObjectID: "43149010", Amount: rub("500"), Interface: backend.V2}
-	refund := action.Request{Kind: action.Refund, ObjectID: "43149010", Amount: rub("1250.5"), Interface: backend.V2, IdempotencyKey: "k"}
+	capture := action.Request{Kind: backend.ActionCapture, ObjectID: "43149010", Amount: rub("500"), Interface: backend.V2}
+	cancel := action.Request{Kind: backend.ActionCancelHold, ObjectID: "43149010", Amount: rub("500"), Interface: backend.V2}
+	refund := action.Request{Kind: backend.ActionRefund, ObjectID: "43149010", Amount: rub("1250.5"), Interface: backend.V2, IdempotencyKey: "k"}
 
 	assert.Equal(t, "refund of 1,250.50 RUB for payment 43149010", action.Describe(refund))
 	assert.Equal(t, "capture of 500.00 RUB for payment 43149010", action.Describe(capture))
@@ -192,7 +192,7 @@ func TestDescribeAndText(t *testing.T) {
 		action.Outcome{State: action.Unknown, Err: errors.New("the key has expired")}.Text(refund))
 
 	// A capture whose journaled amount could not be read, found Settled.
-	unread := action.Request{Kind: action.Capture, ObjectID: "43149010", Amount: money.Amount{Currency: "RUB"}}
+	unread := action.Request{Kind: backend.ActionCapture, ObjectID: "43149010", Amount: money.Amount{Currency: "RUB"}}
 	assert.Equal(t, "Captured 500.00 RUB of payment 43149010 — now Settled",
 		action.Outcome{State: action.Done, Payment: settled, How: action.HowReadPayment}.Text(unread))
 	assert.Equal(t, "Capture of an unknown amount for payment 43149010 was not made: the payment is still Authorized",
@@ -208,14 +208,14 @@ func TestDescribeAndText(t *testing.T) {
 }
 
 func TestNew(t *testing.T) {
-	r := action.New(action.Refund, "1", rub("10"), backend.V1)
+	r := action.New(backend.ActionRefund, "1", rub("10"), backend.V1)
 	assert.NotEmpty(t, r.ID)
 	assert.NotEmpty(t, r.IdempotencyKey)
 	assert.NotEqual(t, r.ID, r.IdempotencyKey)
 	assert.Equal(t, backend.V1, r.Interface)
 	assert.True(t, r.Sent.IsZero(), "Send sets it")
 
-	c := action.New(action.Capture, "1", rub("10"), backend.V2)
+	c := action.New(backend.ActionCapture, "1", rub("10"), backend.V2)
 	assert.Empty(t, c.IdempotencyKey, "a capture has no key")
 	assert.NotEqual(t, r.ID, c.ID)
 }

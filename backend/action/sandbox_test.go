@@ -160,7 +160,7 @@ func TestSendHappyPathsAndRefusals(t *testing.T) {
 
 			// Capture part of a hold.
 			hold := f.pay("500", true)
-			req, o := f.run.Send(ctx, action.New(action.Capture, hold, rub("300"), f.via))
+			req, o := f.run.Send(ctx, action.New(backend.ActionCapture, hold, rub("300"), f.via))
 			require.Equal(t, action.Done, o.State, "%v", o.Err)
 			assert.False(t, req.Sent.IsZero(), "Send fills Sent")
 			assert.Equal(t, action.HowAnswered, o.How)
@@ -173,7 +173,7 @@ func TestSendHappyPathsAndRefusals(t *testing.T) {
 			assert.Equal(t, "Captured 300.00 RUB of payment "+hold+" — now Settled", o.Text(req))
 
 			// Capturing it again is refused: the service's reason, no op.
-			req, o = f.run.Send(ctx, action.New(action.Capture, hold, rub("300"), f.via))
+			req, o = f.run.Send(ctx, action.New(backend.ActionCapture, hold, rub("300"), f.via))
 			require.Equal(t, action.NotDone, o.State)
 			assert.Equal(t, backend.KindRefused, backend.KindOf(o.Err), "%v", o.Err)
 			assert.Equal(t, []string{journal.PhaseSent, journal.PhaseFailed}, f.phases(req))
@@ -183,20 +183,20 @@ func TestSendHappyPathsAndRefusals(t *testing.T) {
 
 			// Release a hold.
 			hold2 := f.pay("250", true)
-			req, o = f.run.Send(ctx, action.New(action.CancelHold, hold2, rub("250"), f.via))
+			req, o = f.run.Send(ctx, action.New(backend.ActionCancelHold, hold2, rub("250"), f.via))
 			require.Equal(t, action.Done, o.State, "%v", o.Err)
 			assert.Equal(t, sandbox.PaymentCancelled, f.status(hold2))
 			assert.Equal(t, []string{journal.PhaseSent, journal.PhaseDone}, f.phases(req))
 			assert.Equal(t, "Released the hold of 250.00 RUB on payment "+hold2+" — now Cancelled", o.Text(req))
 
 			// Cancelling a settled payment is refused.
-			req, o = f.run.Send(ctx, action.New(action.CancelHold, hold, rub("300"), f.via))
+			req, o = f.run.Send(ctx, action.New(backend.ActionCancelHold, hold, rub("300"), f.via))
 			require.Equal(t, action.NotDone, o.State)
 			assert.Equal(t, []string{journal.PhaseSent, journal.PhaseFailed}, f.phases(req))
 
 			// Refund.
 			paid := f.pay("1000", false)
-			req, o = f.run.Send(ctx, action.New(action.Refund, paid, rub("400"), f.via))
+			req, o = f.run.Send(ctx, action.New(backend.ActionRefund, paid, rub("400"), f.via))
 			require.Equal(t, action.Done, o.State, "%v", o.Err)
 			require.Len(t, f.refunds(paid), 1)
 			assert.Equal(t, f.refunds(paid)[0].ID, o.Refund.ID)
@@ -208,7 +208,7 @@ func TestSendHappyPathsAndRefusals(t *testing.T) {
 			}
 
 			// More than remains is refused, and nothing is made.
-			req, o = f.run.Send(ctx, action.New(action.Refund, paid, rub("700"), f.via))
+			req, o = f.run.Send(ctx, action.New(backend.ActionRefund, paid, rub("700"), f.via))
 			require.Equal(t, action.NotDone, o.State)
 			assert.Len(t, f.refunds(paid), 1)
 			assert.Equal(t, []string{journal.PhaseSent, journal.PhaseFailed}, f.phases(req))
@@ -230,7 +230,7 @@ func TestCheckRefundWhoseAnswerWasLost(t *testing.T) {
 
 			// The refund was made; its answer never came back.
 			paid := f.pay("1000", false)
-			req := action.New(action.Refund, paid, rub("150"), f.via)
+			req := action.New(backend.ActionRefund, paid, rub("150"), f.via)
 			req.Sent = time.Now()
 			made, err := f.b.RefundPayment(ctx, backend.RefundRequest{PaymentID: paid, Amount: req.Amount, IdempotencyKey: req.IdempotencyKey})
 			require.NoError(t, err)
@@ -250,7 +250,7 @@ func TestCheckRefundWhoseAnswerWasLost(t *testing.T) {
 
 			// The request never arrived.
 			other := f.pay("1000", false)
-			lost := action.New(action.Refund, other, rub("150"), f.via)
+			lost := action.New(backend.ActionRefund, other, rub("150"), f.via)
 			lost.Sent = time.Now()
 			o = f.run.Check(ctx, lost)
 			if s.via == backend.V2 {
@@ -275,7 +275,7 @@ func TestCheckRefundWhoseAnswerWasLost(t *testing.T) {
 		legacy := open(t, srv, setups[1])
 		ctx := context.Background()
 		paid := f.pay("1000", false)
-		req := action.New(action.Refund, paid, rub("90"), backend.V1)
+		req := action.New(backend.ActionRefund, paid, rub("90"), backend.V1)
 		req.Sent = time.Now()
 		_, err := legacy.RefundPayment(ctx, backend.RefundRequest{PaymentID: paid, Amount: req.Amount, IdempotencyKey: req.IdempotencyKey})
 		require.NoError(t, err)
@@ -292,7 +292,7 @@ func TestCheckCaptureAndCancelReadThePayment(t *testing.T) {
 		t.Run(s.name, func(t *testing.T) {
 			f := newFixture(t, srv, s)
 			ctx := context.Background()
-			sent := func(kind action.Kind, id, amount string) action.Request {
+			sent := func(kind backend.Action, id, amount string) action.Request {
 				r := action.New(kind, id, rub(amount), f.via)
 				r.Sent = time.Now()
 				return r
@@ -302,7 +302,7 @@ func TestCheckCaptureAndCancelReadThePayment(t *testing.T) {
 			hold := f.pay("500", true)
 			_, err := f.srv.Store().CapturePayment(hold, nil)
 			require.NoError(t, err)
-			req := sent(action.Capture, hold, "500")
+			req := sent(backend.ActionCapture, hold, "500")
 			o := f.run.Check(ctx, req)
 			require.Equal(t, action.Done, o.State, "%v", o.Err)
 			assert.Equal(t, action.HowReadPayment, o.How)
@@ -314,14 +314,14 @@ func TestCheckCaptureAndCancelReadThePayment(t *testing.T) {
 			part := rub("200")
 			_, err = f.srv.Store().CapturePayment(hold, &part)
 			require.NoError(t, err)
-			req = sent(action.Capture, hold, "500")
+			req = sent(backend.ActionCapture, hold, "500")
 			o = f.run.Check(ctx, req)
 			require.Equal(t, action.Done, o.State, "%v", o.Err)
 			assert.Equal(t, "Captured 200.00 RUB of payment "+hold+" (500.00 RUB was sent) — now Settled", o.Text(req))
 
 			// The capture never arrived: still Authorized.
 			hold = f.pay("500", true)
-			req = sent(action.Capture, hold, "500")
+			req = sent(backend.ActionCapture, hold, "500")
 			o = f.run.Check(ctx, req)
 			require.Equal(t, action.NotDone, o.State)
 			assert.Equal(t, "Capture of 500.00 RUB for payment "+hold+" was not made: the payment is still Authorized", o.Text(req))
@@ -331,7 +331,7 @@ func TestCheckCaptureAndCancelReadThePayment(t *testing.T) {
 			// Meanwhile the hold was released by someone else.
 			_, err = f.srv.Store().CancelPayment(hold)
 			require.NoError(t, err)
-			o = f.run.Check(ctx, sent(action.Capture, hold, "500"))
+			o = f.run.Check(ctx, sent(backend.ActionCapture, hold, "500"))
 			require.Equal(t, action.NotDone, o.State)
 			assert.EqualError(t, o.Err, "the payment was cancelled")
 
@@ -339,24 +339,24 @@ func TestCheckCaptureAndCancelReadThePayment(t *testing.T) {
 			released := f.pay("300", true)
 			_, err = f.srv.Store().CancelPayment(released)
 			require.NoError(t, err)
-			o = f.run.Check(ctx, sent(action.CancelHold, released, "300"))
+			o = f.run.Check(ctx, sent(backend.ActionCancelHold, released, "300"))
 			require.Equal(t, action.Done, o.State, "%v", o.Err)
 			assert.Equal(t, backend.PaymentCancelled, o.Payment.Status)
 
 			still := f.pay("300", true)
-			o = f.run.Check(ctx, sent(action.CancelHold, still, "300"))
+			o = f.run.Check(ctx, sent(backend.ActionCancelHold, still, "300"))
 			require.Equal(t, action.NotDone, o.State)
 			assert.EqualError(t, o.Err, "the payment is still Authorized")
 
 			captured := f.pay("300", true)
 			_, err = f.srv.Store().CapturePayment(captured, nil)
 			require.NoError(t, err)
-			o = f.run.Check(ctx, sent(action.CancelHold, captured, "300"))
+			o = f.run.Check(ctx, sent(backend.ActionCancelHold, captured, "300"))
 			require.Equal(t, action.NotDone, o.State)
 			assert.EqualError(t, o.Err, "it was captured, not released")
 
 			// An unknown payment: not known, and asking again will not help.
-			o = f.run.Check(ctx, sent(action.Capture, "999999999999", "500"))
+			o = f.run.Check(ctx, sent(backend.ActionCapture, "999999999999", "500"))
 			require.Equal(t, action.Unknown, o.State)
 			assert.False(t, o.Retry)
 		})
@@ -386,7 +386,7 @@ func TestAV2RefundOlderThan23HoursIsNotAskedAgain(t *testing.T) {
 	f.run.Backend = c
 	paid := f.pay("1000", false)
 
-	req := action.New(action.Refund, paid, rub("100"), backend.V2)
+	req := action.New(backend.ActionRefund, paid, rub("100"), backend.V2)
 	req.Sent = time.Now().Add(-23*time.Hour - time.Minute)
 	o := f.run.Check(context.Background(), req)
 	require.Equal(t, action.Unknown, o.State)
@@ -399,7 +399,7 @@ func TestAV2RefundOlderThan23HoursIsNotAskedAgain(t *testing.T) {
 
 	// A v1 refund has no such limit: its lookup sends nothing.
 	f1 := newFixture(t, srv, setups[1])
-	old := action.New(action.Refund, paid, rub("100"), backend.V1)
+	old := action.New(backend.ActionRefund, paid, rub("100"), backend.V1)
 	old.Sent = time.Now().Add(-72 * time.Hour)
 	o = f1.run.Check(context.Background(), old)
 	assert.Equal(t, action.NotDone, o.State, "%v", o.Err)
@@ -411,7 +411,7 @@ func TestCheckThroughAnInterfaceNotConfigured(t *testing.T) {
 
 	f := newFixture(t, srv, setups[1]) // v1 alone
 	paid := f.pay("1000", false)
-	req := action.New(action.Refund, paid, rub("100"), backend.V2)
+	req := action.New(backend.ActionRefund, paid, rub("100"), backend.V2)
 	req.Sent = time.Now()
 	o := f.run.Check(ctx, req)
 	require.Equal(t, action.Unknown, o.State)
@@ -421,7 +421,7 @@ func TestCheckThroughAnInterfaceNotConfigured(t *testing.T) {
 	assert.Contains(t, o.Text(req), "check the payment by hand")
 
 	f = newFixture(t, srv, setups[0]) // v2 alone
-	req = action.New(action.Refund, paid, rub("100"), backend.V1)
+	req = action.New(backend.ActionRefund, paid, rub("100"), backend.V1)
 	req.Sent = time.Now()
 	o = f.run.Check(ctx, req)
 	require.Equal(t, action.Unknown, o.State)
@@ -438,7 +438,7 @@ func TestSendWithAClosedJournalSendsNothing(t *testing.T) {
 	require.NoError(t, f.run.Journal.Close())
 	paid := f.pay("1000", false)
 
-	req, o := f.run.Send(context.Background(), action.New(action.Refund, paid, rub("100"), backend.V2))
+	req, o := f.run.Send(context.Background(), action.New(backend.ActionRefund, paid, rub("100"), backend.V2))
 	require.Equal(t, action.NotDone, o.State)
 	assert.ErrorIs(t, o.Err, action.ErrNotRecorded)
 	assert.ErrorIs(t, o.Err, journal.ErrClosed)
@@ -447,7 +447,7 @@ func TestSendWithAClosedJournalSendsNothing(t *testing.T) {
 	assert.Equal(t, "Refund of 100.00 RUB for payment "+paid+" was not sent: the journal could not record the action first: journal: closed", o.Text(req))
 
 	var none *journal.Journal
-	_, o = (&action.Runner{Backend: c, Journal: none}).Send(context.Background(), action.New(action.Refund, paid, rub("100"), backend.V2))
+	_, o = (&action.Runner{Backend: c, Journal: none}).Send(context.Background(), action.New(backend.ActionRefund, paid, rub("100"), backend.V2))
 	assert.ErrorIs(t, o.Err, action.ErrNotRecorded, "no journal: nothing is sent")
 	assert.Zero(t, c.refunds.Load())
 }
@@ -462,7 +462,7 @@ func TestAGarbledAnswerIsFoundOut(t *testing.T) {
 		f := newFixture(t, srv, setups[0])
 		paid := f.pay("1000", false)
 		require.NoError(t, srv.SetFaults(sandbox.Faults{MalformedRate: 1}))
-		req, o := f.run.Send(ctx, action.New(action.Refund, paid, rub("250"), backend.V2))
+		req, o := f.run.Send(ctx, action.New(backend.ActionRefund, paid, rub("250"), backend.V2))
 		require.NoError(t, srv.SetFaults(sandbox.Faults{}))
 		require.Equal(t, action.Unknown, o.State, "%v", o.Err)
 		assert.True(t, o.Retry)
@@ -485,7 +485,7 @@ func TestAGarbledAnswerIsFoundOut(t *testing.T) {
 		f := newFixture(t, srv, setups[0])
 		hold := f.pay("500", true)
 		require.NoError(t, srv.SetFaults(sandbox.Faults{MalformedRate: 1}))
-		req, o := f.run.Send(ctx, action.New(action.Capture, hold, rub("500"), backend.V2))
+		req, o := f.run.Send(ctx, action.New(backend.ActionCapture, hold, rub("500"), backend.V2))
 		require.NoError(t, srv.SetFaults(sandbox.Faults{}))
 		require.Equal(t, action.Unknown, o.State, "%v", o.Err)
 		assert.Equal(t, sandbox.PaymentSettled, f.status(hold))
@@ -500,7 +500,7 @@ func TestAGarbledAnswerIsFoundOut(t *testing.T) {
 		f := newFixture(t, srv, setups[1])
 		paid := f.pay("1000", false)
 		require.NoError(t, srv.SetFaults(sandbox.Faults{MalformedRate: 1}))
-		req, o := f.run.Send(ctx, action.New(action.Refund, paid, rub("250"), backend.V1))
+		req, o := f.run.Send(ctx, action.New(backend.ActionRefund, paid, rub("250"), backend.V1))
 		require.NoError(t, srv.SetFaults(sandbox.Faults{}))
 		require.Equal(t, action.Unknown, o.State, "%v", o.Err)
 		o = f.run.Check(ctx, req)
@@ -517,7 +517,7 @@ func TestALateAnswerIsFoundOut(t *testing.T) {
 	paid := f.pay("1000", false)
 	require.NoError(t, srv.SetFaults(sandbox.Faults{Latency: 1200 * time.Millisecond}))
 	ctx, cancel := context.WithTimeout(context.Background(), 900*time.Millisecond)
-	req, o := f.run.Send(ctx, action.New(action.Refund, paid, rub("300"), backend.V2))
+	req, o := f.run.Send(ctx, action.New(backend.ActionRefund, paid, rub("300"), backend.V2))
 	cancel()
 	require.NoError(t, srv.SetFaults(sandbox.Faults{}))
 	require.Equal(t, action.Unknown, o.State, "%v", o.Err)
@@ -533,7 +533,7 @@ func TestAbandonLeavesTheActionPending(t *testing.T) {
 	srv := startSandbox(t)
 	f := newFixture(t, srv, setups[0])
 	paid := f.pay("1000", false)
-	req := action.New(action.Refund, paid, rub("100"), backend.V2)
+	req := action.New(backend.ActionRefund, paid, rub("100"), backend.V2)
 	req.Sent = time.Now()
 	require.NoError(t, f.run.Journal.Record(journal.Entry{Action: "refund", Phase: journal.PhaseSent, ObjectID: paid,
 		Amount: "100.00", Currency: "RUB", Interface: "v2", IdempotencyKey: req.IdempotencyKey, ActionID: req.ID, Time: req.Sent}))
@@ -573,10 +573,10 @@ func TestSendRefusesARequestThatCouldNotBeFoundOut(t *testing.T) {
 	assert.Equal(t, backend.V2, action.Carrier(f.b))
 
 	for name, req := range map[string]action.Request{
-		"the wrong interface": action.New(action.Refund, paid, rub("10"), backend.V1),
-		"no key":              {ID: "x", Kind: action.Refund, ObjectID: paid, Amount: rub("10"), Interface: backend.V2},
-		"no amount":           action.New(action.Refund, paid, money.Amount{Currency: "RUB"}, backend.V2),
-		"no payment":          action.New(action.Refund, "", rub("10"), backend.V2),
+		"the wrong interface": action.New(backend.ActionRefund, paid, rub("10"), backend.V1),
+		"no key":              {ID: "x", Kind: backend.ActionRefund, ObjectID: paid, Amount: rub("10"), Interface: backend.V2},
+		"no amount":           action.New(backend.ActionRefund, paid, money.Amount{Currency: "RUB"}, backend.V2),
+		"no payment":          action.New(backend.ActionRefund, "", rub("10"), backend.V2),
 		"an unknown kind":     action.New("revoke", paid, rub("10"), backend.V2),
 	} {
 		_, o := f.run.Send(context.Background(), req)
@@ -601,7 +601,7 @@ func TestAMangledRefusalIsNotTakenForDone(t *testing.T) {
 	f.run.Backend = ro
 	hold := f.pay("500", true)
 	require.NoError(t, srv.SetFaults(sandbox.Faults{MalformedRate: 1}))
-	req, o := f.run.Send(ctx, action.New(action.Capture, hold, rub("500"), backend.V2))
+	req, o := f.run.Send(ctx, action.New(backend.ActionCapture, hold, rub("500"), backend.V2))
 	require.NoError(t, srv.SetFaults(sandbox.Faults{}))
 	require.Equal(t, action.Unknown, o.State, "%s", o.Text(req))
 	assert.Equal(t, sandbox.PaymentAuthorized, f.status(hold))
@@ -627,7 +627,7 @@ func TestADoneThatThePaymentDeniesIsFoundOut(t *testing.T) {
 	ctx := context.Background()
 	f := newFixture(t, srv, setups[0])
 	f.run.Backend = saysDone{f.b}
-	for _, kind := range []action.Kind{action.Capture, action.CancelHold} {
+	for _, kind := range []backend.Action{backend.ActionCapture, backend.ActionCancelHold} {
 		hold := f.pay("80", true)
 		req, o := f.run.Send(ctx, action.New(kind, hold, rub("80"), backend.V2))
 		require.Equal(t, action.Unknown, o.State, "%s: %s", kind, o.Text(req))
