@@ -1,0 +1,139 @@
+// Package qr draws QR codes as plain terminal text, so that a phone camera
+// can read a payment sticker's payload or a payment-page address straight
+// off the screen.
+//
+// Encode makes the symbol with rsc.io/qr at error correction level M
+// (falling back to L for payloads too long for M). Lines draws it with the
+// half-block characters '▀', '▄', '█' and space: a terminal cell is about
+// twice as tall as it is wide, so putting two module rows in each text line
+// gives square modules and halves the height the code needs. Around the
+// symbol Lines draws the quiet zone of QuietZone light modules that the
+// standard requires on every side; without it a scanner cannot find the
+// finder patterns, and the terminal's own background or the neighbouring
+// text is no substitute.
+//
+// The package emits no colours or other escape sequences: every line is
+// plain text whose glyphs are the "ink", painted in whatever foreground the
+// line is printed with, and whose blanks show the background. That keeps
+// the drawing usable under NO_COLOR, where only the terminal's own colours
+// exist, and leaves styling to the caller, which may wrap each line in a
+// style with explicit black and white colours. Either way the caller says
+// with Options.LightInk which of the two is the lighter one, because phones
+// need dark modules on a light background.
+package qr
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"rsc.io/qr"
+)
+
+// QuietZone is the width, in modules, of the light margin drawn on every
+// side of the symbol: the minimum that the QR code standard requires.
+const QuietZone = 4
+
+// ErrEmpty is returned by Encode for an empty payload.
+var ErrEmpty = errors.New("qr: empty payload")
+
+// ErrTooLong matches, with errors.Is, the error Encode returns for a payload
+// that does not fit in the largest QR code even at error correction level L.
+var ErrTooLong = errors.New("qr: payload is too long for a QR code")
+
+type tooLongError struct{ n int }
+
+func (e *tooLongError) Error() string {
+	return fmt.Sprintf("qr: payload of %d bytes is too long for a QR code", e.n)
+}
+
+func (e *tooLongError) Is(target error) bool { return target == ErrTooLong }
+
+// Code is an encoded QR symbol, ready to be drawn with Lines.
+type Code struct {
+	sym   *qr.Code
+	level qr.Level
+}
+
+// Encode encodes payload (as its UTF-8 bytes, or in the QR numeric or
+// alphanumeric mode when the payload allows it) at error correction level
+// M, or at level L when the payload is too long for M. It fails with
+// ErrEmpty for an empty payload and with an error matching ErrTooLong, whose
+// message gives the payload's length in bytes, for one too long for L.
+func Encode(payload string) (*Code, error) {
+	if payload == "" {
+		return nil, ErrEmpty
+	}
+	for _, level := range []qr.Level{qr.M, qr.L} {
+		sym, err := qr.Encode(payload, level)
+		if err == nil {
+			return &Code{sym: sym, level: level}, nil
+		}
+	}
+	// rsc.io/qr fails only when no version up to 40 holds the payload.
+	return nil, &tooLongError{n: len(payload)}
+}
+
+// Size returns the number of modules on each side of the symbol, without
+// the quiet zone.
+func (c *Code) Size() int {
+	if c.sym == nil {
+		return 0
+	}
+	return c.sym.Size
+}
+
+// Width returns the width, in terminal cells, of every line that Lines
+// draws: Size() plus the quiet zone on both sides.
+func (c *Code) Width() int { return c.Size() + 2*QuietZone }
+
+// Height returns the number of lines that Lines draws: two module rows per
+// line, rounded up.
+func (c *Code) Height() int { return (c.Width() + 1) / 2 }
+
+// Options controls how Lines draws a Code.
+type Options struct {
+	// LightInk says the lines will be printed light-on-dark (as unstyled
+	// text is on a dark-background terminal, or with an explicit light
+	// foreground on a dark background), so Lines draws the light modules
+	// and the quiet zone as glyphs and leaves the dark modules blank;
+	// leave it false for dark-on-light, where the dark modules are glyphs.
+	LightInk bool
+}
+
+// Lines draws the code and its quiet zone as Height() lines of plain text,
+// top to bottom, with no escape sequences and no trimming: each line is
+// exactly Width() cells (and runes) made of '▀', '▄', '█' and space, each
+// cell one module wide and two module rows tall. The symbol has an odd
+// number of module rows, so the lower half of the last line is one more
+// light row below the quiet zone.
+func (c *Code) Lines(opt Options) []string {
+	lines := make([]string, 0, c.Height())
+	var b strings.Builder
+	end := c.Size() + QuietZone
+	for y := -QuietZone; y < end; y += 2 {
+		b.Reset()
+		for x := -QuietZone; x < end; x++ {
+			top := c.dark(x, y) != opt.LightInk
+			bottom := c.dark(x, y+1) != opt.LightInk
+			switch {
+			case top && bottom:
+				b.WriteRune('█')
+			case top:
+				b.WriteRune('▀')
+			case bottom:
+				b.WriteRune('▄')
+			default:
+				b.WriteByte(' ')
+			}
+		}
+		lines = append(lines, b.String())
+	}
+	return lines
+}
+
+// dark reports whether the module at (x, y) of the symbol is dark; modules
+// outside the symbol, in the quiet zone, are light.
+func (c *Code) dark(x, y int) bool {
+	return c.sym != nil && c.sym.Black(x, y)
+}
