@@ -29,7 +29,7 @@ func runUI(ctx context.Context, sess *session, stdout io.Writer) error {
 	}
 	tabs := []ui.Tab{views.NewPayments(deps), views.NewRefunds(deps)}
 	app := ui.New(ui.Config{
-		Backend:      sess.backend,
+		Service:      sess.backend,
 		Tabs:         tabs,
 		Keys:         sess.keys,
 		Scope:        ui.Scope(sess.scope),

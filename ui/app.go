@@ -135,8 +135,8 @@ func New(cfg Config) *App {
 		a.every = defaultRefreshEvery
 	}
 	a.seen = make([]tabSeen, len(a.tabs))
-	if cfg.Backend != nil {
-		a.desc = cfg.Backend.Describe()
+	if cfg.Service != nil {
+		a.desc = cfg.Service.Describe()
 	}
 	a.spin = spinner.New(spinner.WithSpinner(spinner.MiniDot))
 	a.applyTheme()
@@ -154,9 +154,9 @@ func (a *App) Init() tea.Cmd {
 		a.seen[i].lastRefresh = now
 	}
 	cmds = append(cmds, tea.RequestBackgroundColor)
-	if a.cfg.Backend != nil {
+	if a.cfg.Service != nil {
 		a.probing = true
-		cmds = append(cmds, probeCmd(a.cfg.Backend))
+		cmds = append(cmds, probeCmd(a.cfg.Service))
 	}
 	a.tickSeq++
 	cmds = append(cmds, tickCmd(a.tickSeq))
@@ -167,7 +167,7 @@ func (a *App) Init() tea.Cmd {
 	return tea.Batch(cmds...)
 }
 
-func probeCmd(b backend.Backend) tea.Cmd {
+func probeCmd(b Service) tea.Cmd {
 	return func() tea.Msg {
 		ctx, cancel := context.WithTimeout(context.Background(), probeTimeout)
 		defer cancel()
@@ -220,8 +220,8 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		cmds = append(cmds, c)
 	case probeDoneMsg:
 		a.probing = false
-		if a.cfg.Backend != nil {
-			a.desc = a.cfg.Backend.Describe()
+		if a.cfg.Service != nil {
+			a.desc = a.cfg.Service.Describe()
 			a.gen++
 		}
 		if msg.err != nil {
@@ -255,7 +255,7 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case ErrorMsg:
 		a.setError(msg.Err, msg.Hint, msg.Sticky, now)
 	case SwitchTabMsg:
-		cmds = append(cmds, a.switchTo(msg.Title, msg.Then))
+		cmds = append(cmds, a.switchTo(msg.Tab, msg.Then))
 	case ScopeMsg:
 		// A tab may ask for another scope the same way the choosers do.
 		cmds = append(cmds, a.setScope(msg.Scope, now)...)
@@ -387,10 +387,10 @@ func (a *App) setScope(s Scope, now time.Time) []tea.Cmd {
 	return a.broadcast(ScopeMsg{Scope: s})
 }
 
-func (a *App) switchTo(title string, then tea.Msg) tea.Cmd {
-	i := a.tabIndex(title)
+func (a *App) switchTo(id TabID, then tea.Msg) tea.Cmd {
+	i := a.tabIndex(id)
 	if i < 0 {
-		a.addToast(ToastWarning, fmt.Sprintf("there is no %q tab", title), a.now())
+		a.addToast(ToastWarning, fmt.Sprintf("there is no %s tab", id), a.now())
 		return nil
 	}
 	a.active = i
@@ -400,14 +400,9 @@ func (a *App) switchTo(title string, then tea.Msg) tea.Cmd {
 	return a.updateTab(i, then)
 }
 
-func (a *App) tabIndex(title string) int {
+func (a *App) tabIndex(id TabID) int {
 	for i, t := range a.tabs {
-		if t.Title() == title {
-			return i
-		}
-	}
-	for i, t := range a.tabs {
-		if strings.EqualFold(t.Title(), title) {
+		if t.ID() == id {
 			return i
 		}
 	}

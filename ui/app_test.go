@@ -20,7 +20,7 @@ func TestInitStartsEveryTabWithThemeFirst(t *testing.T) {
 	clock := &fakeClock{t: t0}
 	a, b := newFakeTab("Payments"), newFakeTab("Refunds")
 	scope := PresetScope("10000001", PresetToday, t0)
-	app := New(Config{Backend: sandboxBackend(), Tabs: []Tab{a, b}, Keys: keys.Default(), Scope: scope, Now: clock.Now, NoColor: true})
+	app := New(Config{Service: sandboxBackend(), Tabs: []Tab{a, b}, Keys: keys.Default(), Scope: scope, Now: clock.Now, NoColor: true})
 	cmd := app.Init()
 	require.NotNil(t, cmd)
 	for _, tb := range []*fakeTab{a, b} {
@@ -356,14 +356,14 @@ func TestOtherKeysGoToTheActiveTab(t *testing.T) {
 func TestSwitchTabMsgDeliversThen(t *testing.T) {
 	ta := newTestApp(t)
 	ta.press("2")
-	ta.send(SwitchTabMsg{Title: "Payments", Then: JumpMsg{Query: "43149010"}})
+	ta.send(SwitchTabMsg{Tab: TabPayments, Then: JumpMsg{Query: "43149010"}})
 	assert.Equal(t, 0, ta.active)
 	assert.Equal(t, []JumpMsg{{Query: "43149010"}}, msgsOf[JumpMsg](ta.tabs[0]))
 	assert.Empty(t, msgsOf[JumpMsg](ta.tabs[1]))
 
-	ta.send(SwitchTabMsg{Title: "Tokens"})
+	ta.send(SwitchTabMsg{Tab: TabTokens})
 	assert.Equal(t, 0, ta.active)
-	assert.Contains(t, ta.screen(), `there is no "Tokens" tab`)
+	assert.Contains(t, ta.screen(), `there is no tokens tab`)
 }
 
 func TestOpenModalMsgPushesAndTakesKeys(t *testing.T) {

@@ -8,6 +8,7 @@
 package ui
 
 import (
+	"context"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
@@ -19,7 +20,7 @@ import (
 
 // Config is what the shell needs; main builds it.
 type Config struct {
-	Backend      backend.Backend  // for Describe, Can and Probe (the tabs do the rest)
+	Service      Service          // what the status bar describes and the start probes (the tabs do the rest)
 	Tabs         []Tab            // in tab-bar order; keys 1..5 select them
 	Keys         keys.Map         // the keymap, after the config file's [keys]
 	Scope        Scope            // the initial merchant and period
@@ -31,8 +32,30 @@ type Config struct {
 	Warnings     []string         // shown as toasts at start (and kept in the messages view)
 }
 
+// TabID names a tab in messages between tabs (SwitchTabMsg); Title is the
+// tab's name for people.
+type TabID string
+
+// The dashboard's tabs.
+const (
+	TabPayments  TabID = "payments"
+	TabRefunds   TabID = "refunds"
+	TabTokens    TabID = "tokens"
+	TabStickers  TabID = "stickers"
+	TabRegisters TabID = "registers"
+)
+
+// Service is what the shell asks of the backend: what it is connected to,
+// for the status bar, and whether the credentials work, once at start.
+type Service interface {
+	Describe() backend.Description
+	Probe(ctx context.Context) error
+}
+
 // Tab is one screen of the dashboard.
 type Tab interface {
+	// ID names the tab for SwitchTabMsg.
+	ID() TabID
 	// Title is the tab bar's label, e.g. "Payments".
 	Title() string
 	// Init starts the tab's first load for the scope.
@@ -153,7 +176,7 @@ type (
 	// SwitchTabMsg makes another tab active (e.g. a refund's "open payment"),
 	// then delivers Then to it (e.g. a JumpMsg), if set.
 	SwitchTabMsg struct {
-		Title string
+		Tab  TabID
 		Then  tea.Msg
 	}
 	// OpenConfirmMsg replaces the preparing dialog of Ticket (see

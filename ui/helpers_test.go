@@ -58,6 +58,7 @@ type fakeTab struct {
 func newFakeTab(title string) *fakeTab { return &fakeTab{title: title} }
 
 func (t *fakeTab) Title() string                     { return t.title }
+func (t *fakeTab) ID() TabID                         { return TabID(strings.ToLower(t.title)) }
 func (t *fakeTab) Init(s Scope) tea.Cmd              { t.inits = append(t.inits, s); return nil }
 func (t *fakeTab) Update(msg tea.Msg) (Tab, tea.Cmd) { t.got = append(t.got, msg); return t, nil }
 func (t *fakeTab) Context() keys.Context             { return t.ctx }
@@ -122,7 +123,7 @@ func newTestApp(t *testing.T, opts ...option) *testApp {
 	tabs := []*fakeTab{newFakeTab("Payments"), newFakeTab("Refunds")}
 	be := sandboxBackend()
 	cfg := Config{
-		Backend:   be,
+		Service:   be,
 		Keys:      keys.Default(),
 		Scope:     PresetScope("10000001", Preset7Days, t0),
 		Merchants: []string{"10000001", "10000002", "10000003"},

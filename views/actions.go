@@ -129,7 +129,7 @@ func (t *Payments) Available(act keys.Action) (bool, string) {
 // action under way or of unknown outcome on it, the payment's state.
 func (t *Payments) availableFor(act keys.Action, p backend.Payment) (bool, string) {
 	ai := actionInfos[act]
-	if ok, why := t.d.Backend.Can(ai.backend); !ok {
+	if ok, why := t.src.Can(ai.backend); !ok {
 		return false, why
 	}
 	if t.d.Journal == nil {
@@ -141,8 +141,8 @@ func (t *Payments) availableFor(act keys.Action, p backend.Payment) (bool, strin
 	if p.Status != ai.required {
 		return false, fmt.Sprintf(ai.wrong, textsafe.Clean(string(p.Status)))
 	}
-	if act == keys.ActRefund && t.det != nil && t.det.p.ID == p.ID && t.det.rLoaded && t.det.rErr == nil {
-		refunded, left := refundable(p, t.det.refunds)
+	if act == keys.ActRefund && t.detail.isOpen() && t.detail.obj.ID == p.ID && t.refunds.loaded && t.refunds.err == nil {
+		refunded, left := refundable(p, t.refunds.items)
 		if !left.Value.IsPositive() {
 			return false, "nothing is left to refund (" + fmtAmount(refunded) + " already refunded)"
 		}
@@ -220,7 +220,7 @@ func (t *Payments) startAction(act keys.Action, ticket int) tea.Cmd {
 	if ok, why := t.availableFor(act, p); !ok {
 		return refusedCmd(ticket, ui.ToastWarning, why)
 	}
-	owner, b, id := t.owner, t.d.Backend, p.ID
+	owner, b, id := t.owner, t.src, p.ID
 	return func() tea.Msg {
 		ctx := context.Background()
 		msg := prepareMsg{owner: owner, ticket: ticket, action: act, id: id}
@@ -250,11 +250,12 @@ func (t *Payments) onPrepared(msg prepareMsg) tea.Cmd {
 		return refusedCmd(msg.ticket, ui.ToastError, text)
 	}
 	now := t.d.now()
-	t.list.upsertOne(msg.p, msg.p.MerchantID, now)
-	if d := t.det; d != nil && d.p.ID == msg.p.ID {
-		d.p, d.rawLines, d.err = msg.p, nil, nil
+	t.list.upsert(msg.p, now)
+	if d := t.detail; d.isOpen() && d.obj.ID == msg.p.ID {
+		d.set(msg.p)
+		d.err = nil
 		if msg.action == keys.ActRefund && msg.p.Status == backend.PaymentSettled {
-			d.refunds, d.rLoaded, d.rErr = msg.refunds, true, nil
+			t.refunds = paneRefunds{items: msg.refunds, loaded: true}
 		}
 	}
 	ok, why := t.availableFor(msg.action, msg.p)
@@ -327,7 +328,7 @@ func (t *Payments) typedOver(currency string) (money.Decimal, bool) {
 
 // carrier names the interface that will carry an action.
 func (t *Payments) carrier() string {
-	if action.Carrier(t.d.Backend) == backend.V2 {
+	if t.via == backend.V2 {
 		return "v2 (the current interface)"
 	}
 	return "v1 (the legacy interface)"
@@ -367,7 +368,7 @@ func (t *Payments) confirmFunc(act keys.Action, p backend.Payment) func(money.Am
 		if amount.Currency == "" {
 			amount = p.Amount // a cancel: the hold it releases, for the record
 		}
-		req := action.New(actionInfos[act].kind, p.ID, amount, action.Carrier(t.d.Backend))
+		req := action.New(actionInfos[act].kind, p.ID, amount, t.via)
 		t.track(&tracked{req: req, state: stateSending})
 		return t.sendCmd(req)
 	}
@@ -388,7 +389,7 @@ func (t *Payments) untrack(req action.Request) {
 // sendCmd journals and sends an action. Its outcome comes back at once:
 // reading the pane again after it is the pane's business (showPayment).
 func (t *Payments) sendCmd(req action.Request) tea.Cmd {
-	owner, run := t.owner, t.runner()
+	owner, run := t.owner, t.run
 	return func() tea.Msg {
 		sent, out := run.Send(context.Background(), req)
 		return outcomeMsg{owner: owner, req: sent, out: out}
@@ -397,14 +398,10 @@ func (t *Payments) sendCmd(req action.Request) tea.Cmd {
 
 // checkCmd finds out what became of an action whose answer was lost.
 func (t *Payments) checkCmd(req action.Request) tea.Cmd {
-	owner, run := t.owner, t.runner()
+	owner, run := t.owner, t.run
 	return func() tea.Msg {
 		return outcomeMsg{owner: owner, req: req, out: run.Check(context.Background(), req)}
 	}
-}
-
-func (t *Payments) runner() *action.Runner {
-	return &action.Runner{Backend: t.d.Backend, Journal: t.d.Journal, Now: t.d.Now}
 }
 
 // checkLater asks for another check of tr after a delay that grows with
@@ -494,16 +491,16 @@ func (t *Payments) onOutcome(msg outcomeMsg) tea.Cmd {
 func (t *Payments) showPayment(msg outcomeMsg) tea.Cmd {
 	p := msg.out.Payment
 	if p.ID != "" {
-		t.list.upsertOne(p, p.MerchantID, t.d.now())
+		t.list.upsert(p, t.d.now())
 	}
-	d := t.det
-	if d == nil || d.p.ID != msg.req.ObjectID {
+	d := t.detail
+	if !d.isOpen() || d.obj.ID != msg.req.ObjectID {
 		return nil
 	}
 	if p.ID != "" {
-		d.p, d.rawLines = p, nil
+		d.set(p)
 	}
-	return t.loadDetail(d.p, true)
+	return t.reloadDetail()
 }
 
 func reasonOf(err error) string {
@@ -566,7 +563,7 @@ func (t *Payments) abandon() tea.Cmd {
 	if len(reqs) == 0 {
 		return nil
 	}
-	run := t.runner()
+	run := t.run
 	return func() tea.Msg {
 		for _, req := range reqs {
 			_ = run.Abandon(req, "paydash stopped before the answer came")

@@ -168,7 +168,7 @@ func TestRefundPartialThenOverRefundRefused(t *testing.T) {
 
 	// Again, from the detail pane: 250.00 left.
 	e.press("enter")
-	require.NotNil(t, p.det)
+	require.True(t, p.detail.isOpen())
 	assert.Contains(t, ansi.Strip(e.view(100, 60)), made[0].ID)
 	e.act(keys.ActRefund)
 	spec, found = e.confirmSpec()

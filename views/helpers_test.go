@@ -47,6 +47,7 @@ type env struct {
 	// confirmations, tab switches), in order.
 	shell  []tea.Msg
 	ticket int // the last ActionMsg's
+	w, h   int // the size last told the tab
 }
 
 type envOpts struct {
@@ -130,7 +131,10 @@ func (e *env) payments() *Payments  { return e.tab.(*Payments) }
 func (e *env) refundsTab() *Refunds { return e.tab.(*Refunds) }
 
 // size tells the tab its area, as the shell does.
-func (e *env) size(w, h int) { e.send(ui.SizeMsg{Width: w, Height: h}) }
+func (e *env) size(w, h int) {
+	e.w, e.h = w, h
+	e.send(ui.SizeMsg{Width: w, Height: h})
+}
 
 // init starts the tab and runs its commands until quiet.
 func (e *env) init() { e.run(e.tab.Init(e.scope)) }
@@ -291,6 +295,9 @@ func (e *env) journal() []journal.Entry {
 // view draws the tab and checks that it fills exactly w × h cells.
 func (e *env) view(w, h int) string {
 	e.t.Helper()
+	if w != e.w || h != e.h {
+		e.size(w, h) // the shell tells the tab its size before drawing at it
+	}
 	s := e.tab.View(w, h)
 	lines := strings.Split(s, "\n")
 	require.Len(e.t, lines, h, "the view has %d lines, not %d:\n%s", len(lines), h, s)

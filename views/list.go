@@ -18,28 +18,40 @@ import (
 // refreshMaxPages bounds what one refresh reads.
 const refreshMaxPages = 5
 
-// pagedList is a datatable fed page by page from a backend pager, with the
-// filter input above the status bar. It is shared by the tabs; it keeps at
-// most one page request in flight and drops answers of older generations.
-type pagedList[T any] struct {
-	owner uint64
-	table datatable.Model[T]
-	open  func(backend.PeriodQuery) backend.Pager[T]
-	// when is the time a row is ordered by (newest first): created, or the
-	// last update for v1-only rows that have no creation time.
-	when func(T) time.Time
-	id   func(T) string
+// Loader opens a fresh pager over what a list shows. The tab builds it from
+// its query, whatever its shape: a merchant's period (payments, refunds),
+// a merchant (stickers), whole days (transfers) or a local set (the tokens
+// paydash knows). The list calls it to load from the start and to refresh.
+type Loader[T any] func() backend.Pager[T]
 
-	scope  ui.Scope
-	gen    uint64 // the scope's generation; answers of older ones are dropped
-	ctx    context.Context
-	cancel context.CancelFunc
-	pager  backend.Pager[T]
+// pagedList is a datatable fed page by page from a Loader, with the filter
+// input under it. It is a component: the tab that owns it routes it its
+// messages (update) and keys (key, filterKey) and draws it (view).
+//
+// Its properties, whatever the query: only the visible rows are drawn (the
+// datatable), the selection stays on its row id when rows arrive, at most
+// one page request is out, answers of an older load or refresh are
+// dropped by generation, and "end of the list" is shown once the pager
+// says Done.
+type pagedList[T any] struct {
+	id    uint64 // this list's own: its answers carry it
+	table datatable.Model[T]
+	// when orders rows newest first (a refresh stops at known rows and
+	// keeps rows older than the loaded ones for their page); nil for lists
+	// that are not ordered by time: a refresh reads them from the start.
+	when  func(T) time.Time
+	rowID func(T) string
+
+	load    Loader[T]
+	belongs func(T) bool // whether a row read elsewhere belongs here (nil: every row)
+	gen     uint64       // the load's generation; answers of older ones are dropped
+	ctx     context.Context
+	cancel  context.CancelFunc
+	pager   backend.Pager[T]
 
 	inflight bool // a page request is out
 	done     bool // the pager said Done
 	pages    int  // pages loaded in this generation
-	failed   bool // the last page request failed (r or the next NearEnd retries)
 	newest   time.Time
 	oldest   time.Time
 
@@ -47,32 +59,39 @@ type pagedList[T any] struct {
 	rgen       uint64
 	refreshed  time.Time
 
+	// failText replaces the empty text when a load failed: an empty list
+	// must not claim there is nothing to show.
+	failText string
+
 	filter    textinput.Model
 	filtering bool // the filter input has the focus
+
+	w, h   int // the list's area, the filter line included (setSize)
+	tableW int // the table's width: w, less a pane beside it
 }
 
 type pageMsg[T any] struct {
-	owner, gen uint64
-	page       backend.Page[T]
-	err        error
+	list, gen uint64
+	page      backend.Page[T]
+	err       error
 }
 
 type refreshMsg[T any] struct {
-	owner, gen, rgen uint64
-	rows             []T
-	err              error
+	list, gen, rgen uint64
+	rows            []T
+	err             error
 }
 
-func newPagedList[T any](owner uint64, cfg datatable.Config[T], km keys.Map, theme ui.Theme,
-	open func(backend.PeriodQuery) backend.Pager[T], when func(T) time.Time) *pagedList[T] {
+func newPagedList[T any](cfg datatable.Config[T], km keys.Map, theme ui.Theme, when func(T) time.Time) *pagedList[T] {
 	cfg.Styles = theme.Table
 	l := &pagedList[T]{
-		owner: owner,
+		id:    newOwner(),
 		table: datatable.New(cfg),
-		open:  open,
 		when:  when,
-		id:    cfg.ID,
+		rowID: cfg.ID,
 		ctx:   context.Background(),
+
+		failText: "Could not load the list (the reason is below); press r to try again",
 	}
 	l.table.KeyMap = datatable.KeyMap{
 		Up: km.List.Up, Down: km.List.Down, PageUp: km.List.PageUp, PageDown: km.List.PageDown,
@@ -97,23 +116,34 @@ func (l *pagedList[T]) setTheme(t ui.Theme) {
 	l.filter.SetStyles(st)
 }
 
-// start drops everything loaded and begins a new generation for scope.
-func (l *pagedList[T]) start(s ui.Scope) tea.Cmd {
-	if l.cancel != nil {
-		l.cancel()
-	}
-	l.scope = s
-	l.gen++
+// start drops everything loaded and loads from load in a new generation;
+// belongs (nil: every row) says which rows read elsewhere belong here.
+func (l *pagedList[T]) start(load Loader[T], belongs func(T) bool) tea.Cmd {
+	l.stop()
+	l.load, l.belongs = load, belongs
 	l.ctx, l.cancel = context.WithCancel(context.Background())
-	l.pager = l.open(periodQuery(s))
+	l.pager = load()
 	l.table.SetRows(nil)
 	l.table.SetEnd(false)
 	l.table.SetLoading(false)
-	l.inflight, l.done, l.failed, l.refreshing = false, false, false, false
+	l.table.SetEmptyText("")
+	l.inflight, l.done, l.refreshing = false, false, false
 	l.pages = 0
 	l.newest, l.oldest = time.Time{}, time.Time{}
 	return l.next()
 }
+
+// stop abandons what the list is loading: its answers will be dropped.
+func (l *pagedList[T]) stop() {
+	if l.cancel != nil {
+		l.cancel()
+	}
+	l.gen++
+}
+
+// context is the context of the current load: a tab's own reads about the
+// list (a search through it) end with it.
+func (l *pagedList[T]) context() context.Context { return l.ctx }
 
 // next asks for the next page unless one is out or the list has ended.
 func (l *pagedList[T]) next() tea.Cmd {
@@ -122,10 +152,10 @@ func (l *pagedList[T]) next() tea.Cmd {
 	}
 	l.inflight = true
 	l.table.SetLoading(true)
-	owner, gen, pager, ctx := l.owner, l.gen, l.pager, l.ctx
+	list, gen, pager, ctx := l.id, l.gen, l.pager, l.ctx
 	return func() tea.Msg {
 		page, err := pager.Next(ctx)
-		return pageMsg[T]{owner: owner, gen: gen, page: page, err: err}
+		return pageMsg[T]{list: list, gen: gen, page: page, err: err}
 	}
 }
 
@@ -137,23 +167,46 @@ func (l *pagedList[T]) maybeNext() tea.Cmd {
 	return nil
 }
 
-// onPage takes a page answer; now is the tab's clock.
-func (l *pagedList[T]) onPage(msg pageMsg[T], now time.Time) tea.Cmd {
-	if msg.owner != l.owner || msg.gen != l.gen {
-		return nil
+// update takes the list's own messages; ok is false for any other message.
+// rows are the rows an accepted answer brought (the tab may note them).
+func (l *pagedList[T]) update(msg tea.Msg, now time.Time) (cmd tea.Cmd, rows []T, ok bool) {
+	switch msg := msg.(type) {
+	case pageMsg[T]:
+		if msg.list != l.id {
+			return nil, nil, false
+		}
+		cmd, rows = l.onPage(msg, now)
+		return cmd, rows, true
+	case refreshMsg[T]:
+		if msg.list != l.id {
+			return nil, nil, false
+		}
+		cmd, rows = l.onRefresh(msg, now)
+		return cmd, rows, true
+	case ui.TickMsg:
+		l.table.Tick(msg.Now)
+	case ui.ThemeMsg:
+		l.setTheme(msg.Theme)
+	case tea.PasteMsg:
+		return l.paste(msg), nil, true
+	}
+	return nil, nil, false
+}
+
+func (l *pagedList[T]) onPage(msg pageMsg[T], now time.Time) (tea.Cmd, []T) {
+	if msg.gen != l.gen {
+		return nil, nil
 	}
 	l.inflight = false
 	l.table.SetLoading(false)
 	if msg.err != nil {
-		l.failed = true
 		if cancelled(msg.err) {
-			return nil
+			return nil, nil
 		}
-		// An empty list must not claim there is nothing in the period.
-		l.table.SetEmptyText("Could not load this period (the reason is below); press r to try again")
-		return errorCmd(msg.err)
+		// An empty list must not claim there is nothing to show.
+		l.table.SetEmptyText(l.failText)
+		return errorCmd(msg.err), nil
 	}
-	l.failed = false
 	l.table.SetEmptyText("")
 	l.table.Append(msg.page.Items)
 	l.note(msg.page.Items)
@@ -165,16 +218,19 @@ func (l *pagedList[T]) onPage(msg pageMsg[T], now time.Time) tea.Cmd {
 		l.done = true
 		l.table.SetEnd(true)
 	}
-	// Keep filling the screen, but do not walk the whole period behind a
+	// Keep filling the screen, but do not walk the whole list behind a
 	// filter that matches little: with a filter, pages come one per key.
 	if l.table.FilterText() == "" {
-		return l.maybeNext()
+		return l.maybeNext(), msg.page.Items
 	}
-	return nil
+	return nil, msg.page.Items
 }
 
 // note keeps the newest and oldest time of the loaded rows.
 func (l *pagedList[T]) note(rows []T) {
+	if l.when == nil {
+		return
+	}
 	for _, r := range rows {
 		t := l.when(r)
 		if t.IsZero() {
@@ -189,11 +245,12 @@ func (l *pagedList[T]) note(rows []T) {
 	}
 }
 
-// refresh re-reads the newest pages of the scope: the first page, and more
-// while they hold only rows newer than the newest loaded one or until as
-// many pages as are loaded have been read, never more than refreshMaxPages.
+// refresh re-reads the newest pages: the first page, and more while they
+// hold only rows newer than the newest loaded one or until as many pages
+// as are loaded have been read, never more than refreshMaxPages. A list
+// not ordered by time reads as many pages as are loaded.
 func (l *pagedList[T]) refresh() tea.Cmd {
-	if l.pages == 0 {
+	if l.pages == 0 || l.load == nil {
 		// Nothing loaded yet: the first load (or its retry) is the refresh.
 		return l.next()
 	}
@@ -202,66 +259,62 @@ func (l *pagedList[T]) refresh() tea.Cmd {
 	}
 	l.refreshing = true
 	l.rgen++
-	owner, gen, rgen, ctx := l.owner, l.gen, l.rgen, l.ctx
-	pager := l.open(periodQuery(l.scope))
+	list, gen, rgen, ctx := l.id, l.gen, l.rgen, l.ctx
+	pager := l.load()
 	newest, loaded, when := l.newest, l.pages, l.when
 	return func() tea.Msg {
 		var rows []T
 		for n := 1; n <= refreshMaxPages; n++ {
 			page, err := pager.Next(ctx)
 			if err != nil {
-				return refreshMsg[T]{owner: owner, gen: gen, rgen: rgen, err: err}
+				return refreshMsg[T]{list: list, gen: gen, rgen: rgen, err: err}
 			}
 			rows = append(rows, page.Items...)
 			if page.Done {
 				break
 			}
-			allNewer := len(page.Items) > 0 && when(page.Items[len(page.Items)-1]).After(newest)
+			allNewer := when != nil && len(page.Items) > 0 && when(page.Items[len(page.Items)-1]).After(newest)
 			if !allNewer && n >= loaded {
 				break
 			}
 		}
-		return refreshMsg[T]{owner: owner, gen: gen, rgen: rgen, rows: rows}
+		return refreshMsg[T]{list: list, gen: gen, rgen: rgen, rows: rows}
 	}
 }
 
 // onRefresh applies a refresh: new rows at the top, changed rows in place
 // (flashed); rows older than everything loaded wait for their page.
-func (l *pagedList[T]) onRefresh(msg refreshMsg[T], now time.Time) tea.Cmd {
-	if msg.owner != l.owner || msg.gen != l.gen || msg.rgen != l.rgen {
-		return nil
+func (l *pagedList[T]) onRefresh(msg refreshMsg[T], now time.Time) (tea.Cmd, []T) {
+	if msg.gen != l.gen || msg.rgen != l.rgen {
+		return nil, nil
 	}
 	l.refreshing = false
 	if msg.err != nil {
 		if cancelled(msg.err) {
-			return nil
+			return nil, nil
 		}
-		return errorCmd(msg.err)
+		return errorCmd(msg.err), nil
 	}
 	rows := msg.rows[:0:0]
 	for _, r := range msg.rows {
-		if l.done || l.oldest.IsZero() || !l.when(r).Before(l.oldest) {
+		if l.when == nil || l.done || l.oldest.IsZero() || !l.when(r).Before(l.oldest) {
 			rows = append(rows, r)
 		}
 	}
 	l.table.Upsert(rows, now)
 	l.note(rows)
 	l.refreshed = now
-	return nil
+	return nil, rows
 }
 
-// upsertOne puts one row read elsewhere (an action's answer, a detail) into
-// the list, if it belongs to the loaded part of the scope.
-func (l *pagedList[T]) upsertOne(r T, merchant string, now time.Time) {
-	t := l.when(r)
-	if merchant != "" && merchant != l.scope.MerchantID {
+// upsert puts one row read elsewhere (an action's answer, a detail) into
+// the list, if it belongs here and to the loaded part of it.
+func (l *pagedList[T]) upsert(r T, now time.Time) {
+	if l.belongs != nil && !l.belongs(r) {
 		return
 	}
-	if !t.IsZero() {
-		if (!l.scope.Start.IsZero() && t.Before(l.scope.Start)) || (!l.scope.End.IsZero() && !t.Before(l.scope.End)) {
-			return
-		}
-		if !l.done && (l.oldest.IsZero() || t.Before(l.oldest)) {
+	if l.when != nil {
+		if t := l.when(r); !t.IsZero() && !l.done && (l.oldest.IsZero() || t.Before(l.oldest)) {
 			return
 		}
 	}
@@ -283,6 +336,40 @@ func (l *pagedList[T]) status() ui.TabStatus {
 	}
 }
 
+// selected is the selected row.
+func (l *pagedList[T]) selected() (T, bool) { return l.table.Selected() }
+
+// selectID selects a loaded row by id, clearing a filter that hides it.
+func (l *pagedList[T]) selectID(id string) (T, bool) {
+	tb := &l.table
+	if !tb.SelectByID(id) && tb.FilterText() != "" {
+		l.clearFilter()
+		tb.SelectByID(id)
+	}
+	if sel, ok := tb.Selected(); ok && l.rowID(sel) == id {
+		return sel, true
+	}
+	var none T
+	return none, false
+}
+
+// move handles a movement key (up, down, pages, top, bottom) and asks for
+// the next page when the cursor nears the end.
+func (l *pagedList[T]) move(msg tea.KeyPressMsg) tea.Cmd {
+	var cmd tea.Cmd
+	l.table, cmd = l.table.Update(msg)
+	return tea.Batch(cmd, l.maybeNext())
+}
+
+// isMove reports whether a is one of the keys move handles.
+func isMove(a keys.Action) bool {
+	switch a {
+	case keys.ActUp, keys.ActDown, keys.ActPageUp, keys.ActPageDown, keys.ActTop, keys.ActBottom:
+		return true
+	}
+	return false
+}
+
 // --- filter ------------------------------------------------------------------
 
 // focusFilter opens the filter input with the current filter in it.
@@ -291,6 +378,7 @@ func (l *pagedList[T]) focusFilter() {
 	l.filter.SetValue(l.table.FilterText())
 	l.filter.CursorEnd()
 	_ = l.filter.Focus() // no blink: the command would only schedule blinking
+	l.layout()
 }
 
 // filterKey handles a key while the filter input has the focus: enter keeps
@@ -301,26 +389,22 @@ func (l *pagedList[T]) filterKey(msg tea.KeyPressMsg, km keys.Map) tea.Cmd {
 		case keys.ActOpen:
 			l.filtering = false
 			l.filter.Blur()
+			l.layout()
 			return l.maybeNext()
 		case keys.ActClose:
 			l.filtering = false
 			l.filter.Blur()
-			l.filter.SetValue("")
-			l.table.SetFilter("")
+			l.clearFilter()
 			return nil
 		case keys.ActUp, keys.ActDown:
-			var cmd tea.Cmd
-			l.table, cmd = l.table.Update(msg)
-			return tea.Batch(cmd, l.maybeNext())
+			return l.move(msg)
 		case keys.ActQuit:
 			return nil // the shell's
 		}
 	}
 	var cmd tea.Cmd
 	l.filter, cmd = l.filter.Update(msg)
-	if v := l.filter.Value(); v != l.table.FilterText() {
-		l.table.SetFilter(v)
-	}
+	l.applyFilter()
 	return cmd
 }
 
@@ -331,28 +415,33 @@ func (l *pagedList[T]) paste(msg tea.PasteMsg) tea.Cmd {
 	}
 	var cmd tea.Cmd
 	l.filter, cmd = l.filter.Update(msg)
+	l.applyFilter()
+	return cmd
+}
+
+func (l *pagedList[T]) applyFilter() {
 	if v := l.filter.Value(); v != l.table.FilterText() {
 		l.table.SetFilter(v)
+		l.layout()
 	}
-	return cmd
 }
 
 // clearFilter drops the filter (esc in the list).
 func (l *pagedList[T]) clearFilter() {
 	l.filter.SetValue("")
 	l.table.SetFilter("")
+	l.layout()
 }
 
 // filterLine is the line under the list: the input while it has the focus,
 // the active filter otherwise, "" when there is none.
-func (l *pagedList[T]) filterLine(theme ui.Theme, w int) string {
+func (l *pagedList[T]) filterLine(theme ui.Theme) string {
 	switch {
 	case l.filtering:
-		l.filter.SetWidth(max(w-len(l.filter.Prompt)-1, 1))
-		return fit(l.filter.View(), w)
+		return fit(l.filter.View(), l.w)
 	case l.table.FilterText() != "":
 		return fit(theme.Muted.Render("filter: ")+theme.Text.Render(textsafe.Clean(l.table.FilterText()))+
-			theme.Muted.Render("  (/ edit · esc clear)"), w)
+			theme.Muted.Render("  (/ edit · esc clear)"), l.w)
 	}
 	return ""
 }
@@ -364,47 +453,27 @@ func (l *pagedList[T]) hasFilterLine() bool {
 	return l.filtering || l.table.FilterText() != ""
 }
 
-// layout sizes the list for a tab area of w × h with the detail pane open
-// or not; it returns the height left for the list and the pane and the
-// pane's width beside the list (0: the pane, if open, takes the whole width).
-func (l *pagedList[T]) layout(w, h int, detailOpen bool) (bodyH, paneW int) {
-	bodyH = h
-	if l.hasFilterLine() {
-		bodyH--
-	}
-	bodyH = max(bodyH, 0)
-	switch {
-	case detailOpen && w >= splitMinWidth:
-		paneW = paneWidth(w)
-		l.table.SetSize(w-paneW, bodyH)
-	case !detailOpen:
-		l.table.SetSize(w, bodyH)
-	}
-	return bodyH, paneW
+// setSize gives the list its area, w × h cells with the filter line, and
+// the table's width in it (less than w when a pane is beside it). Called
+// whenever the area or the filter line changes, never while drawing.
+func (l *pagedList[T]) setSize(w, h, tableW int) {
+	l.w, l.h, l.tableW = max(w, 0), max(h, 0), max(tableW, 0)
+	l.layout()
 }
 
-// view draws a tab: the list, the detail pane beside it or instead of it,
-// and the filter line.
-func (l *pagedList[T]) view(theme ui.Theme, w, h int, pane func(w, h int, border bool) []string) string {
-	if w <= 0 || h <= 0 {
-		return ""
+func (l *pagedList[T]) layout() {
+	th := l.h
+	if l.hasFilterLine() {
+		th--
 	}
-	bodyH, paneW := l.layout(w, h, pane != nil)
-	var body string
-	switch {
-	case bodyH == 0:
-	case pane != nil && paneW > 0:
-		body = side(strings.Split(l.table.View(), "\n"), pane(paneW, bodyH, true))
-	case pane != nil:
-		body = strings.Join(pane(w, bodyH, false), "\n")
-	default:
-		body = l.table.View()
+	l.table.SetSize(l.tableW, max(th, 0))
+	l.filter.SetWidth(max(l.w-len(l.filter.Prompt)-1, 1))
+}
+
+// tableLines draws the table: tableW × (h less the filter line).
+func (l *pagedList[T]) tableLines() []string {
+	if l.table.Height() == 0 || l.table.Width() == 0 {
+		return nil
 	}
-	if fl := l.filterLine(theme, w); fl != "" {
-		if body == "" {
-			return fl
-		}
-		body += "\n" + fl
-	}
-	return body
+	return strings.Split(l.table.View(), "\n")
 }

@@ -19,17 +19,17 @@ const splitMinWidth = 140
 // paneWidth is the width of a detail pane beside the list.
 func paneWidth(w int) int { return min(max(60, w*2/5), 100) }
 
-// scroller is the scroll state of a detail pane; it remembers the size of
-// the last frame so that the page keys and the clamping are right.
+// scroller is the scroll position of a detail pane's view. Keys move it
+// knowing how many lines there are (Update); drawing clamps a copy, so
+// View changes nothing.
 type scroller struct {
 	offset int
-	total  int // lines of content in the last frame
-	body   int // lines of content shown in the last frame
 }
 
-// key scrolls for a movement action; it reports whether the action was one.
-func (s *scroller) key(action keys.Action) bool {
-	page := max(s.body-1, 1)
+// key scrolls for a movement action over total lines of which body are
+// shown; it reports whether the action was one.
+func (s *scroller) key(action keys.Action, total, body int) bool {
+	page := max(body-1, 1)
 	switch action {
 	case keys.ActUp:
 		s.offset--
@@ -42,24 +42,27 @@ func (s *scroller) key(action keys.Action) bool {
 	case keys.ActTop:
 		s.offset = 0
 	case keys.ActBottom:
-		s.offset = s.total
+		s.offset = total
 	default:
 		return false
 	}
-	s.clamp()
+	s.offset = clampOffset(s.offset, total, body)
 	return true
 }
 
-func (s *scroller) clamp() {
-	s.offset = min(s.offset, max(s.total-s.body, 0))
-	s.offset = max(s.offset, 0)
+func clampOffset(offset, total, body int) int {
+	return max(min(offset, total-body), 0)
 }
+
+// paneBody is the number of content lines a pane of height h shows (the
+// title takes one).
+func paneBody(h int) int { return max(h-1, 0) }
 
 // render draws a pane of exactly w × h cells: a title line (with the scroll
 // position when the content is taller than the pane) and the content. With
 // border, a vertical rule on the left (three cells with its margins)
 // separates it from the list.
-func (s *scroller) render(theme ui.Theme, title string, lines []string, w, h int, border bool) []string {
+func (s scroller) render(theme ui.Theme, title string, lines []string, w, h int, border bool) []string {
 	if w <= 0 || h <= 0 {
 		return nil
 	}
@@ -68,12 +71,12 @@ func (s *scroller) render(theme ui.Theme, title string, lines []string, w, h int
 		inner = w - 3
 		prefix = " " + theme.Border.Render("│") + " "
 	}
-	s.total, s.body = len(lines), max(h-1, 0)
-	s.clamp()
+	total, body := len(lines), paneBody(h)
+	offset := clampOffset(s.offset, total, body)
 	head := theme.Title.Render(title)
-	if s.total > s.body && s.body > 0 {
-		last := min(s.offset+s.body, s.total)
-		pos := fmt.Sprintf("%d–%d of %d", s.offset+1, last, s.total)
+	if total > body && body > 0 {
+		last := min(offset+body, total)
+		pos := fmt.Sprintf("%d–%d of %d", offset+1, last, total)
 		gap := inner - ansi.StringWidth(head) - len([]rune(pos))
 		if gap >= 2 {
 			head += strings.Repeat(" ", gap) + theme.Muted.Render(pos)
@@ -81,12 +84,12 @@ func (s *scroller) render(theme ui.Theme, title string, lines []string, w, h int
 	}
 	out := make([]string, 0, h)
 	out = append(out, prefix+fit(head, inner))
-	end := min(s.offset+s.body, s.total)
+	end := min(offset+body, total)
 	var shown []string
-	if s.offset < end {
-		shown = lines[s.offset:end]
+	if offset < end {
+		shown = lines[offset:end]
 	}
-	for _, l := range block(shown, inner, s.body) {
+	for _, l := range block(shown, inner, body) {
 		out = append(out, prefix+l)
 	}
 	return out

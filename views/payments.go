@@ -11,6 +11,7 @@ import (
 	"charm.land/lipgloss/v2"
 
 	"paydash/backend"
+	"paydash/backend/action"
 	"paydash/backend/textsafe"
 	"paydash/keys"
 	"paydash/ui"
@@ -19,9 +20,21 @@ import (
 
 // Payments is the Payments tab: a merchant's payments of the period, a
 // detail pane, jump by id or order number, and the actions capture, cancel
-// hold and refund, each behind a confirmation and written to the journal.
+// hold and refund, each behind a confirmation and written to the journal
+// (actions.go).
 type Payments struct {
-	listTab[backend.Payment, *payDetail]
+	src   paymentSource
+	d     Deps // the journal, the clock, the keys and the typed-check thresholds
+	owner uint64
+	theme ui.Theme
+
+	list   *pagedList[backend.Payment]
+	detail *detail[backend.Payment]
+	// refunds are the refunds of the payment in the pane, read beside it.
+	refunds paneRefunds
+	scope   ui.Scope
+	w, h    int
+
 	// orders finds a loaded payment by its order number (lower-cased), the
 	// newest when several share one.
 	orders map[string]string
@@ -30,53 +43,60 @@ type Payments struct {
 	jumping    bool
 	jumpCancel context.CancelFunc // cancels a search through the period
 
+	// run sends the actions and finds out their outcomes; via is the
+	// interface that carries them.
+	run *action.Runner
+	via backend.Interface
 	// actions are the actions of this tab not yet over (being sent, or
 	// their outcome being found out), by action id; at most one per
 	// payment, which no other action may touch meanwhile.
 	actions map[string]*tracked
 }
 
-// payDetail is the detail pane of one payment.
-type payDetail struct {
-	p        backend.Payment
-	loading  bool // the full payment is being read
-	err      error
-	refunds  []backend.Refund
-	rLoading bool
-	rLoaded  bool
-	rErr     error
-	paneView
+// paymentSource is what the Payments tab asks of the backend (the actions
+// go through action.Runner).
+type paymentSource interface {
+	Can(a backend.Action) (bool, string)
+	ListPayments(q backend.PeriodQuery) backend.Pager[backend.Payment]
+	GetPayment(ctx context.Context, id string) (backend.Payment, error)
+	RefundsOfPayment(ctx context.Context, p backend.Payment) ([]backend.Refund, error)
 }
 
-func (d *payDetail) pane() *paneView      { return &d.paneView }
-func (d *payDetail) row() backend.Payment { return d.p }
-func (d *payDetail) busy() bool           { return d.loading || d.rLoading }
+// paneRefunds are the refunds of the payment in the pane.
+type paneRefunds struct {
+	items   []backend.Refund
+	loading bool
+	loaded  bool
+	err     error
+}
 
-// Messages of the Payments tab.
-type (
-	payDetailMsg struct {
-		owner, gen uint64
-		p          backend.Payment
-		err        error
-	}
-	payRefundsMsg struct {
-		owner, gen uint64
-		refunds    []backend.Refund
-		err        error
-	}
-	jumpResultMsg struct {
-		owner, gen uint64
-		query      string
-		p          backend.Payment
-		found      bool
-		err        error
-	}
-)
+// payRefundsMsg brings the refunds of the payment in the pane; gen is the
+// pane's read generation.
+type payRefundsMsg struct {
+	owner, gen uint64
+	refunds    []backend.Refund
+	err        error
+}
+
+// jumpResultMsg is the end of a search for a payment (":").
+type jumpResultMsg struct {
+	owner, gen uint64
+	query      string
+	p          backend.Payment
+	found      bool
+	err        error
+}
 
 // NewPayments makes the Payments tab.
 func NewPayments(d Deps) ui.Tab {
 	t := &Payments{
+		src:     d.Backend,
+		d:       d,
+		owner:   newOwner(),
+		theme:   d.Theme,
 		orders:  map[string]string{},
+		run:     &action.Runner{Backend: d.Backend, Journal: d.Journal, Now: d.Now},
+		via:     action.Carrier(d.Backend),
 		actions: map[string]*tracked{},
 	}
 	cfg := datatable.Config[backend.Payment]{
@@ -86,7 +106,9 @@ func NewPayments(d Deps) ui.Tab {
 		EndText:     "— end of the period —",
 		EmptyText:   "No payments in this period",
 	}
-	t.listTab = newListTab[backend.Payment, *payDetail](d, cfg, d.Backend.ListPayments, paymentTime, t)
+	t.list = newPagedList(cfg, d.Keys, d.Theme, paymentTime)
+	t.list.failText = "Could not load this period (the reason is below); press r to try again"
+	t.detail = newDetail(t.readPayment, t.detailLines, func(p backend.Payment) []string { return paymentRawLines(p, t.theme) })
 	t.adopt(d.Pending)
 	return t
 }
@@ -163,29 +185,48 @@ func paymentColumns(rowAction func(backend.Payment) string) []datatable.Column[b
 	}
 }
 
+// ID implements ui.Tab.
+func (t *Payments) ID() ui.TabID { return ui.TabPayments }
+
 // Title implements ui.Tab.
 func (t *Payments) Title() string { return "Payments" }
-
-func (t *Payments) startScope(s ui.Scope) tea.Cmd {
-	t.closeDetail()
-	t.jgen++
-	t.jumping = false
-	if t.jumpCancel != nil {
-		t.jumpCancel()
-	}
-	clear(t.orders)
-	return t.list.start(s)
-}
 
 // Init implements ui.Tab: the first load, and the finding out of what an
 // earlier run left without an outcome.
 func (t *Payments) Init(s ui.Scope) tea.Cmd {
-	return tea.Batch(t.listTab.Init(s), t.resume())
+	return tea.Batch(t.start(s), t.resume())
 }
+
+// start drops the old scope's list, pane and search and loads the new one.
+func (t *Payments) start(s ui.Scope) tea.Cmd {
+	t.scope = s
+	t.closeDetail()
+	t.stopJump()
+	clear(t.orders)
+	t.layout()
+	q := periodQuery(s)
+	return t.list.start(func() backend.Pager[backend.Payment] { return t.src.ListPayments(q) },
+		func(p backend.Payment) bool { return inScope(s, p.MerchantID, paymentTime(p)) })
+}
+
+// inScope reports whether an object of merchant made at when belongs to s
+// (an empty merchant or zero time: not known, so it may).
+func inScope(s ui.Scope, merchant string, when time.Time) bool {
+	if merchant != "" && merchant != s.MerchantID {
+		return false
+	}
+	if when.IsZero() {
+		return true
+	}
+	return (s.Start.IsZero() || !when.Before(s.Start)) && (s.End.IsZero() || when.Before(s.End))
+}
+
+// Context implements ui.Tab.
+func (t *Payments) Context() keys.Context { return listContext(t.list.filtering, t.detail.isOpen()) }
 
 // Status implements ui.Tab.
 func (t *Payments) Status() ui.TabStatus {
-	st := t.listTab.Status()
+	st := t.list.status()
 	for _, tr := range t.actions {
 		if tr.state == stateSending {
 			st.Sending++
@@ -193,31 +234,55 @@ func (t *Payments) Status() ui.TabStatus {
 			st.Checking++
 		}
 	}
-	st.Loading = st.Loading || t.jumping || st.Sending > 0
+	st.Loading = st.Loading || t.detail.loading || t.refunds.loading || t.jumping || st.Sending > 0
 	return st
 }
 
-// Update implements ui.Tab.
+// target is the payment copy id and the actions act on: the one in the
+// pane, else the selected row.
+func (t *Payments) target() (backend.Payment, bool) {
+	if t.detail.isOpen() {
+		return t.detail.obj, true
+	}
+	return t.list.selected()
+}
+
+// Update implements ui.Tab: each message to the part it is for.
 func (t *Payments) Update(msg tea.Msg) (ui.Tab, tea.Cmd) {
+	if cmd, rows, ok := t.list.update(msg, t.d.now()); ok {
+		t.noteOrders(rows)
+		return t, cmd
+	}
+	if loaded, ok := t.detail.update(msg); ok {
+		if loaded {
+			t.list.upsert(t.detail.obj, t.d.now())
+		}
+		return t, nil
+	}
 	switch msg := msg.(type) {
+	case tea.KeyPressMsg:
+		cmd := t.key(msg)
+		t.layout() // a key may open or close the pane or the filter line
+		return t, cmd
+	case ui.ScopeMsg:
+		return t, t.start(msg.Scope)
+	case ui.RefreshMsg:
+		return t, t.refresh()
+	case ui.SizeMsg:
+		t.w, t.h = msg.Width, msg.Height
+		t.layout()
+	case ui.ThemeMsg:
+		t.theme = msg.Theme
 	case ui.JumpMsg:
-		return t, t.jump(msg.Query)
-	case pageMsg[backend.Payment]:
-		// The order numbers are noted here; the list takes the page below.
-		if msg.owner == t.owner && msg.gen == t.list.gen && msg.err == nil {
-			t.noteOrders(msg.page.Items)
-		}
-	case refreshMsg[backend.Payment]:
-		if msg.owner == t.owner && msg.gen == t.list.gen && msg.rgen == t.list.rgen && msg.err == nil {
-			t.noteOrders(msg.rows)
-		}
-	case payDetailMsg:
-		return t, t.onDetail(msg)
+		cmd := t.jump(msg.Query)
+		t.layout()
+		return t, cmd
+	case jumpResultMsg:
+		cmd := t.onJump(msg)
+		t.layout()
+		return t, cmd
 	case payRefundsMsg:
 		t.onRefunds(msg)
-		return t, nil
-	case jumpResultMsg:
-		return t, t.onJump(msg)
 	case ui.ActionMsg:
 		return t, t.startAction(msg.Action, msg.Ticket)
 	case prepareMsg:
@@ -229,7 +294,60 @@ func (t *Payments) Update(msg tea.Msg) (ui.Tab, tea.Cmd) {
 	case ui.AbandonMsg:
 		return t, t.abandon()
 	}
-	return t, t.update(msg)
+	return t, nil
+}
+
+func (t *Payments) layout() { arrange(t.list, t.detail, t.w, t.h) }
+
+// refresh re-reads the newest pages and the open pane.
+func (t *Payments) refresh() tea.Cmd {
+	return tea.Batch(t.list.refresh(), t.reloadDetail())
+}
+
+func (t *Payments) key(msg tea.KeyPressMsg) tea.Cmd {
+	if t.list.filtering {
+		return t.list.filterKey(msg, t.d.Keys)
+	}
+	p, ok := t.d.Keys.Resolve(msg, t.Context(), t.Available)
+	if !ok {
+		return nil
+	}
+	if !p.Enabled {
+		return refusedKey(p)
+	}
+	if t.detail.isOpen() {
+		if t.detail.key(p.Action) {
+			if !t.detail.isOpen() {
+				t.closeDetail()
+			}
+			return nil
+		}
+		if p.Action == keys.ActOpen {
+			return nil // the payment is shown
+		}
+	}
+	switch {
+	case isMove(p.Action):
+		return t.list.move(msg)
+	case p.Action == keys.ActOpen || p.Action == keys.ActRaw:
+		if sel, ok := t.list.selected(); ok {
+			return t.openDetail(sel, p.Action == keys.ActRaw)
+		}
+	case p.Action == keys.ActClose:
+		t.list.clearFilter()
+	case p.Action == keys.ActFilter:
+		t.closeDetail() // the filter works on the list: show it
+		t.list.focusFilter()
+	case p.Action == keys.ActCopyID:
+		if sel, ok := t.target(); ok {
+			return copyID(sel.ID)
+		}
+	case p.Action == keys.ActRefresh:
+		return t.refresh()
+	}
+	// The action keys come as ui.ActionMsg: the shell puts up the
+	// preparing dialog first.
+	return nil
 }
 
 func (t *Payments) noteOrders(rows []backend.Payment) {
@@ -244,91 +362,73 @@ func (t *Payments) noteOrders(rows []backend.Payment) {
 	}
 }
 
-// detailKey: enter on an open pane does nothing (the payment is shown).
-func (t *Payments) detailKey(action keys.Action) (tea.Cmd, bool) {
-	return nil, action == keys.ActOpen
-}
-
-// otherKey handles refresh. The action keys come as ui.ActionMsg: the
-// shell puts up the preparing dialog first.
-func (t *Payments) otherKey(action keys.Action) tea.Cmd {
-	if action == keys.ActRefresh {
-		return t.refresh()
-	}
-	return nil
-}
-
 // --- detail ------------------------------------------------------------------
 
-// openDetail opens the pane on p and reads it in full with its refunds.
-func (t *Payments) openDetail(p backend.Payment) tea.Cmd {
-	t.det = &payDetail{p: p}
-	return t.loadDetail(p, !p.Detailed)
+// openDetail opens the pane on p and reads it in full (unless the row is
+// already) with its refunds.
+func (t *Payments) openDetail(p backend.Payment, raw bool) tea.Cmd {
+	t.refunds = paneRefunds{}
+	// A row that is the whole payment (a jump's answer) is not read again.
+	cmd := t.detail.show(p, raw, p.Detailed)
+	return tea.Batch(cmd, t.loadRefunds())
 }
 
-func (t *Payments) reloadDetail() tea.Cmd { return t.loadDetail(t.det.p, true) }
+func (t *Payments) closeDetail() {
+	t.detail.close()
+	t.refunds = paneRefunds{}
+}
 
-// loadDetail reads the pane's payment (if full) and its refunds again.
-func (t *Payments) loadDetail(p backend.Payment, full bool) tea.Cmd {
-	ctx, gen := t.newRead()
-	d := t.det
-	owner, b := t.owner, t.d.Backend
-	var cmds []tea.Cmd
-	if full {
-		d.loading = true
-		id := p.ID
-		cmds = append(cmds, func() tea.Msg {
-			fp, err := b.GetPayment(ctx, id)
-			return payDetailMsg{owner: owner, gen: gen, p: fp, err: err}
-		})
-	} else {
-		d.rawLines = nil
+// reloadDetail reads the pane's payment and its refunds again.
+func (t *Payments) reloadDetail() tea.Cmd {
+	if !t.detail.isOpen() {
+		return nil
 	}
-	d.rLoading = true
-	cmds = append(cmds, func() tea.Msg {
-		rs, err := b.RefundsOfPayment(ctx, p)
+	return tea.Batch(t.detail.reload(), t.loadRefunds())
+}
+
+// readPayment reads a payment in full.
+func (t *Payments) readPayment(ctx context.Context, p backend.Payment) (backend.Payment, error) {
+	return t.src.GetPayment(ctx, p.ID)
+}
+
+// loadRefunds reads the refunds of the pane's payment, in the pane's
+// current read generation.
+func (t *Payments) loadRefunds() tea.Cmd {
+	t.refunds.loading = true
+	gen := t.detail.gen
+	ctx := t.detail.readContext()
+	owner, src, p := t.owner, t.src, t.detail.obj
+	return func() tea.Msg {
+		rs, err := src.RefundsOfPayment(ctx, p)
 		return payRefundsMsg{owner: owner, gen: gen, refunds: rs, err: err}
-	})
-	return tea.Batch(cmds...)
-}
-
-func (t *Payments) onDetail(msg payDetailMsg) tea.Cmd {
-	d, ok := t.detailAnswer(msg.owner, msg.gen)
-	if !ok {
-		return nil
 	}
-	d.loading = false
-	if msg.err != nil {
-		if !cancelled(msg.err) {
-			d.err = msg.err
-		}
-		return nil
-	}
-	d.err = nil
-	d.p = msg.p
-	d.rawLines = nil
-	t.list.upsertOne(msg.p, msg.p.MerchantID, t.d.now())
-	return nil
 }
 
 func (t *Payments) onRefunds(msg payRefundsMsg) {
-	d, ok := t.detailAnswer(msg.owner, msg.gen)
-	if !ok {
+	if msg.owner != t.owner || !t.detail.current(msg.gen) {
 		return
 	}
-	d.rLoading = false
+	t.refunds.loading = false
 	if msg.err != nil {
 		if !cancelled(msg.err) {
-			d.rErr = msg.err
+			t.refunds.err = msg.err
 		}
 		return
 	}
-	d.rErr = nil
-	d.rLoaded = true
-	d.refunds = msg.refunds
+	t.refunds = paneRefunds{items: msg.refunds, loaded: true}
 }
 
 // --- jump --------------------------------------------------------------------
+
+// stopJump abandons a search for a payment under way.
+func (t *Payments) stopJump() {
+	t.jgen++
+	t.jumping = false
+	if t.jumpCancel != nil {
+		t.jumpCancel()
+		t.jumpCancel = nil
+	}
+}
 
 // jump finds a payment by id (all digits) or by order number: among the
 // loaded rows first, then through the scope's whole period.
@@ -340,17 +440,17 @@ func (t *Payments) jump(query string) tea.Cmd {
 	t.jgen++
 	localID := t.orders[strings.ToLower(q)]
 	if !isDigits(q) && localID != "" {
-		if sel, ok := t.selectLoaded(localID); ok {
-			return t.openDetail(sel)
+		if sel, ok := t.list.selectID(localID); ok {
+			return t.openDetail(sel, false)
 		}
 	}
 	t.jumping = true
 	if t.jumpCancel != nil {
 		t.jumpCancel()
 	}
-	ctx, cancel := context.WithCancel(t.list.ctx)
+	ctx, cancel := context.WithCancel(t.list.context())
 	t.jumpCancel = cancel
-	owner, gen, b, scope := t.owner, t.jgen, t.d.Backend, t.list.scope
+	owner, gen, b, scope := t.owner, t.jgen, t.src, t.scope
 	var notice tea.Cmd
 	if !isDigits(q) {
 		notice = toastCmd(ui.ToastInfo, "Looking for order number "+textsafe.Line(q, 60)+" in "+scopeText(scope)+"…")
@@ -392,19 +492,6 @@ func (t *Payments) jump(query string) tea.Cmd {
 	})
 }
 
-// selectLoaded selects a loaded row, clearing a filter that hides it.
-func (t *Payments) selectLoaded(id string) (backend.Payment, bool) {
-	tb := &t.list.table
-	if !tb.SelectByID(id) && tb.FilterText() != "" {
-		t.list.clearFilter()
-		tb.SelectByID(id)
-	}
-	if sel, ok := tb.Selected(); ok && sel.ID == id {
-		return sel, true
-	}
-	return backend.Payment{}, false
-}
-
 func (t *Payments) onJump(msg jumpResultMsg) tea.Cmd {
 	if msg.owner != t.owner || msg.gen != t.jgen {
 		return nil
@@ -425,27 +512,30 @@ func (t *Payments) onJump(msg jumpResultMsg) tea.Cmd {
 		}
 		return toastCmd(ui.ToastError, text)
 	case !msg.found:
-		return toastCmd(ui.ToastWarning, "no payment with id or order number "+q+" in "+scopeText(t.list.scope))
+		return toastCmd(ui.ToastWarning, "no payment with id or order number "+q+" in "+scopeText(t.scope))
 	}
-	if sel, ok := t.selectLoaded(msg.p.ID); ok && !msg.p.Detailed {
-		return t.openDetail(sel)
+	if sel, ok := t.list.selectID(msg.p.ID); ok && !msg.p.Detailed {
+		return t.openDetail(sel, false)
 	}
-	return t.openDetail(msg.p)
+	return t.openDetail(msg.p, false)
 }
 
 // --- view --------------------------------------------------------------------
 
-func (t *Payments) detailView(w, h int, border bool) []string {
-	d := t.det
-	return d.render(t.theme, "Payment "+textsafe.Clean(d.p.ID), w, h, border,
-		func() []string { return paymentRawLines(d.p, t.theme) },
-		func() []string { return t.detailLines(d) })
+// View implements ui.Tab.
+func (t *Payments) View(w, h int) string {
+	var pane []string
+	if t.detail.isOpen() {
+		pane = t.detail.lines(t.theme, "Payment "+textsafe.Clean(t.detail.obj.ID))
+	}
+	return frame(t.theme, t.list, pane, w, h)
 }
 
 // detailLines is everything about the payment, one fact a line.
-func (t *Payments) detailLines(d *payDetail) []string {
+func (t *Payments) detailLines() []string {
 	th := t.theme
-	p := d.p
+	d, rf := t.detail, t.refunds
+	p := d.obj
 	f := &fields{theme: th, labelW: 16}
 	c := textsafe.Clean
 	if d.loading && !p.Detailed {
@@ -530,14 +620,14 @@ func (t *Payments) detailLines(d *payDetail) []string {
 
 	f.heading("Refunds")
 	switch {
-	case d.rErr != nil:
-		f.failure("cannot read them: ", d.rErr)
-	case !d.rLoaded:
+	case rf.err != nil:
+		f.failure("cannot read them: ", rf.err)
+	case !rf.loaded:
 		f.line(th.Muted.Render("reading…"))
-	case len(d.refunds) == 0:
+	case len(rf.items) == 0:
 		f.line(th.Muted.Render("none"))
 	default:
-		for _, r := range d.refunds {
+		for _, r := range rf.items {
 			when := fmtListTime(r.Created)
 			if when == "" {
 				when = fmtListTime(r.Updated)
@@ -546,8 +636,8 @@ func (t *Payments) detailLines(d *payDetail) []string {
 				" " + fit(fmtAmount(r.Amount), 15) + " " + th.Muted.Render(when))
 		}
 	}
-	if d.rLoaded && d.rErr == nil && p.Status == backend.PaymentSettled {
-		refunded, left := refundable(p, d.refunds)
+	if rf.loaded && rf.err == nil && p.Status == backend.PaymentSettled {
+		refunded, left := refundable(p, rf.items)
 		f.add("Captured", fmtAmount(p.Amount))
 		f.add("Refunded", fmtAmount(refunded)+th.Muted.Render(" (pending included)"))
 		f.addAlways("Refundable", th.Accent.Render(fmtAmount(left)))

@@ -245,7 +245,7 @@ func TestDetailShowsRefundsAndV1View(t *testing.T) {
 
 	e.send(ui.JumpMsg{Query: sp.ID})
 	p := e.payments()
-	require.NotNil(t, p.det)
+	require.True(t, p.detail.isOpen())
 	assert.Equal(t, keys.ContextDetail, e.tab.Context())
 	v := ansi.Strip(e.view(160, 48))
 	assert.Contains(t, v, "Payment "+sp.ID)
@@ -274,12 +274,12 @@ func TestDetailShowsRefundsAndV1View(t *testing.T) {
 
 	// esc closes the pane.
 	e.press("esc")
-	assert.Nil(t, p.det)
+	assert.False(t, p.detail.isOpen())
 	assert.Equal(t, keys.ContextList, e.tab.Context())
 
 	// / from the pane closes it and filters the list.
 	e.press("enter", "/")
-	assert.Nil(t, p.det)
+	assert.False(t, p.detail.isOpen())
 	assert.Equal(t, keys.ContextFilter, e.tab.Context())
 }
 
@@ -289,9 +289,9 @@ func TestRawViewToggles(t *testing.T) {
 	e.init()
 	e.press("enter")
 	p := e.payments()
-	require.NotNil(t, p.det)
-	id := p.det.p.ID
-	require.True(t, p.det.p.Detailed)
+	require.True(t, p.detail.isOpen())
+	id := p.detail.obj.ID
+	require.True(t, p.detail.obj.Detailed)
 	plain := ansi.Strip(e.view(120, 30))
 	e.press("w")
 	raw := ansi.Strip(e.view(120, 30))
@@ -304,10 +304,10 @@ func TestRawViewToggles(t *testing.T) {
 	assert.Equal(t, plain, ansi.Strip(e.view(120, 30)))
 	// esc leaves the raw view first, then the pane.
 	e.press("w", "esc")
-	assert.NotNil(t, p.det)
-	assert.False(t, p.det.raw)
+	assert.True(t, p.detail.isOpen())
+	assert.False(t, p.detail.raw)
 	e.press("esc")
-	assert.Nil(t, p.det)
+	assert.False(t, p.detail.isOpen())
 }
 
 func TestJumpByIDAndOrderNumber(t *testing.T) {
@@ -323,9 +323,9 @@ func TestJumpByIDAndOrderNumber(t *testing.T) {
 	far := all[len(all)-10]
 
 	e.send(ui.JumpMsg{Query: far.ID})
-	require.NotNil(t, p.det)
-	assert.Equal(t, far.ID, p.det.p.ID)
-	assert.True(t, p.det.p.Detailed)
+	require.True(t, p.detail.isOpen())
+	assert.Equal(t, far.ID, p.detail.obj.ID)
+	assert.True(t, p.detail.obj.Detailed)
 	assert.Contains(t, ansi.Strip(e.view(80, 24)), "Payment "+far.ID)
 	e.press("esc")
 
@@ -333,16 +333,16 @@ func TestJumpByIDAndOrderNumber(t *testing.T) {
 	loaded := p.list.table.Rows()[5]
 	require.NotEmpty(t, loaded.OrderNo)
 	e.send(ui.JumpMsg{Query: strings.ToLower(loaded.OrderNo)})
-	require.NotNil(t, p.det)
-	assert.Equal(t, loaded.ID, p.det.p.ID)
+	require.True(t, p.detail.isOpen())
+	assert.Equal(t, loaded.ID, p.detail.obj.ID)
 	assert.Equal(t, loaded.ID, p.list.table.SelectedID())
 	e.press("esc")
 
 	// By order number, not loaded: found by paging the period.
 	before := e.count.pages.Load()
 	e.send(ui.JumpMsg{Query: far.Invoice.OrderNo})
-	require.NotNil(t, p.det)
-	assert.Equal(t, far.ID, p.det.p.ID)
+	require.True(t, p.detail.isOpen())
+	assert.Equal(t, far.ID, p.detail.obj.ID)
 	assert.Greater(t, e.count.pages.Load(), before+1)
 	assert.False(t, p.Status().Loading)
 	e.press("esc")
@@ -350,7 +350,7 @@ func TestJumpByIDAndOrderNumber(t *testing.T) {
 	// Nothing: a warning naming the merchant and the period.
 	e.toasts()
 	e.send(ui.JumpMsg{Query: "NO-SUCH-ORDER"})
-	assert.Nil(t, p.det)
+	assert.False(t, p.detail.isOpen())
 	ts := e.toasts()
 	require.Len(t, ts, 2)
 	assert.Equal(t, ui.ToastInfo, ts[0].Level)
@@ -468,9 +468,9 @@ func TestPaymentsOverV1Only(t *testing.T) {
 	v := ansi.Strip(e.view(80, 24))
 	assert.Contains(t, v, fmtListTime(sel.Updated), "the last update stands in")
 	e.press("enter")
-	require.NotNil(t, p.det)
-	assert.Nil(t, p.det.err)
-	assert.Nil(t, p.det.rErr)
+	require.True(t, p.detail.isOpen())
+	assert.Nil(t, p.detail.err)
+	assert.Nil(t, p.refunds.err)
 	d := ansi.Strip(e.view(100, 60))
 	assert.Contains(t, d, "v1 view")
 	assert.Contains(t, d, "Read through     v1")

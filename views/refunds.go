@@ -2,6 +2,7 @@ package views
 
 import (
 	"cmp"
+	"context"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
@@ -17,29 +18,26 @@ import (
 // Refunds is the Refunds tab: the refunds of the period, a detail pane, and
 // a way to the refunded payment. It has no actions.
 type Refunds struct {
-	listTab[backend.Refund, *refundDetail]
+	src   refundSource
+	keys  keys.Map
+	theme ui.Theme
+	now   func() time.Time
+
+	list   *pagedList[backend.Refund]
+	detail *detail[backend.Refund]
+	scope  ui.Scope
+	w, h   int
 }
 
-type refundDetail struct {
-	r       backend.Refund
-	loading bool
-	err     error
-	paneView
-}
-
-func (d *refundDetail) pane() *paneView     { return &d.paneView }
-func (d *refundDetail) row() backend.Refund { return d.r }
-func (d *refundDetail) busy() bool          { return d.loading }
-
-type refundDetailMsg struct {
-	owner, gen uint64
-	r          backend.Refund
-	err        error
+// refundSource is what the Refunds tab asks of the backend.
+type refundSource interface {
+	ListRefunds(q backend.PeriodQuery) backend.Pager[backend.Refund]
+	GetRefund(ctx context.Context, id string) (backend.Refund, error)
 }
 
 // NewRefunds makes the Refunds tab.
 func NewRefunds(d Deps) ui.Tab {
-	t := &Refunds{}
+	t := &Refunds{src: d.Backend, keys: d.Keys, theme: d.Theme, now: d.now}
 	cfg := datatable.Config[backend.Refund]{
 		ID:          func(r backend.Refund) string { return r.ID },
 		Columns:     refundColumns(),
@@ -47,7 +45,9 @@ func NewRefunds(d Deps) ui.Tab {
 		EndText:     "— end of the period —",
 		EmptyText:   "No refunds in this period",
 	}
-	t.listTab = newListTab[backend.Refund, *refundDetail](d, cfg, d.Backend.ListRefunds, refundTime, t)
+	t.list = newPagedList(cfg, d.Keys, d.Theme, refundTime)
+	t.list.failText = "Could not load this period (the reason is below); press r to try again"
+	t.detail = newDetail(t.readRefund, t.detailLines, func(r backend.Refund) []string { return t.rawDetailLines(r) })
 	return t
 }
 
@@ -78,12 +78,32 @@ func refundColumns() []datatable.Column[backend.Refund] {
 	}
 }
 
+// ID implements ui.Tab.
+func (t *Refunds) ID() ui.TabID { return ui.TabRefunds }
+
 // Title implements ui.Tab.
 func (t *Refunds) Title() string { return "Refunds" }
 
-func (t *Refunds) startScope(s ui.Scope) tea.Cmd {
-	t.closeDetail()
-	return t.list.start(s)
+// Init implements ui.Tab: the first load of the scope.
+func (t *Refunds) Init(s ui.Scope) tea.Cmd { return t.start(s) }
+
+// start drops the old scope's list and pane and loads the new scope.
+func (t *Refunds) start(s ui.Scope) tea.Cmd {
+	t.scope = s
+	t.detail.close()
+	t.layout()
+	q := periodQuery(s)
+	return t.list.start(func() backend.Pager[backend.Refund] { return t.src.ListRefunds(q) }, nil)
+}
+
+// Context implements ui.Tab.
+func (t *Refunds) Context() keys.Context { return listContext(t.list.filtering, t.detail.isOpen()) }
+
+// Status implements ui.Tab.
+func (t *Refunds) Status() ui.TabStatus {
+	st := t.list.status()
+	st.Loading = st.Loading || t.detail.loading
+	return st
 }
 
 // Available implements ui.Tab: the tab has no actions.
@@ -100,98 +120,136 @@ func (t *Refunds) Available(action keys.Action) (bool, string) {
 	return true, ""
 }
 
-// Update implements ui.Tab.
+// target is the refund copy id acts on: the pane's, else the selected row.
+func (t *Refunds) target() (backend.Refund, bool) {
+	if t.detail.isOpen() {
+		return t.detail.obj, true
+	}
+	return t.list.selected()
+}
+
+// Update implements ui.Tab: each message to the part it is for.
 func (t *Refunds) Update(msg tea.Msg) (ui.Tab, tea.Cmd) {
-	if msg, ok := msg.(refundDetailMsg); ok {
-		t.onDetail(msg)
+	if cmd, _, ok := t.list.update(msg, t.now()); ok {
+		return t, cmd
+	}
+	if _, ok := t.detail.update(msg); ok {
 		return t, nil
 	}
-	return t, t.update(msg)
+	switch msg := msg.(type) {
+	case tea.KeyPressMsg:
+		cmd := t.key(msg)
+		t.layout() // a key may open or close the pane or the filter line
+		return t, cmd
+	case ui.ScopeMsg:
+		return t, t.start(msg.Scope)
+	case ui.RefreshMsg:
+		return t, tea.Batch(t.list.refresh(), t.detail.reload())
+	case ui.SizeMsg:
+		t.w, t.h = msg.Width, msg.Height
+		t.layout()
+	case ui.ThemeMsg:
+		t.theme = msg.Theme
+	}
+	return t, nil
 }
 
-func (t *Refunds) onDetail(msg refundDetailMsg) {
-	d, ok := t.detailAnswer(msg.owner, msg.gen)
-	if !ok {
-		return
+func (t *Refunds) layout() { arrange(t.list, t.detail, t.w, t.h) }
+
+func (t *Refunds) key(msg tea.KeyPressMsg) tea.Cmd {
+	if t.list.filtering {
+		return t.list.filterKey(msg, t.keys)
 	}
-	d.loading = false
-	switch {
-	case backend.KindOf(msg.err) == backend.KindUnsupported, cancelled(msg.err):
-		// v1 cannot read one refund: the list row is all there is.
-	case msg.err != nil:
-		d.err = msg.err
-	default:
-		d.err = nil
-		keepMerchant := d.r.MerchantID
-		d.r, d.rawLines = msg.r, nil
-		if d.r.MerchantID == "" {
-			d.r.MerchantID = keepMerchant
+	p, ok := t.keys.Resolve(msg, t.Context(), t.Available)
+	if !ok {
+		return nil
+	}
+	if !p.Enabled {
+		return refusedKey(p)
+	}
+	if t.detail.isOpen() {
+		if t.detail.key(p.Action) {
+			return nil
+		}
+		if p.Action == keys.ActOpen {
+			return t.openPayment()
 		}
 	}
-}
-
-// detailKey: enter on the pane opens the refunded payment on the Payments
-// tab.
-func (t *Refunds) detailKey(action keys.Action) (tea.Cmd, bool) {
-	if action != keys.ActOpen {
-		return nil, false
-	}
-	if t.det.r.PaymentID == "" {
-		return nil, true
-	}
-	return msgCmd(ui.SwitchTabMsg{Title: "Payments", Then: ui.JumpMsg{Query: t.det.r.PaymentID}}), true
-}
-
-// otherKey: the refresh key re-reads the list only (a RefreshMsg re-reads
-// the open pane too).
-func (t *Refunds) otherKey(action keys.Action) tea.Cmd {
-	if action == keys.ActRefresh {
+	switch {
+	case isMove(p.Action):
+		return t.list.move(msg)
+	case p.Action == keys.ActOpen || p.Action == keys.ActRaw:
+		if sel, ok := t.list.selected(); ok {
+			return t.detail.show(sel, p.Action == keys.ActRaw, false)
+		}
+	case p.Action == keys.ActClose:
+		t.list.clearFilter()
+	case p.Action == keys.ActFilter:
+		t.detail.close() // the filter works on the list: show it
+		t.list.focusFilter()
+	case p.Action == keys.ActCopyID:
+		if r, ok := t.target(); ok {
+			return copyID(r.ID)
+		}
+	case p.Action == keys.ActRefresh:
+		// The refresh key re-reads the list only (a RefreshMsg re-reads
+		// the open pane too).
 		return t.list.refresh()
 	}
 	return nil
 }
 
-func (t *Refunds) openDetail(r backend.Refund) tea.Cmd {
-	t.det = &refundDetail{r: r}
-	return t.loadDetail()
-}
-
-func (t *Refunds) reloadDetail() tea.Cmd { return t.loadDetail() }
-
-// loadDetail reads the pane's refund in full (v2; v1 cannot).
-func (t *Refunds) loadDetail() tea.Cmd {
-	t.det.loading = true
-	ctx, gen := t.newRead()
-	owner, b, id := t.owner, t.d.Backend, t.det.r.ID
-	return func() tea.Msg {
-		r, err := b.GetRefund(ctx, id)
-		return refundDetailMsg{owner: owner, gen: gen, r: r, err: err}
+// openPayment opens the refunded payment on the Payments tab (enter on
+// the pane).
+func (t *Refunds) openPayment() tea.Cmd {
+	if id := t.detail.obj.PaymentID; id != "" {
+		return msgCmd(ui.SwitchTabMsg{Tab: ui.TabPayments, Then: ui.JumpMsg{Query: id}})
 	}
+	return nil
 }
 
-func (t *Refunds) detailView(w, h int, border bool) []string {
-	d := t.det
-	return d.render(t.theme, "Refund "+textsafe.Clean(d.r.ID), w, h, border,
-		func() []string { return t.rawDetailLines(d) },
-		func() []string { return t.detailLines(d) })
+// readRefund reads a refund in full (v2; v1 cannot: the list row is all
+// there is).
+func (t *Refunds) readRefund(ctx context.Context, r backend.Refund) (backend.Refund, error) {
+	got, err := t.src.GetRefund(ctx, r.ID)
+	switch {
+	case backend.KindOf(err) == backend.KindUnsupported:
+		return r, nil
+	case err != nil:
+		return r, err
+	}
+	if got.MerchantID == "" {
+		got.MerchantID = r.MerchantID
+	}
+	return got, nil
+}
+
+// View implements ui.Tab.
+func (t *Refunds) View(w, h int) string {
+	var pane []string
+	if t.detail.isOpen() {
+		pane = t.detail.lines(t.theme, "Refund "+textsafe.Clean(t.detail.obj.ID))
+	}
+	return frame(t.theme, t.list, pane, w, h)
 }
 
 // rawDetailLines is the raw view: the body the refund was read with, if any.
-func (t *Refunds) rawDetailLines(d *refundDetail) []string {
-	if len(d.r.Raw) == 0 {
+func (t *Refunds) rawDetailLines(r backend.Refund) []string {
+	if len(r.Raw) == 0 {
 		msg := "no body: the list does not keep one"
-		if d.loading {
+		if t.detail.loading {
 			msg = "no body yet: the refund is being read"
 		}
 		return []string{t.theme.Muted.Render(msg)}
 	}
-	return rawLines(d.r.Raw)
+	return rawLines(r.Raw)
 }
 
 // detailLines is everything about the refund, one fact a line.
-func (t *Refunds) detailLines(d *refundDetail) []string {
+func (t *Refunds) detailLines() []string {
 	th := t.theme
-	r := d.r
+	d := t.detail
+	r := d.obj
 	c := textsafe.Clean
 	f := &fields{theme: th, labelW: 14}
 	if d.loading && len(r.Raw) == 0 {
@@ -212,7 +270,7 @@ func (t *Refunds) detailLines(d *refundDetail) []string {
 	if r.PaymentID != "" {
 		f.line("")
 		open := "enter"
-		if b, ok := t.d.Keys.Binding(keys.ActOpen); ok && len(b.Keys()) > 0 {
+		if b, ok := t.keys.Binding(keys.ActOpen); ok && len(b.Keys()) > 0 {
 			open = b.Keys()[0]
 		}
 		f.line(th.Muted.Render(open + ": open payment " + c(r.PaymentID)))

@@ -35,9 +35,9 @@ func TestRefundsListDetailAndPaymentLink(t *testing.T) {
 	sel, ok := r.list.table.Selected()
 	require.True(t, ok)
 	e.press("enter")
-	require.NotNil(t, r.det)
+	require.True(t, r.detail.isOpen())
 	assert.Equal(t, keys.ContextDetail, e.tab.Context())
-	assert.NotEmpty(t, r.det.r.Raw, "the refund was read in full")
+	assert.NotEmpty(t, r.detail.obj.Raw, "the refund was read in full")
 	d := ansi.Strip(e.view(80, 24))
 	assert.Contains(t, d, "Refund "+sel.ID)
 	assert.Contains(t, d, "Payment          "[:14]+" "+sel.PaymentID)
@@ -52,11 +52,11 @@ func TestRefundsListDetailAndPaymentLink(t *testing.T) {
 	require.NotEmpty(t, e.shell)
 	sw, ok := e.shell[len(e.shell)-1].(ui.SwitchTabMsg)
 	require.True(t, ok)
-	assert.Equal(t, "Payments", sw.Title)
+	assert.Equal(t, ui.TabPayments, sw.Tab)
 	assert.Equal(t, ui.JumpMsg{Query: sel.PaymentID}, sw.Then)
 
 	e.press("esc")
-	assert.Nil(t, r.det)
+	assert.False(t, r.detail.isOpen())
 
 	// At 160 columns the pane opens beside the list.
 	e.size(160, 48)
@@ -80,8 +80,8 @@ func TestRefundsOverV1Only(t *testing.T) {
 	assert.Contains(t, v, fmtListTime(sel.Updated))
 
 	e.press("enter")
-	require.NotNil(t, r.det)
-	assert.Nil(t, r.det.err, "v1 cannot read one refund: not an error")
+	require.True(t, r.detail.isOpen())
+	assert.Nil(t, r.detail.err, "v1 cannot read one refund: not an error")
 	d := ansi.Strip(e.view(100, 30))
 	assert.Contains(t, d, "Refund "+sel.ID)
 	assert.Contains(t, d, fmtAmount(sel.Amount))

@@ -233,3 +233,30 @@ func isDigits(s string) bool {
 	}
 	return true
 }
+
+// --- what every list tab does alike ----------------------------------------------
+
+// listContext is a list tab's key context: the filter prompt while it has
+// the focus, the detail pane while one is open, else the list.
+func listContext(filtering, detailOpen bool) keys.Context {
+	switch {
+	case filtering:
+		return keys.ContextFilter
+	case detailOpen:
+		return keys.ContextDetail
+	}
+	return keys.ContextList
+}
+
+// refusedKey is what a key that cannot act now does: say why, unless the
+// action does not exist here at all.
+func refusedKey(p keys.Press) tea.Cmd {
+	if p.Reason != "" && p.Reason != keys.NotHere {
+		return toastCmd(ui.ToastWarning, p.Reason)
+	}
+	return nil
+}
+
+func copyID(id string) tea.Cmd {
+	return tea.Batch(tea.SetClipboard(id), toastCmd(ui.ToastInfo, "Copied "+textsafe.Clean(id)))
+}

@@ -1,0 +1,242 @@
+package views
+
+import (
+	"context"
+	"strings"
+
+	tea "charm.land/bubbletea/v2"
+
+	"paydash/keys"
+	"paydash/ui"
+)
+
+// detail is a detail pane: the object shown, its loading state and error,
+// the raw view, and the reads under way, cancelled when it closes or reads
+// again. It is a component: the tab routes it its answers (update) and the
+// pane keys (key) and gives it the content to draw.
+type detail[T any] struct {
+	id   uint64 // this pane's own: its answers carry it
+	open bool
+	obj  T
+	// read reads the object in full (nil: the row is all there is); it
+	// runs in a command.
+	read func(ctx context.Context, obj T) (T, error)
+
+	loading bool
+	err     error
+
+	gen    uint64          // bumped on every read and close: older answers are dropped
+	ctx    context.Context // the reads of this generation
+	cancel context.CancelFunc
+
+	raw      bool
+	rawLines []string // built when the raw view opens or the object changes
+	sc, rsc  scroller
+
+	w, h   int
+	border bool
+
+	// facts and rawOf give the content: the facts, one a line, and the raw
+	// view of the object. They are the tab's.
+	facts func() []string
+	rawOf func(T) []string
+}
+
+// detailMsg is the answer of a detail read.
+type detailMsg[T any] struct {
+	pane, gen uint64
+	obj       T
+	err       error
+}
+
+func newDetail[T any](read func(context.Context, T) (T, error), facts func() []string, rawOf func(T) []string) *detail[T] {
+	return &detail[T]{id: newOwner(), read: read, facts: facts, rawOf: rawOf}
+}
+
+// show opens the pane on obj (in the raw view or not) in a new read
+// generation, and reads it in full unless full says obj already is.
+func (d *detail[T]) show(obj T, raw, full bool) tea.Cmd {
+	d.open, d.obj, d.err, d.raw, d.loading = true, obj, nil, raw, false
+	d.sc, d.rsc = scroller{}, scroller{}
+	d.rebuildRaw()
+	if full {
+		d.newRead()
+		return nil
+	}
+	return d.reload()
+}
+
+// reload reads the object again in a new read generation (a refresh);
+// nothing when the pane is closed.
+func (d *detail[T]) reload() tea.Cmd {
+	if !d.open {
+		return nil
+	}
+	ctx, gen := d.newRead()
+	if d.read == nil {
+		return nil
+	}
+	d.loading = true
+	id, read, obj := d.id, d.read, d.obj
+	return func() tea.Msg {
+		got, err := read(ctx, obj)
+		return detailMsg[T]{pane: id, gen: gen, obj: got, err: err}
+	}
+}
+
+// close closes the pane and abandons what it was reading.
+func (d *detail[T]) close() {
+	var none T
+	d.open, d.obj, d.loading, d.err = false, none, false, nil
+	d.abandon()
+	d.gen++
+}
+
+func (d *detail[T]) abandon() {
+	if d.cancel != nil {
+		d.cancel()
+		d.cancel = nil
+	}
+}
+
+// newRead abandons the pane's reads under way and starts a new generation:
+// the context for the new reads and the generation their answers carry.
+// A tab uses it for reads of its own about the object (a payment's
+// refunds), and current to accept their answers.
+func (d *detail[T]) newRead() (context.Context, uint64) {
+	d.abandon()
+	d.gen++
+	d.ctx, d.cancel = context.WithCancel(context.Background())
+	return d.ctx, d.gen
+}
+
+// readContext is the context of the current read generation: reads of
+// the tab's own about the object end with it.
+func (d *detail[T]) readContext() context.Context {
+	if d.ctx == nil {
+		return context.Background()
+	}
+	return d.ctx
+}
+
+// current reports whether an answer of generation gen is for the pane as
+// it is now.
+func (d *detail[T]) current(gen uint64) bool { return d.open && gen == d.gen }
+
+// update takes the pane's answers; ok is false for other messages, loaded
+// is true when the object was read (the tab may put it in the list).
+func (d *detail[T]) update(msg tea.Msg) (loaded, ok bool) {
+	m, isMine := msg.(detailMsg[T])
+	if !isMine || m.pane != d.id {
+		return false, false
+	}
+	if !d.current(m.gen) {
+		return false, true
+	}
+	d.loading = false
+	if m.err != nil {
+		if !cancelled(m.err) {
+			d.err = m.err
+		}
+		return false, true
+	}
+	d.err = nil
+	d.set(m.obj)
+	return true, true
+}
+
+// set replaces the object shown (an action's answer, a read).
+func (d *detail[T]) set(obj T) {
+	d.obj = obj
+	d.rebuildRaw()
+}
+
+func (d *detail[T]) rebuildRaw() {
+	d.rawLines = nil
+	if d.raw && d.rawOf != nil {
+		d.rawLines = d.rawOf(d.obj)
+	}
+}
+
+// key handles the keys every open pane gives the same meaning: close
+// leaves the raw view first, then closes the pane; raw toggles the raw
+// view; the movement keys scroll the view shown. It reports whether the
+// key was one of them.
+func (d *detail[T]) key(a keys.Action) bool {
+	switch a {
+	case keys.ActClose:
+		if d.raw {
+			d.raw = false
+		} else {
+			d.close()
+		}
+		return true
+	case keys.ActRaw:
+		d.raw = !d.raw
+		d.rebuildRaw()
+		return true
+	}
+	if d.raw {
+		return d.rsc.key(a, len(d.rawLines), paneBody(d.h))
+	}
+	return d.sc.key(a, len(d.facts()), paneBody(d.h))
+}
+
+// setSize gives the pane its area; border when it is beside the list.
+func (d *detail[T]) setSize(w, h int, border bool) { d.w, d.h, d.border = w, h, border }
+
+// isOpen reports whether the pane is open.
+func (d *detail[T]) isOpen() bool { return d.open }
+
+// lines draws the pane, titled, in its area.
+func (d *detail[T]) lines(th ui.Theme, title string) []string {
+	if d.raw {
+		return d.rsc.render(th, title+" · raw", d.rawLines, d.w, d.h, d.border)
+	}
+	return d.sc.render(th, title, d.facts(), d.w, d.h, d.border)
+}
+
+// --- a tab's frame -------------------------------------------------------------
+
+// arrange sizes a tab's list and open pane for a tab area of w × h: the pane
+// beside the list from splitMinWidth, instead of it below; the filter line
+// under both.
+func arrange[T, D any](l *pagedList[T], d *detail[D], w, h int) {
+	bodyH := h
+	if l.hasFilterLine() {
+		bodyH--
+	}
+	bodyH = max(bodyH, 0)
+	switch {
+	case d.isOpen() && w >= splitMinWidth:
+		pw := paneWidth(w)
+		l.setSize(w, h, w-pw)
+		d.setSize(pw, bodyH, true)
+	case d.isOpen():
+		l.setSize(w, h, l.tableW) // hidden behind the pane: keeps its layout
+		d.setSize(w, bodyH, false)
+	default:
+		l.setSize(w, h, w)
+	}
+}
+
+// frame draws a tab of w × h: the list, the pane beside it or instead of it
+// (pane nil: closed), and the filter line.
+func frame[T any](th ui.Theme, l *pagedList[T], pane []string, w, h int) string {
+	if w <= 0 || h <= 0 {
+		return ""
+	}
+	var body []string
+	switch {
+	case pane == nil:
+		body = l.tableLines()
+	case l.tableW > 0 && l.tableW < w:
+		body = strings.Split(side(l.tableLines(), pane), "\n")
+	default:
+		body = pane
+	}
+	if fl := l.filterLine(th); fl != "" {
+		body = append(body, fl)
+	}
+	return strings.Join(block(body, w, h), "\n")
+}
