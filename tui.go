@@ -27,7 +27,7 @@ func runUI(ctx context.Context, sess *session, stdout io.Writer) error {
 		Pending:   sess.pending,
 		TypedOver: sess.typedOver,
 	}
-	tabs := []ui.Tab{views.NewPayments(deps), views.NewRefunds(deps)}
+	tabs := []ui.Tab{views.NewPayments(deps), views.NewRefunds(deps), views.NewStickers(deps)}
 	app := ui.New(ui.Config{
 		Service:      sess.backend,
 		Tabs:         tabs,

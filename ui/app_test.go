@@ -67,7 +67,7 @@ func TestTabSwitchingByKeys(t *testing.T) {
 
 	ta.press("4")
 	assert.Equal(t, 1, ta.active, "no tab 4")
-	assert.Contains(t, ta.screen(), "there is no tab 4")
+	assert.Contains(t, ta.screen(), "there is no stickers tab")
 	for _, tb := range ta.tabs {
 		assert.Empty(t, keysOf(tb), "the shell kept its keys")
 	}

@@ -177,7 +177,7 @@ type (
 	// then delivers Then to it (e.g. a JumpMsg), if set.
 	SwitchTabMsg struct {
 		Tab  TabID
-		Then  tea.Msg
+		Then tea.Msg
 	}
 	// OpenConfirmMsg replaces the preparing dialog of Ticket (see
 	// ActionMsg) with a confirmation (design §7, issue 7): Cancel focused,

@@ -18,9 +18,21 @@ var shellActions = map[keys.Action]bool{
 	keys.ActJump: true, keys.ActPeriod: true, keys.ActMerchant: true, keys.ActMessages: true,
 }
 
-// tabKeys maps the number-key actions to tab indexes.
-var tabKeys = map[keys.Action]int{
-	keys.ActTab1: 0, keys.ActTab2: 1, keys.ActTab3: 2, keys.ActTab4: 3, keys.ActTab5: 4,
+// tabKeys maps the number keys to the tabs, always the same whichever tabs
+// there are (design: 1 payments … 5 registers).
+var tabKeys = map[keys.Action]TabID{
+	keys.ActTab1: TabPayments, keys.ActTab2: TabRefunds, keys.ActTab3: TabTokens,
+	keys.ActTab4: TabStickers, keys.ActTab5: TabRegisters,
+}
+
+// tabNumber is the number key of a tab (0: none).
+func tabNumber(id TabID) int {
+	for a, t := range tabKeys {
+		if t == id {
+			return int(a[len(a)-1] - '0')
+		}
+	}
+	return 0
 }
 
 // resultModal is a dialog of the shell's own (jump prompt, choosers) whose
@@ -67,7 +79,7 @@ func (a *App) available(i int, action keys.Action) (bool, string) {
 	case keys.ActNextTab, keys.ActPrevTab:
 		return len(a.tabs) > 1, ""
 	case keys.ActTab1, keys.ActTab2, keys.ActTab3, keys.ActTab4, keys.ActTab5:
-		return tabKeys[action] < len(a.tabs), ""
+		return a.tabIndex(tabKeys[action]) >= 0, ""
 	case keys.ActHelp, keys.ActQuit, keys.ActMessages:
 		return true, ""
 	case keys.ActRefresh, keys.ActPeriod:
@@ -157,8 +169,8 @@ func (a *App) key(msg tea.KeyPressMsg, now time.Time) tea.Cmd {
 	}
 	if !p.Enabled {
 		reason := p.Reason
-		if n, isTab := tabKeys[p.Action]; isTab && n >= len(a.tabs) {
-			reason = fmt.Sprintf("there is no tab %d", n+1)
+		if id, isTab := tabKeys[p.Action]; isTab && a.tabIndex(id) < 0 {
+			reason = fmt.Sprintf("there is no %s tab", id)
 		}
 		a.addToast(ToastWarning, reason, now)
 		return nil
@@ -205,7 +217,7 @@ func (a *App) shellAction(action keys.Action, now time.Time) tea.Cmd {
 	case keys.ActPrevTab:
 		a.active = (a.active + n - 1) % n
 	case keys.ActTab1, keys.ActTab2, keys.ActTab3, keys.ActTab4, keys.ActTab5:
-		a.active = tabKeys[action]
+		a.active = a.tabIndex(tabKeys[action])
 	case keys.ActHelp:
 		a.helpOpen, a.helpScroll = true, 0
 	case keys.ActMessages:

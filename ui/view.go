@@ -100,8 +100,8 @@ func (a *App) drawTabBar(w int) string {
 	b.WriteString(" ")
 	for i, t := range a.tabs {
 		label := textsafe.Line(t.Title(), 24)
-		if i < len(tabKeys) {
-			label = strconv.Itoa(i+1) + " " + label
+		if n := tabNumber(t.ID()); n > 0 {
+			label = strconv.Itoa(n) + " " + label
 		}
 		if i == a.active {
 			b.WriteString(th.Accent.Render("[" + label + "]"))
