@@ -56,6 +56,8 @@ type envOpts struct {
 	withV1   bool // configure the accountant's v1 login beside the v2 token
 	v1Only   bool // configure only the accountant's v1 login
 	refunds  bool // make the Refunds tab instead of Payments
+	// tab, when set, makes the tab instead (Stickers, Tokens).
+	tab func(Deps) ui.Tab
 	// wrap, when set, puts a backend of the test's between the tab and the
 	// sandbox (to lose answers, to hold them).
 	wrap      func(backend.Backend) backend.Backend
@@ -119,9 +121,12 @@ func newEnv(t *testing.T, o envOpts) *env {
 	}
 	d := Deps{Backend: tb, Keys: keys.Default(), Journal: j, Now: now, Theme: ui.NewTheme(true, true),
 		Pending: o.pending, TypedOver: o.typedOver}
-	if o.refunds {
+	switch {
+	case o.tab != nil:
+		e.tab = o.tab(d)
+	case o.refunds:
 		e.tab = NewRefunds(d)
-	} else {
+	default:
 		e.tab = NewPayments(d)
 	}
 	return e
@@ -344,6 +349,10 @@ type countingBackend struct {
 
 func (c *countingBackend) ListPayments(q backend.PeriodQuery) backend.Pager[backend.Payment] {
 	return &countingPager[backend.Payment]{p: c.Backend.ListPayments(q), n: &c.pages, fail: &c.fail}
+}
+
+func (c *countingBackend) ListStickers(q backend.StickerQuery) backend.Pager[backend.Sticker] {
+	return &countingPager[backend.Sticker]{p: c.Backend.ListStickers(q), n: &c.pages, fail: &c.fail}
 }
 
 func (c *countingBackend) ListRefunds(q backend.PeriodQuery) backend.Pager[backend.Refund] {

@@ -15,6 +15,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -259,4 +260,22 @@ func refusedKey(p keys.Press) tea.Cmd {
 
 func copyID(id string) tea.Cmd {
 	return tea.Batch(tea.SetClipboard(id), toastCmd(ui.ToastInfo, "Copied "+textsafe.Clean(id)))
+}
+
+// needsV2 is why a tab that lives on the current interface has nothing to
+// show when only the legacy one is configured ("" when v2 is there).
+func needsV2(b interface{ Describe() backend.Description }, what string) string {
+	if b == nil || slices.Contains(b.Describe().Interfaces, backend.V2) {
+		return ""
+	}
+	return "The service's " + what + " exist only in its current (v2) interface; paydash has only the v1 login. Set PAYDASH_V2_TOKEN (or v2_token in the config file) to see them."
+}
+
+// rawOrNote is the raw view of a body as received, or a note that there
+// is none (the list does not keep one).
+func rawOrNote(raw []byte, th ui.Theme) []string {
+	if len(raw) == 0 {
+		return []string{th.Muted.Render("no body: the list does not keep one; r reads it again")}
+	}
+	return rawLines(raw)
 }

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"image"
-	"image/color"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -13,6 +12,8 @@ import (
 	"github.com/makiuchi-d/gozxing"
 	"github.com/makiuchi-d/gozxing/qrcode"
 	rscqr "rsc.io/qr"
+
+	"paydash/ui/qr/qrtest"
 )
 
 const sbpLink = "https://qr.nspk.ru/AS1000670LSS7DN18SJQDNP4B05KLJL2?type=01&bank=100000000001&sum=150000&cur=RUB&crc=C08B"
@@ -44,55 +45,20 @@ func payloads(t *testing.T) map[string]string {
 	}
 }
 
-// modules parses drawn lines back into a grid of ink, one entry per
-// module: each cell is one module wide and two module rows tall.
 func modules(t *testing.T, lines []string) [][]bool {
 	t.Helper()
-	var grid [][]bool
-	for i, line := range lines {
-		var top, bottom []bool
-		for _, r := range line {
-			switch r {
-			case '█':
-				top, bottom = append(top, true), append(bottom, true)
-			case '▀':
-				top, bottom = append(top, true), append(bottom, false)
-			case '▄':
-				top, bottom = append(top, false), append(bottom, true)
-			case ' ':
-				top, bottom = append(top, false), append(bottom, false)
-			default:
-				t.Fatalf("line %d: unexpected rune %q in %q", i, r, line)
-			}
-		}
-		grid = append(grid, top, bottom)
+	grid, err := qrtest.Modules(lines)
+	if err != nil {
+		t.Fatal(err)
 	}
 	return grid
 }
 
-// render paints drawn lines as a phone would see them on screen: every
-// module as scale×scale pixels, ink in the foreground colour and blanks
-// in the background colour, with a margin of terminal background around
-// the drawing. lightInk picks white-on-black instead of black-on-white.
 func render(t *testing.T, lines []string, lightInk bool, scale int) *image.Gray {
 	t.Helper()
-	fg, bg := color.Gray{Y: 0}, color.Gray{Y: 255}
-	if lightInk {
-		fg, bg = bg, fg
-	}
-	grid := modules(t, lines)
-	const margin = 3 // modules of terminal background outside the drawing
-	w, h := len(grid[0]), len(grid)
-	img := image.NewGray(image.Rect(0, 0, (w+2*margin)*scale, (h+2*margin)*scale))
-	for py := range img.Bounds().Dy() {
-		for px := range img.Bounds().Dx() {
-			x, y := px/scale-margin, py/scale-margin
-			c := bg
-			if y >= 0 && y < h && x >= 0 && x < w && grid[y][x] {
-				c = fg
-			}
-			img.SetGray(px, py, c)
-		}
+	img, err := qrtest.Render(lines, lightInk, scale)
+	if err != nil {
+		t.Fatal(err)
 	}
 	return img
 }

@@ -1,0 +1,307 @@
+package views
+
+import (
+	"cmp"
+	"context"
+	"fmt"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
+
+	"paydash/backend"
+	"paydash/backend/textsafe"
+	"paydash/keys"
+	"paydash/ui"
+	"paydash/ui/datatable"
+	"paydash/ui/qr"
+)
+
+// Stickers is the Stickers tab: the merchant's payment stickers (v2 lists
+// them by merchant, with no period), a detail pane with the payload drawn
+// as a QR code a phone can read from the screen.
+type Stickers struct {
+	src   stickerSource
+	keys  keys.Map
+	theme ui.Theme
+	now   func() time.Time
+
+	// noV2 is why the tab has nothing to show ("" when v2 is configured):
+	// stickers exist only in the current interface.
+	noV2 string
+
+	list   *pagedList[backend.Sticker]
+	detail *detail[backend.Sticker]
+	scope  ui.Scope
+	w, h   int
+}
+
+// stickerSource is what the Stickers tab asks of the backend.
+type stickerSource interface {
+	ListStickers(q backend.StickerQuery) backend.Pager[backend.Sticker]
+	GetSticker(ctx context.Context, id string) (backend.Sticker, error)
+}
+
+// NewStickers makes the Stickers tab.
+func NewStickers(d Deps) ui.Tab {
+	t := &Stickers{src: d.Backend, keys: d.Keys, theme: d.Theme, now: d.now, noV2: needsV2(d.Backend, "stickers")}
+	cfg := datatable.Config[backend.Sticker]{
+		ID:          func(s backend.Sticker) string { return s.ID },
+		Columns:     stickerColumns(),
+		LoadingText: "Loading more stickers…",
+		EndText:     "— end of the list —",
+		EmptyText:   "This merchant has no stickers",
+	}
+	t.list = newPagedList(cfg, d.Keys, d.Theme, nil)
+	t.detail = newDetail(t.readSticker, t.detailLines, func(s backend.Sticker) []string { return rawOrNote(s.Raw, t.theme) })
+	return t
+}
+
+func stickerColumns() []datatable.Column[backend.Sticker] {
+	return []datatable.Column[backend.Sticker]{
+		{Key: "id", Title: "ID", Width: 8, Priority: 100,
+			Text: func(s backend.Sticker) string { return s.ID },
+			Less: func(a, b backend.Sticker) int { return cmpIDs(a.ID, b.ID) }},
+		{Key: "status", Title: "Status", Width: 10, Priority: 90,
+			Text: stickerStatusText,
+			Less: func(a, b backend.Sticker) int { return cmp.Compare(a.Status, b.Status) }},
+		{Key: "amount", Title: "Amount", Width: 15, Priority: 70, Align: lipgloss.Right,
+			Text: func(s backend.Sticker) string { return stickerAmount(s) },
+			Less: func(a, b backend.Sticker) int { return cmp.Compare(a.Amount.Value, b.Amount.Value) }},
+		{Key: "description", Title: "Description", Width: 14, Flex: 1, Priority: 80,
+			Text: func(s backend.Sticker) string { return s.Description },
+			Less: func(a, b backend.Sticker) int { return cmp.Compare(a.Description, b.Description) }},
+		{Key: "product", Title: "Product", Width: 10, Priority: 40,
+			Text: func(s backend.Sticker) string { return s.ProductCode },
+			Less: func(a, b backend.Sticker) int { return cmp.Compare(a.ProductCode, b.ProductCode) }},
+		{Key: "type", Title: "Type", Width: 5, Priority: 30,
+			Text: func(s backend.Sticker) string { return s.StickerType },
+			Less: func(a, b backend.Sticker) int { return cmp.Compare(a.StickerType, b.StickerType) }},
+	}
+}
+
+// stickerStatusText is the status with a marker that reads without colour.
+func stickerStatusText(s backend.Sticker) string {
+	if s.Active() {
+		return "✓ " + textsafe.Clean(s.Status)
+	}
+	return "- " + textsafe.Clean(s.Status)
+}
+
+// stickerAmount is the sticker's fixed amount, or "any" when the payer
+// chooses it.
+func stickerAmount(s backend.Sticker) string {
+	if s.Amount.Value.IsZero() {
+		return "any amount"
+	}
+	return fmtAmount(s.Amount)
+}
+
+// ID implements ui.Tab.
+func (t *Stickers) ID() ui.TabID { return ui.TabStickers }
+
+// Title implements ui.Tab.
+func (t *Stickers) Title() string { return "Stickers" }
+
+// Init implements ui.Tab: the first load of the merchant's stickers.
+func (t *Stickers) Init(s ui.Scope) tea.Cmd { return t.start(s) }
+
+// start loads the stickers of the scope's merchant (the period does not
+// apply: a sticker lasts).
+func (t *Stickers) start(s ui.Scope) tea.Cmd {
+	merchantChanged := s.MerchantID != t.scope.MerchantID || t.list.load == nil
+	t.scope = s
+	if t.noV2 != "" {
+		t.list.table.SetEmptyText(t.noV2)
+		return nil
+	}
+	if !merchantChanged {
+		return nil
+	}
+	t.detail.close()
+	t.layout()
+	q := backend.StickerQuery{MerchantID: s.MerchantID}
+	return t.list.start(func() backend.Pager[backend.Sticker] { return t.src.ListStickers(q) },
+		func(st backend.Sticker) bool { return st.MerchantID == "" || st.MerchantID == q.MerchantID })
+}
+
+// Context implements ui.Tab.
+func (t *Stickers) Context() keys.Context { return listContext(t.list.filtering, t.detail.isOpen()) }
+
+// Status implements ui.Tab.
+func (t *Stickers) Status() ui.TabStatus {
+	st := t.list.status()
+	st.Loading = st.Loading || t.detail.loading
+	return st
+}
+
+// Available implements ui.Tab.
+func (t *Stickers) Available(action keys.Action) (bool, string) {
+	switch action {
+	case keys.ActCapture, keys.ActCancelHold, keys.ActRefund, keys.ActRevoke, keys.ActExport,
+		keys.ActToggleSticker, keys.ActNew:
+		// Toggle and new come with the action layer's sticker kinds.
+		return false, ""
+	case keys.ActOpen, keys.ActRaw, keys.ActCopyID:
+		if t.noV2 != "" {
+			return false, t.noV2
+		}
+		if _, ok := t.target(); !ok {
+			return false, "no sticker is selected"
+		}
+	}
+	return true, ""
+}
+
+// target is the sticker copy id acts on: the pane's, else the selected row.
+func (t *Stickers) target() (backend.Sticker, bool) {
+	if t.detail.isOpen() {
+		return t.detail.obj, true
+	}
+	return t.list.selected()
+}
+
+// Update implements ui.Tab: each message to the part it is for.
+func (t *Stickers) Update(msg tea.Msg) (ui.Tab, tea.Cmd) {
+	if cmd, _, ok := t.list.update(msg, t.now()); ok {
+		return t, cmd
+	}
+	if loaded, ok := t.detail.update(msg); ok {
+		if loaded {
+			t.list.upsert(t.detail.obj, t.now())
+		}
+		return t, nil
+	}
+	switch msg := msg.(type) {
+	case tea.KeyPressMsg:
+		cmd := t.key(msg)
+		t.layout()
+		return t, cmd
+	case ui.ScopeMsg:
+		return t, t.start(msg.Scope)
+	case ui.RefreshMsg:
+		if t.noV2 != "" {
+			return t, nil
+		}
+		return t, tea.Batch(t.list.refresh(), t.detail.reload())
+	case ui.SizeMsg:
+		t.w, t.h = msg.Width, msg.Height
+		t.layout()
+	case ui.ThemeMsg:
+		t.theme = msg.Theme
+	}
+	return t, nil
+}
+
+func (t *Stickers) layout() { arrange(t.list, t.detail, t.w, t.h) }
+
+func (t *Stickers) key(msg tea.KeyPressMsg) tea.Cmd {
+	if t.list.filtering {
+		return t.list.filterKey(msg, t.keys)
+	}
+	p, ok := t.keys.Resolve(msg, t.Context(), t.Available)
+	if !ok {
+		return nil
+	}
+	if !p.Enabled {
+		return refusedKey(p)
+	}
+	if t.detail.isOpen() {
+		if t.detail.key(p.Action) || p.Action == keys.ActOpen {
+			return nil
+		}
+	}
+	switch {
+	case isMove(p.Action):
+		return t.list.move(msg)
+	case p.Action == keys.ActOpen || p.Action == keys.ActRaw:
+		if sel, ok := t.list.selected(); ok {
+			return t.detail.show(sel, p.Action == keys.ActRaw, false)
+		}
+	case p.Action == keys.ActClose:
+		t.list.clearFilter()
+	case p.Action == keys.ActFilter:
+		t.detail.close()
+		t.list.focusFilter()
+	case p.Action == keys.ActCopyID:
+		if s, ok := t.target(); ok {
+			return copyID(s.ID)
+		}
+	case p.Action == keys.ActRefresh && t.noV2 == "":
+		return t.list.refresh()
+	}
+	return nil
+}
+
+func (t *Stickers) readSticker(ctx context.Context, s backend.Sticker) (backend.Sticker, error) {
+	got, err := t.src.GetSticker(ctx, s.ID)
+	if err != nil {
+		return s, err
+	}
+	if got.MerchantID == "" {
+		got.MerchantID = s.MerchantID
+	}
+	return got, nil
+}
+
+// View implements ui.Tab.
+func (t *Stickers) View(w, h int) string {
+	var pane []string
+	if t.detail.isOpen() {
+		pane = t.detail.lines(t.theme, "Sticker "+textsafe.Clean(t.detail.obj.ID))
+	}
+	return frame(t.theme, t.list, pane, w, h)
+}
+
+// detailLines is the sticker, one fact a line, and its payload as a QR
+// code under them.
+func (t *Stickers) detailLines() []string {
+	th := t.theme
+	d := t.detail
+	s := d.obj
+	c := textsafe.Clean
+	f := &fields{theme: th, labelW: 16}
+	if d.loading && len(s.Raw) == 0 {
+		f.line(th.Muted.Render("reading the full sticker…"))
+	}
+	if d.err != nil {
+		f.failure("", d.err)
+	}
+	st := th.Danger
+	if s.Active() {
+		st = th.Success
+	}
+	f.addAlways("Status", st.Render(stickerStatusText(s)))
+	f.add("Description", c(s.Description))
+	f.add("Amount", stickerAmount(s))
+	f.add("Type", c(s.StickerType))
+	f.add("Cash link", yesNo(s.Cashlink))
+	f.add("Product code", c(s.ProductCode))
+	f.add("Purpose", c(s.PaymentPurpose))
+	f.add("Merchant", c(s.MerchantID))
+	f.add("Payload", c(s.Payload))
+	f.heading("QR code")
+	f.lines = append(f.lines, qrLines(th, s.Payload)...)
+	return f.lines
+}
+
+// qrLines draws payload as a QR code for the theme: black on white when
+// colours may be used (what a phone reads best), else in the terminal's
+// own colours, light ink on a dark terminal.
+func qrLines(th ui.Theme, payload string) []string {
+	if payload == "" {
+		return []string{th.Muted.Render("no payload: the service gave none")}
+	}
+	code, err := qr.Encode(payload)
+	if err != nil {
+		return []string{th.Danger.Render("cannot draw it: " + errText(err))}
+	}
+	lines := code.Lines(qr.Options{LightInk: th.NoColor && th.Dark})
+	if !th.NoColor {
+		paper := lipgloss.NewStyle().Foreground(lipgloss.Color("#000000")).Background(lipgloss.Color("#FFFFFF"))
+		for i, l := range lines {
+			lines[i] = paper.Render(l)
+		}
+	}
+	return append(lines, th.Muted.Render(fmt.Sprintf("%d×%d cells; scroll with j/k to see all of it", code.Width(), code.Height())))
+}
