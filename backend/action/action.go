@@ -1,10 +1,13 @@
-// Package action is the life cycle of a money action: a capture, a release
-// of a hold, a refund. An action is journaled before it is sent and its
-// outcome after; an outcome that is not known (the answer was lost, garbled
-// or late, or paydash stopped before it came) is found out — asked again by
-// idempotency key, looked up, or the object read — never guessed. Only the
-// service's word or what paydash read from it makes an outcome final: a
-// refusal is "not done", a lost answer stays "unknown" until it is found out.
+// Package action is the life cycle of an action that changes the service: a
+// capture, a release of a hold, a refund, the revocation of a saved card
+// (token), switching a sticker on or off, and the making of a payment link
+// (invoice), a sticker or a card-saving (tokenization) link. An action is
+// journaled before it is sent and its outcome after; an outcome that is not
+// known (the answer was lost, garbled or late, or paydash stopped before it
+// came) is found out — asked again by idempotency key, looked up, or the
+// object read — never guessed. Only the service's word or what paydash read
+// from it makes an outcome final: a refusal is "not done", a lost answer
+// stays "unknown" until it is found out.
 //
 // Runner.Send sends an action, Runner.Check finds out what became of one,
 // Runner.Abandon records that paydash stopped waiting, and Pending rebuilds,
@@ -30,22 +33,42 @@ import (
 )
 
 // Known reports whether a is one of the actions this package can send and
-// find out.
+// find out: every backend.Action.
 func Known(a backend.Action) bool {
-	return a == backend.ActionCapture || a == backend.ActionCancelHold || a == backend.ActionRefund
+	switch a {
+	case backend.ActionCapture, backend.ActionCancelHold, backend.ActionRefund,
+		backend.ActionRevokeToken, backend.ActionToggleSticker,
+		backend.ActionCreateInvoice, backend.ActionCreateSticker, backend.ActionCreateTokenization:
+		return true
+	}
+	return false
+}
+
+// v2Only reports whether a exists only in the current interface (v2):
+// tokens, stickers and links are not in the legacy one.
+func v2Only(a backend.Action) bool {
+	switch a {
+	case backend.ActionRevokeToken, backend.ActionToggleSticker,
+		backend.ActionCreateInvoice, backend.ActionCreateSticker, backend.ActionCreateTokenization:
+		return true
+	}
+	return false
 }
 
 // How an outcome became known (Outcome.How, the journal's "how").
 const (
 	HowAnswered    = "answered"                                  // the service's answer to the action
-	HowAskedAgain  = "asked again with the same idempotency key" // v2 refund
+	HowAskedAgain  = "asked again with the same idempotency key" // v2 refund, every create
 	HowLookedUp    = "looked up by its externalID"               // v1 refund
 	HowReadPayment = "read the payment"                          // capture, cancel
+	HowReadToken   = "read the token"                            // revoke
+	HowReadSticker = "read the sticker"                          // toggle
 )
 
-// keyLifetime is how long after a v2 refund was sent asking again with its
-// key is still safe: the service keeps keys 24 hours, and a replay after
-// that would make a second refund. An hour is left for clocks and delays.
+// keyLifetime is how long after a v2 refund or create was sent asking again
+// with its key is still safe: the service keeps keys 24 hours, and a replay
+// after that would make a second refund (link, sticker). An hour is left
+// for clocks and delays.
 const keyLifetime = 23 * time.Hour
 
 // ErrNotRecorded is wrapped by a NotDone outcome's error when the journal
@@ -54,15 +77,38 @@ var ErrNotRecorded = errors.New("not sent: the journal could not record the acti
 
 // Request is one action as the user confirmed it: everything needed to send
 // it and, later, to find out what became of it. It is what the journal's
-// "sent" line holds.
+// "sent" line holds. Make one with New (capture, cancel, refund), NewRevoke,
+// NewToggle, NewCreateInvoice, NewCreateSticker or NewCreateTokenization.
 type Request struct {
-	ID             string            // unique per action (backend.NewIdempotencyKey()); every journal line of the action carries it
-	Kind           backend.Action    // capture, cancel_hold or refund (Pending may return another kind as written)
-	ObjectID       string            // the payment id
-	Amount         money.Amount      // what the user confirmed; for a cancel, the hold being released
-	Interface      backend.Interface // the interface that carries it (the caller decides: v2 when configured, else v1)
-	IdempotencyKey string            // a refund's key (v2 Idempotency-Key, v1 externalID); "" for capture and cancel
-	Sent           time.Time         // when the sent line was written
+	ID   string         // unique per action (backend.NewIdempotencyKey()); every journal line of the action carries it
+	Kind backend.Action // one of backend.Actions (Pending may return another kind as written)
+	// ObjectID is what the action works on: the payment (capture, cancel,
+	// refund), the token (revoke), the sticker (toggle); "" for a create,
+	// whose object does not exist yet (the outcome names it).
+	ObjectID string
+	// Amount is what the user confirmed: for a cancel, the hold being
+	// released; for a payment link or a sticker, its amount (the same as
+	// Invoice.Amount or Sticker.Amount); zero for a revoke, a toggle and a
+	// card-saving link.
+	Amount    money.Amount
+	Interface backend.Interface // the interface that carries it (the caller decides: v2 when configured, else v1); tokens, stickers and links: v2 only
+	// IdempotencyKey is a refund's key (v2 Idempotency-Key, v1 externalID)
+	// or a create's (the same as the key in Invoice, Sticker or
+	// Tokenization); "" for capture, cancel, revoke and toggle.
+	IdempotencyKey string
+	Sent           time.Time // when the sent line was written
+	Active         bool      // toggle: the state the sticker is switched to (true: on, Active)
+	// What a create sends, the one of its kind (the others are zero). The
+	// journal holds all of it, so that after a restart the very same
+	// request can be sent again under its key.
+	Invoice      backend.InvoiceLinkRequest      // create_invoice_link
+	Sticker      backend.StickerRequest          // create_sticker
+	Tokenization backend.TokenizationLinkRequest // create_tokenization_link
+
+	// unread says why Pending could not rebuild the whole request from the
+	// journal (a toggle's state, a create's parameters missing or
+	// unreadable): Check then says it cannot find it out.
+	unread string
 }
 
 // Carrier is the interface that carries b's actions: v2 when it is
@@ -80,13 +126,90 @@ func Carrier(b backend.Backend) backend.Interface {
 }
 
 // New makes a Request with a fresh ID and, for a refund, a fresh
-// idempotency key.
+// idempotency key. It is for the actions on a payment (capture, cancel,
+// refund); the others have their own constructors.
 func New(kind backend.Action, objectID string, amount money.Amount, via backend.Interface) Request {
 	r := Request{ID: backend.NewIdempotencyKey(), Kind: kind, ObjectID: objectID, Amount: amount, Interface: via}
 	if kind == backend.ActionRefund {
 		r.IdempotencyKey = backend.NewIdempotencyKey()
 	}
 	return r
+}
+
+// NewRevoke makes the revocation of the token tokenID, with a fresh ID. via
+// must be v2 (Send refuses v1: tokens are not in the legacy interface).
+func NewRevoke(tokenID string, via backend.Interface) Request {
+	return Request{ID: backend.NewIdempotencyKey(), Kind: backend.ActionRevokeToken, ObjectID: tokenID, Interface: via}
+}
+
+// NewToggle makes the switching of the sticker stickerID on (active) or
+// off, with a fresh ID. via must be v2.
+func NewToggle(stickerID string, active bool, via backend.Interface) Request {
+	return Request{ID: backend.NewIdempotencyKey(), Kind: backend.ActionToggleSticker, ObjectID: stickerID,
+		Active: active, Interface: via}
+}
+
+// NewCreateInvoice makes a payment link (invoice), sent through v2, with a
+// fresh ID and, when req has none, a fresh idempotency key.
+func NewCreateInvoice(req backend.InvoiceLinkRequest) Request {
+	req.IdempotencyKey = keyOr(req.IdempotencyKey)
+	return Request{ID: backend.NewIdempotencyKey(), Kind: backend.ActionCreateInvoice, Amount: req.Amount,
+		Interface: backend.V2, IdempotencyKey: req.IdempotencyKey, Invoice: req}
+}
+
+// NewCreateSticker makes a sticker, sent through v2, with a fresh ID and,
+// when req has none, a fresh idempotency key.
+func NewCreateSticker(req backend.StickerRequest) Request {
+	req.IdempotencyKey = keyOr(req.IdempotencyKey)
+	return Request{ID: backend.NewIdempotencyKey(), Kind: backend.ActionCreateSticker, Amount: req.Amount,
+		Interface: backend.V2, IdempotencyKey: req.IdempotencyKey, Sticker: req}
+}
+
+// NewCreateTokenization makes a card-saving (tokenization) link, sent
+// through v2, with a fresh ID and, when req has none, a fresh idempotency
+// key.
+func NewCreateTokenization(req backend.TokenizationLinkRequest) Request {
+	req.IdempotencyKey = keyOr(req.IdempotencyKey)
+	return Request{ID: backend.NewIdempotencyKey(), Kind: backend.ActionCreateTokenization,
+		Interface: backend.V2, IdempotencyKey: req.IdempotencyKey, Tokenization: req}
+}
+
+func keyOr(key string) string {
+	if key == "" {
+		return backend.NewIdempotencyKey()
+	}
+	return key
+}
+
+// createKey is the idempotency key a create's own request carries.
+func createKey(req Request) string {
+	switch req.Kind {
+	case backend.ActionCreateInvoice:
+		return req.Invoice.IdempotencyKey
+	case backend.ActionCreateSticker:
+		return req.Sticker.IdempotencyKey
+	case backend.ActionCreateTokenization:
+		return req.Tokenization.IdempotencyKey
+	}
+	return ""
+}
+
+// withKey is req with its create request under req.IdempotencyKey (the key
+// that is journaled is the one that is sent) and an invoice's expiry in UTC
+// (as v2 sends it, and as the journal gives it back).
+func withKey(req Request) Request {
+	switch req.Kind {
+	case backend.ActionCreateInvoice:
+		req.Invoice.IdempotencyKey = req.IdempotencyKey
+		if !req.Invoice.Expires.IsZero() {
+			req.Invoice.Expires = req.Invoice.Expires.Round(0).UTC()
+		}
+	case backend.ActionCreateSticker:
+		req.Sticker.IdempotencyKey = req.IdempotencyKey
+	case backend.ActionCreateTokenization:
+		req.Tokenization.IdempotencyKey = req.IdempotencyKey
+	}
+	return req
 }
 
 // State is what is known of an action's outcome.
@@ -112,11 +235,17 @@ func (s State) String() string {
 
 // Outcome is what became of an action, as far as it is known.
 type Outcome struct {
-	State   State
-	Payment backend.Payment // capture and cancel: the payment as read after (when read); a refund: the payment if read (may be zero)
-	Refund  backend.Refund  // a refund that was made
-	Err     error           // NotDone: the refusal; Unknown: why it is not known
-	How     string          // how it is known: HowAnswered, HowAskedAgain, HowLookedUp, HowReadPayment ("" while Unknown)
+	State        State
+	Payment      backend.Payment          // capture and cancel: the payment as read after (when read); a refund: the payment if read (may be zero)
+	Refund       backend.Refund           // a refund that was made
+	Token        backend.Token            // revoke: the token as answered or read
+	Sticker      backend.Sticker          // toggle: the sticker as answered or read; create_sticker: the sticker made
+	Invoice      backend.InvoiceLink      // create_invoice_link: the payment made and its page
+	Tokenization backend.TokenizationLink // create_tokenization_link: the token being made and its page
+	Err          error                    // NotDone: the refusal; Unknown: why it is not known
+	// How it is known: HowAnswered, HowAskedAgain, HowLookedUp,
+	// HowReadPayment, HowReadToken, HowReadSticker ("" while Unknown).
+	How string
 	// Retry (Unknown only): asking again later may tell. False when it
 	// cannot be found out automatically (the interface is not configured,
 	// the key has expired, the credentials may not ask): the user must
@@ -128,8 +257,14 @@ type Outcome struct {
 // Final reports whether the outcome is settled (Done or NotDone).
 func (o Outcome) Final() bool { return o.State == Done || o.State == NotDone }
 
-// Describe names the action, lower-case first: "refund of 500.00 RUB for
-// payment 43149010".
+// Describe names the action, lower-case first:
+//
+//	refund of 500.00 RUB for payment 43149010
+//	revoke of token 5f0c2a
+//	switch-off of sticker 7000123
+//	payment link for 1,500.00 RUB (order A-17)
+//	sticker "Coffee 0.3" for 150.00 RUB
+//	card-saving link for customer account 42
 func Describe(r Request) string {
 	id := textsafe.Line(r.ObjectID, 80)
 	amt := amountText(r.Amount)
@@ -140,6 +275,37 @@ func Describe(r Request) string {
 		return "release of the hold of " + amt + " on payment " + id
 	case backend.ActionRefund:
 		return "refund of " + amt + " for payment " + id
+	case backend.ActionRevokeToken:
+		return "revoke of token " + id
+	case backend.ActionToggleSticker:
+		switch {
+		case r.unread != "":
+			return "switch of sticker " + id + " on or off"
+		case r.Active:
+			return "switch-on of sticker " + id
+		}
+		return "switch-off of sticker " + id
+	case backend.ActionCreateInvoice:
+		s := "payment link for " + amt
+		if o := textsafe.Line(r.Invoice.OrderNo, 60); o != "" {
+			s += " (order " + o + ")"
+		}
+		return s
+	case backend.ActionCreateSticker:
+		s := "sticker"
+		if d := textsafe.Line(r.Sticker.Description, 60); d != "" {
+			s += ` "` + d + `"`
+		}
+		return s + " for " + amt
+	case backend.ActionCreateTokenization:
+		s := "card-saving link"
+		switch t := r.Tokenization; {
+		case t.CustomerAccount != "":
+			s += " for customer account " + textsafe.Line(t.CustomerAccount, 60)
+		case t.CustomerEmail != "":
+			s += " for " + textsafe.Line(t.CustomerEmail, 60)
+		}
+		return s
 	}
 	return fmt.Sprintf("action %q of %s on %s", textsafe.Line(string(r.Kind), 40), amt, id)
 }
@@ -155,6 +321,13 @@ func Describe(r Request) string {
 //	Refund of 500.00 RUB for payment 43149010 was not made: no refund carries its externalID
 //	Refund of 500.00 RUB for payment 43149010: outcome unknown — checking (<reason>)
 //	Refund of 500.00 RUB for payment 43149010: outcome unknown — <reason>; check the payment by hand
+//	Revoked token 5f0c2a (Visa *1111) — now Revoked
+//	Revoke of token 5f0c2a was not made: the token is still Active
+//	Sticker 7000123 switched off — now Inactive
+//	Payment link for 1,500.00 RUB (order A-17) made: payment 43149999, https://pay.example/pay/43149999
+//	Sticker "Coffee 0.3" for 150.00 RUB made: sticker 7000124, https://qr.nspk.ru/AS1… — Active
+//	Card-saving link for customer account 42 made: token 9000031, https://pay.example/tokenize/9000031
+//	Payment link for 1,500.00 RUB: outcome unknown — checking (<reason>)
 func (o Outcome) Text(r Request) string {
 	c := textsafe.Clean
 	id := textsafe.Line(r.ObjectID, 80)
@@ -200,6 +373,34 @@ func (o Outcome) Text(r Request) string {
 				s += " — " + st
 			}
 			return s
+		case backend.ActionRevokeToken:
+			s := "Revoked token " + id
+			if t := textsafe.Line(o.Token.Title, 60); t != "" {
+				s += " (" + t + ")"
+			}
+			if st := textsafe.Line(string(o.Token.Status), 40); st != "" {
+				s += " — now " + st
+			}
+			return s
+		case backend.ActionToggleSticker:
+			s := "Sticker " + id + " switched off"
+			if r.Active {
+				s = "Sticker " + id + " switched on"
+			}
+			if st := textsafe.Line(o.Sticker.Status, 40); st != "" {
+				s += " — now " + st
+			}
+			return s
+		case backend.ActionCreateInvoice:
+			return upperFirst(Describe(r)) + " made" + made("payment", o.Invoice.PaymentID, o.Invoice.URL)
+		case backend.ActionCreateSticker:
+			s := upperFirst(Describe(r)) + " made" + made("sticker", o.Sticker.ID, o.Sticker.Payload)
+			if st := textsafe.Line(o.Sticker.Status, 40); st != "" {
+				s += " — " + st
+			}
+			return s
+		case backend.ActionCreateTokenization:
+			return upperFirst(Describe(r)) + " made" + made("token", o.Tokenization.TokenID, o.Tokenization.URL)
 		}
 		return upperFirst(Describe(r)) + ": done"
 	case NotDone:
@@ -217,9 +418,42 @@ func (o Outcome) Text(r Request) string {
 		reason = "no answer"
 	}
 	if !o.Retry {
-		return upperFirst(Describe(r)) + ": outcome unknown — " + reason + "; check the payment by hand"
+		return upperFirst(Describe(r)) + ": outcome unknown — " + reason + "; check " + byHand(r.Kind) + " by hand"
 	}
 	return upperFirst(Describe(r)) + ": outcome unknown — checking (" + reason + ")"
+}
+
+// made is what a create made, for Text: ": payment 43149999, https://…"
+// ("" when the answer named nothing).
+func made(what, id, link string) string {
+	var parts []string
+	if id = textsafe.Line(id, 60); id != "" {
+		parts = append(parts, what+" "+id)
+	}
+	if link = textsafe.Line(link, 500); link != "" {
+		parts = append(parts, link)
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return ": " + strings.Join(parts, ", ")
+}
+
+// byHand is what to check by hand when an outcome cannot be found out.
+func byHand(k backend.Action) string {
+	switch k {
+	case backend.ActionRevokeToken:
+		return "the token"
+	case backend.ActionToggleSticker:
+		return "the sticker"
+	case backend.ActionCreateInvoice:
+		return "the merchant's payments"
+	case backend.ActionCreateSticker:
+		return "the merchant's stickers"
+	case backend.ActionCreateTokenization:
+		return "the merchant's tokens"
+	}
+	return "the payment"
 }
 
 // amountText is an amount for people, or "an unknown amount" for the zero
@@ -259,9 +493,19 @@ func (r *Runner) now() time.Time {
 // context ended) is Unknown with Retry; every other failure is the service
 // (or the adapter, before sending) refusing: NotDone. A capture sends the
 // amount, a cancel releases the hold, a refund goes under its idempotency
-// key. A request that cannot be sent (no payment, no amount, a refund
-// without a key, an Interface other than Carrier's) is NotDone with nothing
-// journaled or sent. It returns req with Sent (and, if it was empty, ID) set.
+// key, a revoke ends the token, a toggle sets the sticker to req.Active, and
+// a create sends its request (Invoice, Sticker or Tokenization) under its
+// idempotency key. An answer of done that the object answered with denies
+// (a payment not Settled after a capture, a token not Revoked after a
+// revoke, a sticker not in the state set) is Unknown with Retry: Check
+// reads it again.
+//
+// A request that cannot be sent (no payment, token, sticker or merchant; no
+// amount where one is needed; a refund or create without a key; a token,
+// sticker or link through v1; an Interface other than Carrier's) is NotDone
+// with nothing journaled or sent. It returns req with Sent (and, if it was
+// empty, ID) set, and a create's request under req.IdempotencyKey, its
+// expiry (if any) in UTC.
 func (r *Runner) Send(ctx context.Context, req Request) (Request, Outcome) {
 	if req.ID == "" {
 		req.ID = backend.NewIdempotencyKey()
@@ -269,10 +513,18 @@ func (r *Runner) Send(ctx context.Context, req Request) (Request, Outcome) {
 	if err := sendable(req); err != nil {
 		return req, Outcome{State: NotDone, Err: err}
 	}
+	req = withKey(req)
 	if via := Carrier(r.Backend); via != "" && via != req.Interface {
+		if v2Only(req.Kind) {
+			return req, Outcome{State: NotDone, Err: errors.New(
+				"tokens, stickers and links exist only in the current interface (v2), which is not configured; set PAYDASH_V2_TOKEN")}
+		}
 		// Journaled under the wrong interface, a lost answer would be
 		// looked for where it is not.
 		return req, Outcome{State: NotDone, Err: fmt.Errorf("paydash sends actions through %s, not %s", via, req.Interface)}
+	}
+	if _, err := params(req); err != nil {
+		return req, Outcome{State: NotDone, Err: fmt.Errorf("%w: %w", ErrNotRecorded, err)}
 	}
 	req.Sent = r.now()
 	sent := entryOf(req, journal.PhaseSent)
@@ -293,13 +545,19 @@ func (r *Runner) Send(ctx context.Context, req Request) (Request, Outcome) {
 		o.Payment, err = r.Backend.CancelPayment(ctx, req.ObjectID)
 	case backend.ActionRefund:
 		o.Refund, err = r.Backend.RefundPayment(ctx, refundRequest(req))
+	case backend.ActionRevokeToken:
+		o.Token, err = r.Backend.RevokeToken(ctx, req.ObjectID)
+	case backend.ActionToggleSticker:
+		o.Sticker, err = r.Backend.SetStickerActive(ctx, req.ObjectID, req.Active)
+	default:
+		o, err = r.create(ctx, req)
 	}
 	switch {
-	case err == nil && !moved(req.Kind, o.Payment):
-		// "Done", but the payment read after says otherwise: the answer
-		// cannot be taken at its word. Reading the payment again settles it.
-		o = Outcome{State: Unknown, Retry: true, Payment: o.Payment,
-			Err: fmt.Errorf("the service said done, but the payment is %s", textsafe.Line(string(o.Payment.Status), 40))}
+	case err == nil && denied(req, o) != "":
+		// "Done", but the object read after says otherwise: the answer
+		// cannot be taken at its word. Reading the object again settles it.
+		o = Outcome{State: Unknown, Retry: true, Payment: o.Payment, Token: o.Token, Sticker: o.Sticker,
+			Err: fmt.Errorf("the service said done, but %s", denied(req, o))}
 	case err == nil:
 		o.State, o.How = Done, HowAnswered
 	case noAnswer(err):
@@ -311,35 +569,134 @@ func (r *Runner) Send(ctx context.Context, req Request) (Request, Outcome) {
 	return req, o
 }
 
-// moved reports whether the payment an action answered with is where the
-// action takes it: a capture Settled, a release Cancelled. A refund's
-// answer is the refund itself.
-func moved(k backend.Action, p backend.Payment) bool {
-	switch k {
-	case backend.ActionCapture:
-		return p.Status == backend.PaymentSettled
-	case backend.ActionCancelHold:
-		return p.Status == backend.PaymentCancelled
+// create sends a create's request under its key: the first time (Send) and
+// again to find out what became of it (Check), the same bytes each time.
+func (r *Runner) create(ctx context.Context, req Request) (o Outcome, err error) {
+	req = withKey(req)
+	switch req.Kind {
+	case backend.ActionCreateInvoice:
+		o.Invoice, err = r.Backend.CreateInvoiceLink(ctx, req.Invoice)
+	case backend.ActionCreateSticker:
+		o.Sticker, err = r.Backend.CreateSticker(ctx, req.Sticker)
+	case backend.ActionCreateTokenization:
+		o.Tokenization, err = r.Backend.CreateTokenizationLink(ctx, req.Tokenization)
+	default:
+		err = fmt.Errorf("paydash cannot send the action %q", req.Kind)
 	}
-	return true
+	return o, err
+}
+
+// denied says how the object an action answered with denies that it is
+// where the action takes it ("" when it does not): a capture Settled, a
+// release Cancelled, a revoked token Revoked, a sticker in the state set.
+// A refund's and a create's answer is the object made.
+func denied(req Request, o Outcome) string {
+	switch req.Kind {
+	case backend.ActionCapture:
+		if o.Payment.Status != backend.PaymentSettled {
+			return "the payment is " + textsafe.Line(string(o.Payment.Status), 40)
+		}
+	case backend.ActionCancelHold:
+		if o.Payment.Status != backend.PaymentCancelled {
+			return "the payment is " + textsafe.Line(string(o.Payment.Status), 40)
+		}
+	case backend.ActionRevokeToken:
+		if o.Token.Status != backend.TokenRevoked {
+			return "the token is " + textsafe.Line(string(o.Token.Status), 40)
+		}
+	case backend.ActionToggleSticker:
+		if o.Sticker.Status != stickerState(req.Active) {
+			return "the sticker is " + textsafe.Line(o.Sticker.Status, 40)
+		}
+	}
+	return ""
+}
+
+// stickerState is the sticker status a toggle sets.
+func stickerState(active bool) string {
+	if active {
+		return "Active"
+	}
+	return "Inactive"
 }
 
 // sendable refuses a request that cannot be sent or found out later.
 func sendable(req Request) error {
-	switch {
-	case !Known(req.Kind):
+	if !Known(req.Kind) {
 		return fmt.Errorf("paydash cannot send the action %q", req.Kind)
-	case req.ObjectID == "":
-		return errors.New("no payment is named")
-	case !req.Amount.Value.IsPositive() || req.Amount.Currency == "":
-		return fmt.Errorf("the amount %q is not one that can be sent", req.Amount.String())
-	case req.Kind == backend.ActionRefund && req.IdempotencyKey == "":
-		// Without a key, a lost answer could never be found out.
-		return errors.New("a refund needs an idempotency key")
-	case req.Interface != backend.V2 && req.Interface != backend.V1:
+	}
+	known := req.Interface == backend.V2 || req.Interface == backend.V1
+	if v2Only(req.Kind) && known && req.Interface != backend.V2 {
+		return fmt.Errorf("tokens, stickers and links exist only in the current interface (v2), not in %s", req.Interface)
+	}
+	switch req.Kind {
+	case backend.ActionCapture, backend.ActionCancelHold, backend.ActionRefund:
+		switch {
+		case req.ObjectID == "":
+			return errors.New("no payment is named")
+		case !sendableAmount(req.Amount):
+			return fmt.Errorf("the amount %q is not one that can be sent", req.Amount.String())
+		case req.Kind == backend.ActionRefund && req.IdempotencyKey == "":
+			// Without a key, a lost answer could never be found out.
+			return errors.New("a refund needs an idempotency key")
+		}
+	case backend.ActionRevokeToken:
+		if req.ObjectID == "" {
+			return errors.New("no token is named")
+		}
+	case backend.ActionToggleSticker:
+		if req.ObjectID == "" {
+			return errors.New("no sticker is named")
+		}
+	default: // a create
+		var merchant string
+		switch req.Kind {
+		case backend.ActionCreateInvoice:
+			merchant = req.Invoice.MerchantID
+			if !sendableAmount(req.Invoice.Amount) {
+				return fmt.Errorf("the amount %q is not one that can be sent", req.Invoice.Amount.String())
+			}
+		case backend.ActionCreateSticker:
+			// backend.CreateSticker always sends an amount.
+			merchant = req.Sticker.MerchantID
+			if !sendableAmount(req.Sticker.Amount) {
+				return fmt.Errorf("the amount %q is not one that can be sent", req.Sticker.Amount.String())
+			}
+		case backend.ActionCreateTokenization:
+			merchant = req.Tokenization.MerchantID
+		}
+		switch k := createKey(req); {
+		case merchant == "":
+			return errors.New("no merchant is named")
+		case req.IdempotencyKey == "":
+			// Without a key, a lost answer could never be found out, and
+			// sending it again could make a second one.
+			return errors.New("a create needs an idempotency key")
+		case k != "" && k != req.IdempotencyKey:
+			return errors.New("the request carries two different idempotency keys")
+		case (req.Kind == backend.ActionCreateInvoice || req.Kind == backend.ActionCreateSticker) &&
+			req.Amount != amountOf(req):
+			// The journal's amount is the one that is sent.
+			return fmt.Errorf("the amount %q is not the one to be sent (%s)", req.Amount.String(), amountOf(req).String())
+		}
+	}
+	if !known {
 		return fmt.Errorf("the interface %q is not one paydash knows", req.Interface)
 	}
 	return nil
+}
+
+func sendableAmount(a money.Amount) bool { return a.Value.IsPositive() && a.Currency != "" }
+
+// amountOf is what a payment link or sticker sends.
+func amountOf(req Request) money.Amount {
+	switch req.Kind {
+	case backend.ActionCreateInvoice:
+		return req.Invoice.Amount
+	case backend.ActionCreateSticker:
+		return req.Sticker.Amount
+	}
+	return req.Amount
 }
 
 func refundRequest(req Request) backend.RefundRequest {
@@ -384,10 +741,25 @@ func cannotAsk(err error) bool {
 // asked again (the service keeps keys 24 hours; a late replay could make a
 // second refund): Unknown, for the user to check by hand.
 //
-// A NotDone learned by reading (the payment, a v1 lookup) is the service's
-// state when it was asked: call Check only after Send has returned, and
-// against a real service give a request that may still be on its way a few
-// seconds first. Asking again by v2 key has no such window.
+// A revoke reads the token: Revoked means done (whoever revoked it); a token
+// still Active was not revoked, as a payment still Authorized was not
+// captured (see below); a token Created or Declined was never Active, so
+// no revoke of it can have been done. A toggle reads the sticker: in the
+// state it set means done, in the other state not done. A create (payment
+// link, sticker, card-saving link) is sent again with the same key and the
+// same body, as a v2 refund is: the service answers with the object it made
+// under the key, or makes it now if the first request never arrived, so
+// exactly one exists either way; never more than 23 hours after it was sent.
+//
+// A NotDone learned by reading (the payment, the token, the sticker, a v1
+// lookup) is the service's state when it was asked: call Check only after
+// Send has returned, and against a real service give a request that may
+// still be on its way a few seconds first. (A revoke or a toggle whose
+// answer was lost and whose object still reads as before may still be in
+// flight; it is said "not done", as a capture is, because what the service
+// holds is what the user acts on: if it lands later, the token or sticker
+// shows it, and a second revoke or toggle is refused or harmless.) Asking
+// again by v2 key has no such window.
 func (r *Runner) Check(ctx context.Context, req Request) Outcome {
 	o := r.check(ctx, req)
 	if o.Final() {
@@ -397,6 +769,20 @@ func (r *Runner) Check(ctx context.Context, req Request) Outcome {
 }
 
 func (r *Runner) check(ctx context.Context, req Request) Outcome {
+	if !Known(req.Kind) {
+		return Outcome{State: Unknown, Err: fmt.Errorf("paydash does not know the action %q, so it cannot find out what became of it",
+			textsafe.Line(string(req.Kind), 40))}
+	}
+	if req.unread != "" {
+		return Outcome{State: Unknown, Err: errors.New(req.unread)}
+	}
+	if v2Only(req.Kind) && req.Interface != backend.V2 {
+		return Outcome{State: Unknown, Err: fmt.Errorf("it is journaled as sent through %q, but tokens, stickers and links exist only in v2",
+			textsafe.Line(string(req.Interface), 20))}
+	}
+	if (req.Kind == backend.ActionRevokeToken || req.Kind == backend.ActionToggleSticker) && req.ObjectID == "" {
+		return Outcome{State: Unknown, Err: errors.New("its journal line names no token or sticker")}
+	}
 	switch req.Kind {
 	case backend.ActionCapture:
 		return r.checkPayment(ctx, req, backend.PaymentSettled)
@@ -404,9 +790,18 @@ func (r *Runner) check(ctx context.Context, req Request) Outcome {
 		return r.checkPayment(ctx, req, backend.PaymentCancelled)
 	case backend.ActionRefund:
 		return r.checkRefund(ctx, req)
+	case backend.ActionRevokeToken:
+		return r.checkToken(ctx, req)
+	case backend.ActionToggleSticker:
+		return r.checkSticker(ctx, req)
 	}
-	return Outcome{State: Unknown, Err: fmt.Errorf("paydash does not know the action %q, so it cannot find out what became of it",
-		textsafe.Line(string(req.Kind), 40))}
+	return r.checkCreate(ctx, req)
+}
+
+// unreadable is the Outcome of a read that failed: asking again later may
+// tell, unless the object is not found or paydash may not ask.
+func unreadable(err error) Outcome {
+	return Outcome{State: Unknown, Err: err, Retry: !cannotAsk(err) && backend.KindOf(err) != backend.KindNotFound}
 }
 
 // checkPayment reads the payment of a capture (want Settled) or a cancel
@@ -414,7 +809,7 @@ func (r *Runner) check(ctx context.Context, req Request) Outcome {
 func (r *Runner) checkPayment(ctx context.Context, req Request, want backend.PaymentStatus) Outcome {
 	p, err := r.Backend.GetPayment(ctx, req.ObjectID)
 	if err != nil {
-		return Outcome{State: Unknown, Err: err, Retry: !cannotAsk(err) && backend.KindOf(err) != backend.KindNotFound}
+		return unreadable(err)
 	}
 	o := Outcome{Payment: p, How: HowReadPayment}
 	switch {
@@ -438,19 +833,75 @@ func (r *Runner) checkPayment(ctx context.Context, req Request, want backend.Pay
 	return o
 }
 
+// checkToken reads the token of a revoke. Still Active is "not done", as a
+// capture whose payment is still Authorized is: the revoke had not landed
+// when the token was read (see Check on a request still in flight).
+func (r *Runner) checkToken(ctx context.Context, req Request) Outcome {
+	t, err := r.Backend.GetToken(ctx, req.ObjectID)
+	if err != nil {
+		return unreadable(err)
+	}
+	o := Outcome{Token: t, How: HowReadToken}
+	switch t.Status {
+	case backend.TokenRevoked:
+		o.State = Done
+	case backend.TokenActive:
+		o.State, o.Err = NotDone, errors.New("the token is still Active")
+	case backend.TokenCreated, backend.TokenDeclined:
+		// Only an Active token can be revoked, and these never were.
+		o.State, o.Err = NotDone, fmt.Errorf("the token is %s; only an Active token can be revoked", t.Status)
+	default:
+		return Outcome{State: Unknown, Token: t,
+			Err: fmt.Errorf("the token is %q, a state paydash does not know", textsafe.Line(string(t.Status), 40))}
+	}
+	return o
+}
+
+// checkSticker reads the sticker of a toggle. In the other state it is "not
+// done", with the same reading as checkToken's.
+func (r *Runner) checkSticker(ctx context.Context, req Request) Outcome {
+	s, err := r.Backend.GetSticker(ctx, req.ObjectID)
+	if err != nil {
+		return unreadable(err)
+	}
+	want, other := stickerState(req.Active), stickerState(!req.Active)
+	o := Outcome{Sticker: s, How: HowReadSticker}
+	switch s.Status {
+	case want:
+		o.State = Done
+	case other:
+		o.State, o.Err = NotDone, errors.New("the sticker is still "+other)
+	default:
+		return Outcome{State: Unknown, Sticker: s,
+			Err: fmt.Errorf("the sticker is %q, a state paydash does not know", textsafe.Line(s.Status, 40))}
+	}
+	return o
+}
+
+// expired says why a request sent under a v2 key may no longer be sent
+// again ("" when it may): the service keeps keys 24 hours, and a replay
+// after that would make a second what.
+func (r *Runner) expired(req Request, what string) string {
+	if !req.Sent.IsZero() && r.now().Sub(req.Sent) <= keyLifetime {
+		return ""
+	}
+	when := "at a time the journal does not say"
+	if !req.Sent.IsZero() {
+		when = req.Sent.Local().Format("2006-01-02 15:04") + ", more than 23 hours ago"
+	}
+	return fmt.Sprintf("it was sent %s, and the service keeps idempotency keys only 24 hours: asking again could make a second %s", when, what)
+}
+
 func (r *Runner) checkRefund(ctx context.Context, req Request) Outcome {
 	switch {
 	case !req.Amount.Value.IsPositive():
 		return Outcome{State: Unknown, Err: errors.New("its amount is not known (the journal line could not be read)")}
 	case req.IdempotencyKey == "":
 		return Outcome{State: Unknown, Err: errors.New("it has no idempotency key to find it by")}
-	case req.Interface == backend.V2 && (req.Sent.IsZero() || r.now().Sub(req.Sent) > keyLifetime):
-		when := "at a time the journal does not say"
-		if !req.Sent.IsZero() {
-			when = req.Sent.Local().Format("2006-01-02 15:04") + ", more than 23 hours ago"
+	case req.Interface == backend.V2:
+		if why := r.expired(req, "refund"); why != "" {
+			return Outcome{State: Unknown, Err: errors.New(why)}
 		}
-		return Outcome{State: Unknown, Err: fmt.Errorf("it was sent %s, and the service keeps idempotency keys only 24 hours: "+
-			"asking again could make a second refund", when)}
 	}
 	ref, found, err := r.Backend.CheckRefund(ctx, refundRequest(req), req.Interface)
 	how := HowAskedAgain
@@ -470,6 +921,33 @@ func (r *Runner) checkRefund(ctx context.Context, req Request) Outcome {
 	}
 	// The service refused the request under the key: nothing was made with it.
 	return Outcome{State: NotDone, Err: err, How: how}
+}
+
+// checkCreate sends a create again with the same key and body.
+func (r *Runner) checkCreate(ctx context.Context, req Request) Outcome {
+	what := map[backend.Action]string{backend.ActionCreateInvoice: "payment link",
+		backend.ActionCreateSticker: "sticker", backend.ActionCreateTokenization: "card-saving link"}[req.Kind]
+	if req.IdempotencyKey == "" {
+		return Outcome{State: Unknown, Err: errors.New("it has no idempotency key to find it by")}
+	}
+	if why := r.expired(req, what); why != "" {
+		return Outcome{State: Unknown, Err: errors.New(why)}
+	}
+	o, err := r.create(ctx, req)
+	switch {
+	case err == nil:
+		o.State, o.How = Done, HowAskedAgain
+		return o
+	case noAnswer(err):
+		return Outcome{State: Unknown, Err: err, Retry: true}
+	case cannotAsk(err):
+		// Not the service's word: paydash could not ask (the key was used
+		// with another body, the credentials may not, v2 is not configured).
+		return Outcome{State: Unknown, Err: err}
+	}
+	// The service refused the request under the key (the first time, whose
+	// answer it repeats, or now): nothing was made with it.
+	return Outcome{State: NotDone, Err: err, How: HowAskedAgain}
 }
 
 // Abandon journals that paydash stopped before req's answer came
@@ -499,9 +977,20 @@ func (r *Runner) record(req Request, o Outcome) error {
 }
 
 // result says what the service did: "Settled 500.00", "Cancelled",
-// "refund 7000123 Pending".
+// "refund 7000123 Pending", "Revoked", "Inactive", "payment 43149999
+// https://…", "sticker 7000124 Active", "token 9000031 https://…".
 func result(req Request, o Outcome) string {
 	switch req.Kind {
+	case backend.ActionRevokeToken:
+		return textsafe.Line(string(o.Token.Status), 40)
+	case backend.ActionToggleSticker:
+		return textsafe.Line(o.Sticker.Status, 40)
+	case backend.ActionCreateInvoice:
+		return strings.TrimSpace("payment " + textsafe.Line(o.Invoice.PaymentID, 60) + " " + textsafe.Line(o.Invoice.URL, 500))
+	case backend.ActionCreateSticker:
+		return strings.TrimSpace("sticker " + textsafe.Line(o.Sticker.ID, 60) + " " + textsafe.Line(o.Sticker.Status, 40))
+	case backend.ActionCreateTokenization:
+		return strings.TrimSpace("token " + textsafe.Line(o.Tokenization.TokenID, 60) + " " + textsafe.Line(o.Tokenization.URL, 500))
 	case backend.ActionRefund:
 		return strings.TrimSpace("refund " + textsafe.Line(o.Refund.ID, 60) + " " + textsafe.Line(string(o.Refund.Status), 40))
 	case backend.ActionCapture:
@@ -518,13 +1007,21 @@ func result(req Request, o Outcome) string {
 	return textsafe.Line(string(o.Payment.Status), 40)
 }
 
-// entryOf is req as a journal line of phase.
+// entryOf is req as a journal line of phase. Every line of an action holds
+// the whole request, its parameters too (Params), so that it can be rebuilt
+// from any of them.
 func entryOf(req Request, phase string) journal.Entry {
-	return journal.Entry{
+	e := journal.Entry{
 		Action: string(req.Kind), Phase: phase, ObjectID: req.ObjectID,
 		Amount: req.Amount.Value.StringFixed(money.Decimals(req.Amount.Currency)), Currency: req.Amount.Currency,
 		Interface: string(req.Interface), IdempotencyKey: req.IdempotencyKey, ActionID: req.ID,
 	}
+	if v2Only(req.Kind) && req.Amount == (money.Amount{}) {
+		e.Amount = "" // a revoke, a toggle, a card-saving link: no amount
+	}
+	// Send has checked that the parameters encode: nothing is sent otherwise.
+	e.Params, _ = params(req)
+	return e
 }
 
 // Pending returns the actions of a journal's entries that have no final
@@ -539,9 +1036,11 @@ func entryOf(req Request, phase string) journal.Entry {
 // start, so that the final line Check writes under it resolves it next
 // time.
 //
-// A sent line whose amount cannot be read or whose kind is unknown is
-// still returned (the kind as written, the amount zero) so that it is
-// reported, not silently dropped; Check then says it cannot be found out.
+// A toggle's state and a create's request are rebuilt from the line's
+// params. A sent line whose amount or params cannot be read (or has none:
+// a line of an older paydash) or whose kind is unknown is still returned
+// (the kind as written, the amount zero) so that it is reported, not
+// silently dropped; Check then says it cannot be found out.
 func Pending(entries []journal.Entry) []Request {
 	type action struct {
 		req      Request
@@ -616,6 +1115,7 @@ func requestOf(e journal.Entry) Request {
 	if v, err := money.Parse(strings.TrimSpace(e.Amount)); err == nil {
 		r.Amount.Value = v
 	}
+	readParams(e.Params, &r)
 	return r
 }
 

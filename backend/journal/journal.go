@@ -1,6 +1,6 @@
 // Package journal is paydash's append-only record of the actions it sends
-// (design §6): every capture, cancel, refund, revoke and toggle is written
-// here before it is sent ("sent") and again when its outcome is known
+// (design §6): every capture, cancel, refund, revoke, toggle and create is
+// written here before it is sent ("sent") and again when its outcome is known
 // ("done" or "failed"), so that an action's outcome is never in doubt, even
 // after a crash or a lost connection. An answer that was lost, garbled or
 // late is written as "unknown", and an action paydash stopped waiting for
@@ -12,7 +12,9 @@
 // written with a single write call on a file opened with O_APPEND, under a
 // mutex, and then synced to disk, so entries never interleave and a written
 // entry survives a crash. The file is created 0600 in a directory created
-// 0700: it names payments, amounts and idempotency keys, never a secret.
+// 0700: it names payments, amounts, idempotency keys and what a create sent
+// (a customer's e-mail or phone among them), never a secret: no card
+// number, no bearer token, no password.
 //
 // One journal belongs to one paydash: Open locks the file (an exclusive
 // advisory lock, on the systems that have one), so a second paydash cannot
@@ -66,6 +68,11 @@ type Entry struct {
 	Error          string    `json:"error,omitempty"`    // why it was not done, or why the outcome is not known
 	ActionID       string    `json:"actionId,omitempty"` // the same on every line of one action
 	How            string    `json:"how,omitempty"`      // how a final outcome was learned, e.g. "answered"
+	// Params are what else an action needs to be sent again or found out,
+	// as the action package writes them (a JSON object), e.g. the state a
+	// sticker is switched to, or everything a create sends. Lines written
+	// before this field existed have none, and still read. Never a secret.
+	Params json.RawMessage `json:"params,omitempty"`
 }
 
 // file is what the journal needs of an *os.File (a seam for tests).

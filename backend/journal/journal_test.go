@@ -312,3 +312,92 @@ func TestNewFieldsAndPhases(t *testing.T) {
 		assert.Equal(t, final, Final(phase), phase)
 	}
 }
+
+func TestParams(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "journal.jsonl")
+	j, err := Open(path)
+	require.NoError(t, err)
+	e := entry("create_invoice_link", PhaseSent, "")
+	e.ActionID = "a-1"
+	e.Params = json.RawMessage(`{ "merchantId": "1001",
+		"amount": {"value": 1500, "currency": "RUB"}, "orderNo": "A-17 <&>" }`)
+	require.NoError(t, j.Record(e))
+	require.NoError(t, j.Record(entry("capture", PhaseSent, "43149010")), "a line without params")
+
+	bad := entry("toggle_sticker", PhaseSent, "7")
+	bad.Params = json.RawMessage(`{"active":`)
+	require.Error(t, j.Record(bad), "params that are not JSON are not written")
+	require.NoError(t, j.Close())
+
+	raw, err := os.ReadFile(path)
+	require.NoError(t, err)
+	lines := strings.Split(strings.TrimSuffix(string(raw), "\n"), "\n")
+	require.Len(t, lines, 2, "one line each, the params' own line breaks gone")
+	assert.Contains(t, lines[0], `"params":{"merchantId":"1001",`)
+	assert.NotContains(t, lines[1], "params", "no params, no field")
+
+	got, err := Read(path)
+	require.NoError(t, err)
+	require.Len(t, got, 2)
+	var p struct {
+		MerchantID string `json:"merchantId"`
+		OrderNo    string `json:"orderNo"`
+	}
+	require.NoError(t, json.Unmarshal(got[0].Params, &p))
+	assert.Equal(t, "1001", p.MerchantID)
+	assert.Equal(t, "A-17 <&>", p.OrderNo)
+	assert.Nil(t, got[1].Params)
+}
+
+func TestALineOfAnOlderPaydashStillReads(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "journal.jsonl")
+	old := `{"time":"2026-11-21T10:00:00Z","action":"refund","phase":"sent","objectId":"43149010","amount":"500.00",` +
+		`"currency":"RUB","interface":"v2","idempotencyKey":"k-1","actionId":"a-1"}` + "\n" +
+		`{"time":"2026-11-21T10:00:01Z","action":"capture","phase":"done","objectId":"43149011"}` + "\n"
+	require.NoError(t, os.WriteFile(path, []byte(old), 0o600))
+	got, err := Read(path)
+	require.NoError(t, err)
+	require.Len(t, got, 2)
+	assert.Equal(t, "k-1", got[0].IdempotencyKey)
+	assert.Nil(t, got[0].Params)
+	assert.Equal(t, PhaseDone, got[1].Phase)
+
+	// Appending to it keeps both kinds of line readable.
+	j, err := Open(path)
+	require.NoError(t, err)
+	e := entry("toggle_sticker", PhaseSent, "7")
+	e.Params = json.RawMessage(`{"active":false}`)
+	require.NoError(t, j.Record(e))
+	require.NoError(t, j.Close())
+	got, err = Read(path)
+	require.NoError(t, err)
+	require.Len(t, got, 3)
+	assert.JSONEq(t, `{"active":false}`, string(got[2].Params))
+}
+
+func TestALineTornInsideItsParamsIsTolerated(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "journal.jsonl")
+	j, err := Open(path)
+	require.NoError(t, err)
+	require.NoError(t, j.Record(entry("refund", PhaseSent, "1")))
+	require.NoError(t, j.Close())
+	f, err := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
+	require.NoError(t, err)
+	_, err = f.WriteString(`{"time":"2026-11-21T10:00:00Z","action":"create_sticker","phase":"sent","objectId":"",` +
+		`"params":{"merchantId":"1001","amount":{"value":15`)
+	require.NoError(t, err)
+	require.NoError(t, f.Close())
+
+	got, err := Read(path)
+	require.NoError(t, err, "cut inside its params, it is still a torn last line")
+	assert.Len(t, got, 1)
+
+	j, err = Open(path)
+	require.NoError(t, err)
+	require.NoError(t, j.Record(entry("refund", PhaseDone, "1")))
+	require.NoError(t, j.Close())
+	got, err = Read(path)
+	require.NoError(t, err, "and once Open ended it, a torn line in the middle")
+	require.Len(t, got, 2)
+	assert.Equal(t, PhaseDone, got[1].Phase)
+}
