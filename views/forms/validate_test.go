@@ -1,0 +1,239 @@
+package forms
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// check runs a validator over cases: in → the exact message, "" for valid.
+func checkAll(t *testing.T, name string, v func(string) error, cases map[string]string) {
+	t.Helper()
+	for in, want := range cases {
+		err := v(in)
+		if want == "" {
+			assert.NoError(t, err, "%s(%q)", name, in)
+			continue
+		}
+		if assert.Error(t, err, "%s(%q) passed", name, in) {
+			assert.Equal(t, want, err.Error(), "%s(%q)", name, in)
+		}
+	}
+}
+
+func TestValidEmail(t *testing.T) {
+	const bad = "an e-mail address like name@example.com"
+	checkAll(t, "ValidEmail", ValidEmail, map[string]string{
+		"ann@example.com":                  "",
+		"  Ann.Lee+tag@Example.COM ":       "",
+		"аня@пример.рф":                    "",
+		"":                                 "enter an e-mail address like name@example.com",
+		"   ":                              "enter an e-mail address like name@example.com",
+		"ann":                              bad,
+		"ann@":                             bad,
+		"@example.com":                     bad,
+		"ann@example":                      bad,
+		"ann@example.com.":                 bad,
+		"ann@.example.com":                 bad,
+		"ann@example..com":                 bad,
+		"ann@@example.com":                 bad,
+		"ann example@example.com":          bad,
+		"Ann <ann@example.com>":            bad,
+		`"a b"@example.com`:                bad,
+		"ann@[192.0.2.1]":                  bad,
+		"ann@example.com, bob@example.com": bad,
+		"ann\t@example.com":                "plain text only: no line breaks, tabs or other control characters",
+		strings.Repeat("a", 250) + "@example.com": "too long: 262 characters, at most 254",
+	})
+}
+
+func TestValidPhone(t *testing.T) {
+	const digits = "digits only, country code first, no +: 79001234567"
+	checkAll(t, "ValidPhone", ValidPhone, map[string]string{
+		"79001234567":      "",
+		" 79001234567 ":    "",
+		"1234567":          "",
+		"123456789012345":  "",
+		"":                 "enter a phone number: digits only, country code first, no +: 79001234567",
+		"+79001234567":     digits,
+		"7 900 123 45 67":  digits,
+		"7-900-123-45-67":  digits,
+		"(900)1234567":     digits,
+		"７９００１２３４５６７":      digits, // full-width digits
+		"7900123456a":      digits,
+		"89001234567x":     digits,
+		"09001234567":      "starts with the country code, never 0: 79001234567",
+		"123456":           "6 digits: a number has 7 to 15 with the country code (79001234567)",
+		"1234567890123456": "16 digits: a number has 7 to 15 with the country code (79001234567)",
+	})
+}
+
+func TestValidURL(t *testing.T) {
+	const bad = "a full address like https://shop.example.com/done"
+	checkAll(t, "ValidURL", ValidURL, map[string]string{
+		"https://shop.example.com/done":        "",
+		"http://shop.example.com/done?o=1#top": "",
+		" HTTPS://SHOP.EXAMPLE.COM ":           "",
+		"https://localhost:8443/cb":            "",
+		"":                                     "enter a full address like https://shop.example.com/done",
+		"shop.example.com/done":                bad,
+		"//shop.example.com/done":              bad,
+		"https://":                             bad,
+		"https:///done":                        bad,
+		"ftp://shop.example.com/":              bad,
+		"javascript:alert(1)":                  bad,
+		"mailto:ann@example.com":               bad,
+		"https://shop.example.com/a b":         "no spaces in an address: " + bad,
+		"https://ann:secret@shop.example.com":  "no user name or password in the address: " + bad,
+		"https://shop.example.com/\x1b[31m":    "plain text only: no line breaks, tabs or other control characters",
+		"https://shop.example.com/" + strings.Repeat("a", 2030): "too long: 2055 characters, at most 2048",
+	})
+}
+
+func TestValidHTTPSURL(t *testing.T) {
+	const bad = "a full https address like https://shop.example.com/notify"
+	checkAll(t, "ValidHTTPSURL", ValidHTTPSURL, map[string]string{
+		"https://shop.example.com/notify": "",
+		"":                                "enter a full https address like https://shop.example.com/notify",
+		"http://shop.example.com/notify":  "a callback address must start with https://",
+		"shop.example.com/notify":         bad,
+		"https://":                        bad,
+		"https://u@shop.example.com/":     "no user name or password in the address: " + bad,
+	})
+}
+
+func TestValidText(t *testing.T) {
+	const ctl = "plain text only: no line breaks, tabs or other control characters"
+	v := func(s string) error { return ValidText(s, 10) }
+	checkAll(t, "ValidText", v, map[string]string{
+		"":               "",
+		"Two mugs":       "",
+		"  ten chars!  ": "", // trimmed: exactly 10
+		"Кофе ☕ 350":     "", // 10 characters, more bytes
+		"eleven char":    "too long: 11 characters, at most 10",
+		"a\tb":           ctl,
+		"a\nb":           ctl,
+		"a\x1b[31mb":     ctl,
+		"a\u0085b":       ctl, // C1 next line
+		"a\u2028b":       ctl, // line separator
+		"abc\u202edcba":  ctl, // right-to-left override
+		"a\u2066b\u2069": ctl, // bidi isolate
+		"a\xffb":         ctl, // not UTF-8
+		"a\u200db":       "",  // zero-width joiner (emoji sequences) is fine
+	})
+}
+
+func TestRequiredAndOptional(t *testing.T) {
+	desc := required("a description of what is paid for", MaxDescription)
+	checkAll(t, "required", desc, map[string]string{
+		"Two mugs":                            "",
+		"":                                    "enter a description of what is paid for",
+		"   ":                                 "enter a description of what is paid for",
+		strings.Repeat("x", MaxDescription):   "",
+		strings.Repeat("x", MaxDescription+1): "too long: 251 characters, at most 250",
+	})
+	checkAll(t, "optional", optional(ValidPhone), map[string]string{
+		"":      "",
+		"  ":    "",
+		"+7900": "digits only, country code first, no +: 79001234567",
+	})
+}
+
+func TestValidCurrency(t *testing.T) {
+	const bad = "a currency is three capital letters, like RUB"
+	checkAll(t, "ValidCurrency", ValidCurrency, map[string]string{
+		"RUB": "", "USD": "", "rub": bad, "RU": bad, "RUBL": bad, "": bad, "R1B": bad,
+	})
+}
+
+func TestParseExpiry(t *testing.T) {
+	at := func(s string) time.Time {
+		tm, err := time.ParseInLocation("2006-01-02 15:04", s, msk)
+		require.NoError(t, err)
+		return tm
+	}
+	const form = "a duration like 90m, 24h or 3d, or a local time like 2026-11-28 18:00"
+	const soon = "too soon: the link must stay open at least 5 minutes"
+	const far = "too far: at most 30 days ahead (until 2026-12-21 12:00)"
+	cases := []struct {
+		in   string
+		want time.Time
+		msg  string
+	}{
+		{in: "", want: time.Time{}},
+		{in: "   ", want: time.Time{}},
+		{in: "24h", want: at("2026-11-22 12:00")},
+		{in: " 3d ", want: at("2026-11-24 12:00")},
+		{in: "3 D", want: at("2026-11-24 12:00")},
+		{in: "90m", want: at("2026-11-21 13:30")},
+		{in: "5m", want: at("2026-11-21 12:05")},
+		{in: "30d", want: at("2026-12-21 12:00")},
+		{in: "720h", want: at("2026-12-21 12:00")},
+		{in: "2026-11-30 18:00", want: at("2026-11-30 18:00")},
+		{in: "2026-11-21 12:05", want: at("2026-11-21 12:05")},
+		{in: "2026-12-21 12:00", want: at("2026-12-21 12:00")},
+		{in: "4m", msg: soon},
+		{in: "0h", msg: soon},
+		{in: "2026-11-21 12:04", msg: soon},
+		{in: "31d", msg: far},
+		{in: "721h", msg: far},
+		{in: "999999d", msg: far},
+		{in: "2026-12-21 12:01", msg: far},
+		{in: "2026-11-20 10:00", msg: "2026-11-20 10:00 has already passed (it is 2026-11-21 12:00 now)"},
+		{in: "2026-11-21 12:00", msg: "2026-11-21 12:00 has already passed (it is 2026-11-21 12:00 now)"},
+		{in: "tomorrow", msg: form},
+		{in: "1.5h", msg: form},
+		{in: "-5m", msg: form},
+		{in: "5s", msg: form},
+		{in: "1d12h", msg: form},
+		{in: "1234567m", msg: form},
+		{in: "2026-11-30", msg: form},
+		{in: "2026-11-30T18:00", msg: form},
+		{in: "30.11.2026 18:00", msg: form},
+		{in: "2026-11-31 18:00", msg: form},
+		{in: "24h\x1b", msg: form},
+	}
+	for _, c := range cases {
+		got, err := ParseExpiry(c.in, fixedNow)
+		if c.msg != "" {
+			if assert.Error(t, err, "%q", c.in) {
+				assert.Equal(t, c.msg, err.Error(), "%q", c.in)
+			}
+			continue
+		}
+		if assert.NoError(t, err, "%q", c.in) {
+			assert.True(t, c.want.Equal(got), "%q: got %v, want %v", c.in, got, c.want)
+			if !got.IsZero() {
+				assert.Equal(t, msk, got.Location(), "%q: in the clock's zone", c.in)
+			}
+		}
+	}
+
+	// A duration is counted from now and rounded up to the whole minute.
+	got, err := ParseExpiry("24h", fixedNow.Add(30*time.Second))
+	require.NoError(t, err)
+	assert.Equal(t, at("2026-11-22 12:01"), got)
+}
+
+func TestFormatExpiry(t *testing.T) {
+	assert.Equal(t, "2026-11-22 12:00 local (UTC+03:00), 2026-11-22 09:00 UTC",
+		FormatExpiry(time.Date(2026, 11, 22, 12, 0, 0, 0, msk)))
+	assert.Equal(t, "2026-11-22 01:30 local (UTC+03:00), 2026-11-21 22:30 UTC",
+		FormatExpiry(time.Date(2026, 11, 22, 1, 30, 0, 0, msk)))
+}
+
+func TestCleanPaste(t *testing.T) {
+	s, ok := cleanPaste("79001234567\r\n")
+	assert.True(t, ok)
+	assert.Equal(t, "79001234567", s)
+	s, ok = cleanPaste(" mugs\t\n")
+	assert.True(t, ok)
+	assert.Equal(t, " mugs", s)
+	_, ok = cleanPaste("line one\nline two")
+	assert.False(t, ok)
+	_, ok = cleanPaste("red \x1b[31m")
+	assert.False(t, ok)
+}
