@@ -14,11 +14,26 @@ run: build
 build:
 	$(GO) build -ldflags '$(LDFLAGS)' -o $(BIN) .
 
-## test: vet, every test with the race detector, then a few seconds of each fuzzer
+## test: vet, every test with the race detector (without it, saying why, where cgo or a C compiler is missing), then a few seconds of each fuzzer
 test:
-	$(GO) vet ./...
-	$(GO) test -race -count=1 ./...
+	@why=$$($(RACE_WHY_NOT)); if [ -n "$$why" ]; then \
+		echo "make test: running the tests without the race detector: $$why"; \
+		export CGO_ENABLED=0; race=; \
+	else race=-race; fi; \
+	set -ex; \
+	$(GO) vet ./...; \
+	$(GO) test $$race -count=1 ./...; \
 	$(MAKE) fuzz FUZZTIME=3s
+
+# RACE_WHY_NOT is shell code that prints why go test -race cannot run here,
+# or nothing: it needs a C compiler (go env CC) and cgo on. Without them
+# make test sets CGO_ENABLED=0, so that nothing tries to compile C at all
+# (race_test.go and norace_test.go tell the tests which way they were built).
+RACE_WHY_NOT = set -- $$($(GO) env CC); \
+	if ! command -v "$$1" >/dev/null 2>&1; then \
+		echo "it needs a C compiler, and $${1:-go env CC} is not found (install gcc: apt-get install gcc, or build-essential)"; \
+	elif [ "$$($(GO) env CGO_ENABLED)" != 1 ]; then \
+		echo "it needs cgo, and CGO_ENABLED is 0 (unset it, or set it to 1)"; fi
 
 # fuzz: the decoders of server answers and the terminal-text cleaner, FUZZTIME each
 FUZZTIME ?= 30s
@@ -31,10 +46,11 @@ fuzz:
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem -count 1 ./...
 
-## lint: formatting and vet
+## lint: formatting (gofmt), go vet and staticcheck (a tool of go.mod); any finding fails
 lint:
-	@out=$$(gofmt -l .); if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
+	@out=$$("$$($(GO) env GOROOT)/bin/gofmt" -l .); if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
 	$(GO) vet ./...
+	$(GO) tool staticcheck ./...
 
 clean:
 	rm -rf bin

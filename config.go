@@ -7,8 +7,6 @@ import (
 	"fmt"
 	"io"
 	"maps"
-	"net"
-	"net/url"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -20,6 +18,7 @@ import (
 	"github.com/BurntSushi/toml"
 
 	"paydash/backend/money"
+	"paydash/backend/transport"
 	"paydash/keys"
 )
 
@@ -82,24 +81,27 @@ func (e *usageError) Error() string { return e.msg }
 
 func usagef(format string, a ...any) error { return &usageError{msg: fmt.Sprintf(format, a...)} }
 
-// fileConfig is the config file. Its keys are the flags' names with
-// underscores, the secrets, and the [keys] table of keys.ParseConfig.
+// fileConfig is the config file, decoded once (decodeConfig). Its keys are
+// the flags' names with underscores, the secrets, confirm_typed_over and the
+// [keys] table of keys.ParseConfig.
 type fileConfig struct {
-	BaseURL    string    `toml:"base_url"`
-	CAFile     string    `toml:"ca_file"`
-	Merchants  []idValue `toml:"merchants"`
-	Merchant   idValue   `toml:"merchant"`
-	ReadOnly   bool      `toml:"read_only"`
-	Journal    string    `toml:"journal"`
-	Log        string    `toml:"log"`
-	Refresh    string    `toml:"refresh"`
-	V2Token    string    `toml:"v2_token"`
-	V1Login    string    `toml:"v1_login"`
-	V1Password string    `toml:"v1_password"`
+	BaseURL    string
+	CAFile     string
+	Merchants  []string // written as strings or numbers: merchants = [1001, "1002"]
+	Merchant   string
+	ReadOnly   bool
+	Journal    string
+	Log        string
+	Refresh    string
+	V2Token    string
+	V1Login    string
+	V1Password string
 	// TypedOver is a number or string (every currency) or a table of
 	// currency = amount; checked and read by typedOver.
-	TypedOver any `toml:"confirm_typed_over"`
-	Keys      any `toml:"keys"` // checked by keys.ParseConfig
+	TypedOver any
+	// Text is the file as read, for keys.ParseConfig: it reads the [keys]
+	// table from the text itself, to name the line of a bad binding.
+	Text []byte
 }
 
 var configKeys = []string{"base_url", "ca_file", "merchants", "merchant", "read_only", "journal", "log",
@@ -112,22 +114,6 @@ var configKeys = []string{"base_url", "ca_file", "merchants", "merchant", "read_
 var defaultTypedOver = map[string]string{
 	"RUB": "50000", "USD": "1000", "EUR": "1000", "GBP": "1000", "CHF": "1000",
 	"CNY": "10000", "KZT": "500000", "BYN": "3000", "UAH": "40000", "JPY": "150000",
-}
-
-// idValue is a merchant id, written in the file as a string or a number
-// (merchants = [1001, "1002"] both work).
-type idValue string
-
-func (v *idValue) UnmarshalTOML(x any) error {
-	switch t := x.(type) {
-	case string:
-		*v = idValue(strings.TrimSpace(t))
-	case int64:
-		*v = idValue(strconv.FormatInt(t, 10))
-	default:
-		return fmt.Errorf("a merchant id must be a string or a whole number, not %T", x)
-	}
-	return nil
 }
 
 // flagValues are the dashboard's flags as parsed.
@@ -175,10 +161,7 @@ func loadSettings(args []string, sys system) (settings, error) {
 	s := settings{NoColor: sys.getenv(envNoColor) != "", Keys: keys.Default()}
 
 	// The config file: --config must exist; the default may be missing.
-	var (
-		fc      fileConfig
-		rawFile []byte
-	)
+	var fc fileConfig
 	path, explicit := fv.config, fv.set["config"]
 	if explicit && path == "" {
 		return settings{}, usagef("--config: empty path; give the config file's path")
@@ -191,8 +174,7 @@ func loadSettings(args []string, sys system) (settings, error) {
 		switch {
 		case err == nil:
 			s.ConfigPath = path
-			rawFile = raw
-			if err := decodeConfig(path, raw, &fc); err != nil {
+			if fc, err = decodeConfig(path, raw); err != nil {
 				return settings{}, err
 			}
 			if w := permissionWarning(path, fc, sys.goos); w != "" {
@@ -225,9 +207,14 @@ func loadSettings(args []string, sys system) (settings, error) {
 	s.BaseURL, from = pick("base-url", fv.baseURL, "", "base_url", fc.BaseURL)
 	s.BaseURL = strings.TrimSpace(s.BaseURL)
 	if s.BaseURL != "" {
-		u, err := checkBaseURL(s.BaseURL)
+		u, err := transport.CheckBaseURL(s.BaseURL)
 		if err != nil {
-			return settings{}, usagef("%s: %v", describe(from, strconv.Quote(s.BaseURL)), err)
+			var be *transport.BaseURLError
+			if !errors.As(err, &be) {
+				return settings{}, usagef("%s: %v", from, err)
+			}
+			// The URL as the error gives it: any password in it left out.
+			return settings{}, usagef("%s: %s", describe(from, strconv.Quote(be.URL)), be.Problem)
 		}
 		s.BaseURL = u
 	}
@@ -245,8 +232,7 @@ func loadSettings(args []string, sys system) (settings, error) {
 		s.RootCAs = pool
 	}
 
-	for i, m := range fc.Merchants {
-		id := string(m)
+	for i, id := range fc.Merchants {
 		if err := checkMerchantID(id); err != nil {
 			return settings{}, usagef("%s: item %d: %v", in("merchants"), i+1, err)
 		}
@@ -254,7 +240,7 @@ func loadSettings(args []string, sys system) (settings, error) {
 			s.Merchants = append(s.Merchants, id)
 		}
 	}
-	s.Merchant, from = pick("merchant", strings.TrimSpace(fv.merchant), "", "merchant", string(fc.Merchant))
+	s.Merchant, from = pick("merchant", strings.TrimSpace(fv.merchant), "", "merchant", fc.Merchant)
 	s.MerchantFrom = from
 	if s.Merchant != "" || fv.set["merchant"] {
 		if err := checkMerchantID(s.Merchant); err != nil {
@@ -308,8 +294,8 @@ func loadSettings(args []string, sys system) (settings, error) {
 	s.V1Login, _ = pick("", "", envV1Login, "v1_login", fc.V1Login)
 	s.V1Password, _ = pick("", "", envV1Password, "v1_password", fc.V1Password)
 
-	if rawFile != nil {
-		overrides, err := keys.ParseConfig(rawFile)
+	if fc.Text != nil {
+		overrides, err := keys.ParseConfig(fc.Text)
 		if err == nil {
 			err = s.Keys.Apply(overrides)
 		}
@@ -391,17 +377,18 @@ func describe(from, val string) string {
 	return from + " " + val
 }
 
-// decodeConfig reads the TOML text into fc. Unknown keys and values of the
-// wrong type are reported all at once, by key name, in one line.
-func decodeConfig(path string, raw []byte, fc *fileConfig) error {
-	text := string(raw)
+// decodeConfig decodes the TOML text, once, and checks it. Unknown keys and
+// values of the wrong type are reported all at once, by key name, in one
+// line.
+func decodeConfig(path string, raw []byte) (fileConfig, error) {
 	var doc map[string]any
-	if _, err := toml.Decode(text, &doc); err != nil {
+	md, err := toml.Decode(string(raw), &doc)
+	if err != nil {
 		var pe toml.ParseError
 		if errors.As(err, &pe) {
-			return usagef("%s: line %d: %s", path, pe.Position.Line, pe.Message)
+			return fileConfig{}, usagef("%s: line %d: %s", path, pe.Position.Line, pe.Message)
 		}
-		return usagef("%s: %v", path, err)
+		return fileConfig{}, usagef("%s: %v", path, err)
 	}
 	var problems []string
 	for _, k := range slices.Sorted(maps.Keys(doc)) {
@@ -411,32 +398,18 @@ func decodeConfig(path string, raw []byte, fc *fileConfig) error {
 			}
 		}
 	}
-	md, err := toml.Decode(text, fc)
+	// The keys not known, in the file's order; a table is named by its
+	// keys: "extra.a", not "extra" too.
+	var und []string
+	for _, k := range md.Keys() {
+		if _, known := configTypes[k[0]]; !known && !slices.Contains(und, k.String()) {
+			und = append(und, k.String())
+		}
+	}
 	var unknown []string
-	if err == nil {
-		var und []string
-		for _, k := range md.Undecoded() {
-			// The [keys] table is keys.ParseConfig's, confirm_typed_over's is typedOver's.
-			if len(k) > 0 && k[0] != "keys" && k[0] != "confirm_typed_over" {
-				und = append(und, k.String())
-			}
-		}
-		for _, k := range und {
-			// A table is named by its keys: "extra.a", not "extra" too.
-			if !slices.ContainsFunc(und, func(o string) bool { return strings.HasPrefix(o, k+".") }) {
-				unknown = append(unknown, strconv.Quote(k))
-			}
-		}
-	} else {
-		// The decoder stopped early; its list of undecoded keys is not
-		// complete. Name the unknown keys at the top instead.
-		if len(problems) == 0 {
-			problems = append(problems, err.Error())
-		}
-		for _, k := range slices.Sorted(maps.Keys(doc)) {
-			if _, known := configTypes[k]; !known {
-				unknown = append(unknown, strconv.Quote(k))
-			}
+	for _, k := range und {
+		if !slices.ContainsFunc(und, func(o string) bool { return strings.HasPrefix(o, k+".") }) {
+			unknown = append(unknown, strconv.Quote(k))
 		}
 	}
 	if len(unknown) > 0 {
@@ -444,9 +417,35 @@ func decodeConfig(path string, raw []byte, fc *fileConfig) error {
 			strings.Join(unknown, ", "), strings.Join(configKeys, ", ")))
 	}
 	if len(problems) > 0 {
-		return usagef("%s: %s", path, strings.Join(problems, "; "))
+		return fileConfig{}, usagef("%s: %s", path, strings.Join(problems, "; "))
 	}
-	return nil
+
+	// Every value has its type now (configTypes).
+	str := func(k string) string { v, _ := doc[k].(string); return v }
+	fc := fileConfig{
+		BaseURL: str("base_url"), CAFile: str("ca_file"), Merchant: idString(doc["merchant"]),
+		Journal: str("journal"), Log: str("log"), Refresh: str("refresh"),
+		V2Token: str("v2_token"), V1Login: str("v1_login"), V1Password: str("v1_password"),
+		TypedOver: doc["confirm_typed_over"], Text: raw,
+	}
+	fc.ReadOnly, _ = doc["read_only"].(bool)
+	list, _ := doc["merchants"].([]any)
+	for _, el := range list {
+		fc.Merchants = append(fc.Merchants, idString(el))
+	}
+	return fc, nil
+}
+
+// idString is a merchant id as written in the file, a string or a whole
+// number (checked by isID); "" for none.
+func idString(v any) string {
+	switch t := v.(type) {
+	case string:
+		return strings.TrimSpace(t)
+	case int64:
+		return strconv.FormatInt(t, 10)
+	}
+	return ""
 }
 
 // configTypes checks each known key's value; "" means fine.
@@ -529,44 +528,6 @@ func permissionWarning(path string, fc fileConfig, goos string) string {
 	}
 	return fmt.Sprintf("warning: %s holds %s and other users can read it (mode %04o); run: chmod 600 %s",
 		path, strings.Join(secrets, " and "), st.Mode().Perm(), path)
-}
-
-// checkBaseURL accepts https URLs, and plain http on a loopback host only.
-func checkBaseURL(raw string) (string, error) {
-	u, err := url.Parse(raw)
-	if err != nil {
-		return "", errors.New("not a URL; give the service's address, e.g. https://pay.example.com")
-	}
-	if u.User != nil {
-		return "", errors.New("user info in the URL is not allowed; give credentials in the environment or the config file")
-	}
-	switch strings.ToLower(u.Scheme) {
-	case "https":
-	case "http":
-		if !isLoopback(u.Hostname()) {
-			return "", errors.New("plain http is allowed only on a loopback host; use https://")
-		}
-	case "":
-		return "", errors.New("not a URL (no https://); give the service's address, e.g. https://pay.example.com")
-	default:
-		return "", fmt.Errorf("scheme %q is not https; give the service's address, e.g. https://pay.example.com", u.Scheme)
-	}
-	if u.Host == "" || u.Hostname() == "" {
-		return "", errors.New("no host in it; give the service's address, e.g. https://pay.example.com")
-	}
-	if u.RawQuery != "" || u.Fragment != "" || u.ForceQuery {
-		return "", errors.New("a query or fragment is not allowed; give only the service's address")
-	}
-	u.Scheme = strings.ToLower(u.Scheme)
-	return strings.TrimRight(u.String(), "/"), nil
-}
-
-func isLoopback(host string) bool {
-	if strings.EqualFold(host, "localhost") {
-		return true
-	}
-	ip := net.ParseIP(host)
-	return ip != nil && ip.IsLoopback()
 }
 
 // loadCAs returns the system's roots plus the PEM certificates in path.

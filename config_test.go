@@ -213,9 +213,12 @@ func TestBadInputMessages(t *testing.T) {
 		{"URL without scheme", []string{"--base-url", "pay.example.com", "--merchant", "1"}, "", []string{"--base-url", "no https://"}},
 		{"plain http", []string{"--base-url", "http://pay.example.com", "--merchant", "1"}, "", []string{"--base-url", "use https://"}},
 		{"URL in the file", nil, "base_url = \"ftp://x\"\nmerchants = [\"1\"]\n", []string{`base_url "ftp://x" in `, "not https"}},
+		{"user info in the URL", []string{"--base-url", "https://me:hunter2@pay.example.com", "--merchant", "1"}, "",
+			[]string{`--base-url "https://me:xxxxx@pay.example.com"`, "user info is not allowed"}},
 		{"CA not PEM", []string{"--base-url", "https://pay.example.com", "--merchant", "1", "--ca-file", notPEM}, "",
 			[]string{"--ca-file " + notPEM, "no PEM certificate", "BEGIN CERTIFICATE"}},
 		{"CA missing", []string{"--ca-file", "/nonexistent/ca.pem"}, "", []string{"--ca-file /nonexistent/ca.pem: no such file"}},
+		{"CA in the file missing", nil, "ca_file = \"nope.pem\"\n", []string{"ca_file ", filepath.Join("paydash", "nope.pem") + " in ", ": no such file"}},
 		{"bad duration", []string{"--refresh", "often"}, "", []string{`--refresh "often" is not a duration`, "10s"}},
 		{"bad duration in the file", nil, "refresh = \"10\"\n", []string{`refresh "10" in `, "not a duration"}},
 		{"too short a refresh", []string{"--refresh", "10ms"}, "", []string{"--refresh 10ms is too short"}},
@@ -245,12 +248,50 @@ func TestBadInputMessages(t *testing.T) {
 			assert.True(t, strings.HasPrefix(stderr, "paydash: "), stderr)
 			assert.Equal(t, 1, strings.Count(stderr, "\n"), "one line: %q", stderr)
 			assert.NotContains(t, stderr, "goroutine", "never a stack trace")
+			assert.NotContains(t, stderr, "hunter2", "never a password")
 			for _, w := range tc.want {
 				assert.Contains(t, stderr, w)
 			}
 		})
 	}
 	_ = ts
+}
+
+// The file is decoded once, into fileConfig; every key lands in it.
+func TestDecodeConfigReadsEveryKey(t *testing.T) {
+	text := `base_url = "https://pay.example.com"
+ca_file = "ca.pem"
+merchants = [1001, " 1002 "]
+merchant = 1002
+read_only = true
+journal = "j.jsonl"
+log = "r.log"
+refresh = "5s"
+v2_token = "tok"
+v1_login = "login"
+v1_password = "pw"
+confirm_typed_over = { RUB = 100 }
+
+[keys]
+refund = ["ctrl+r"]
+`
+	for _, k := range configKeys {
+		require.True(t, strings.Contains(text, "\n"+k+" = ") || strings.HasPrefix(text, k+" = ") ||
+			strings.Contains(text, "["+k+"]"), "the text sets %s", k)
+	}
+	fc, err := decodeConfig("config.toml", []byte(text))
+	require.NoError(t, err)
+	assert.Equal(t, fileConfig{
+		BaseURL: "https://pay.example.com", CAFile: "ca.pem", Merchants: []string{"1001", "1002"}, Merchant: "1002",
+		ReadOnly: true, Journal: "j.jsonl", Log: "r.log", Refresh: "5s",
+		V2Token: "tok", V1Login: "login", V1Password: "pw",
+		TypedOver: map[string]any{"RUB": int64(100)}, Text: []byte(text),
+	}, fc)
+
+	// Unknown keys are named by their leaves, as written.
+	_, err = decodeConfig("config.toml", []byte("extra = { a = 1, b = { c = 2 } }\n[[more]]\nd = 1\n"))
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), `unknown key(s) "extra.a", "extra.b.c", "more.d" (the keys are base_url, `)
 }
 
 // confirm_typed_over: above these amounts a confirmation asks for the last

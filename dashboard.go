@@ -19,6 +19,7 @@ import (
 	"paydash/backend/money"
 	"paydash/backend/sandbox"
 	"paydash/keys"
+	"paydash/ui"
 )
 
 // session is everything the dashboard runs with, opened from the settings:
@@ -27,7 +28,7 @@ type session struct {
 	backend   backend.Backend
 	journal   *journal.Journal
 	keys      keys.Map
-	scope     scope
+	scope     ui.Scope // the first merchant and period shown
 	merchants []string
 	refresh   time.Duration
 	// pending are the journal's actions without an outcome (an earlier
@@ -175,19 +176,11 @@ func openSession(ctx context.Context, s settings, sys system, now time.Time) (_ 
 	return sess, nil
 }
 
-// scope is the first merchant and period shown (ui.Scope, kept apart so
-// that this file builds without the ui package).
-type scope struct {
-	MerchantID string
-	Start, End time.Time
-	Preset     string
-}
-
 // todayScope is the first view: the merchant's payments from the start of
 // the local day to an hour from now (room for clocks that differ a little).
-func todayScope(merchant string, now time.Time) scope {
+func todayScope(merchant string, now time.Time) ui.Scope {
 	y, m, d := now.Date()
-	return scope{
+	return ui.Scope{
 		MerchantID: merchant,
 		Start:      time.Date(y, m, d, 0, 0, 0, 0, now.Location()),
 		End:        now.Add(time.Hour),

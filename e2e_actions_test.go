@@ -40,7 +40,6 @@ type e2eSession struct {
 	api      *v2.Client
 	merchant string
 	journal  string
-	args     []string
 	env      []string
 }
 

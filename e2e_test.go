@@ -214,9 +214,12 @@ func buildPaydash(t *testing.T, _ string) string {
 			return
 		}
 		built.dir = dir
-		goTool := filepath.Join(runtime.GOROOT(), "bin", "go")
-		if _, err := os.Stat(goTool); err != nil {
-			goTool = "go"
+		// go test puts its own GOROOT/bin first on the test's PATH, so
+		// this is the go command running the test, with its build cache.
+		goTool, err := exec.LookPath("go")
+		if err != nil {
+			built.err = fmt.Errorf("finding the go command to build paydash: %v", err)
+			return
 		}
 		bin := filepath.Join(dir, "paydash")
 		args := []string{"build", "-o", bin}

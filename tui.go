@@ -32,7 +32,7 @@ func runUI(ctx context.Context, sess *session, stdout io.Writer) error {
 		Service:      sess.backend,
 		Tabs:         tabs,
 		Keys:         sess.keys,
-		Scope:        ui.Scope(sess.scope),
+		Scope:        sess.scope,
 		Merchants:    sess.merchants,
 		RefreshEvery: sess.refresh,
 		NoColor:      sess.noColor,
@@ -42,11 +42,24 @@ func runUI(ctx context.Context, sess *session, stdout io.Writer) error {
 	// Signals stop the dashboard the way q does (ui.ShutdownMsg): at once,
 	// unless an action is waiting for its answer; then after the answer,
 	// at most ui.QuitWait, journaling it as abandoned if it did not come.
-	// A second signal stops it at once. Bubble Tea v2.0.10's own handler
-	// and its WithContext both misbehave when a signal comes (its handler
-	// blocks sending a QuitMsg nobody reads once the context has stopped
-	// the program, and the kill path closes the input reader while it is
-	// still reading), so the program runs without them.
+	// A second signal stops it at once.
+	//
+	// Bubble Tea's own handling cannot do that, so the program runs
+	// without its handler (WithoutSignalHandler) and without WithContext,
+	// and this goroutine does the work. In Bubble Tea v2.1.1 (tea.go):
+	//   - Program.handleSignals listens to SIGINT and SIGTERM only (not
+	//     SIGHUP), turns SIGINT into an InterruptMsg (Run returns
+	//     ErrInterrupted) and SIGTERM into a QuitMsg, both of which
+	//     Program.eventLoop acts on before the model sees them, and stops
+	//     listening after the first signal: no wait for answers, and no
+	//     second signal. (v2.1.1 did fix its v2.0.10 bug, a send on p.msgs
+	//     that blocked forever once the program had stopped; it now gives
+	//     up when p.ctx ends.)
+	//   - A WithContext context that ends makes Program.eventLoop return at
+	//     once, and Run then takes the kill path, Program.shutdown(true),
+	//     which still closes the input's cancelreader without waiting for
+	//     Program.readLoop (waitForReadLoop is skipped when killing), so
+	//     the reader is closed while it may still be reading.
 	p := tea.NewProgram(app, tea.WithoutSignalHandler(), tea.WithOutput(stdout))
 	sigs := make(chan os.Signal, 4)
 	signal.Notify(sigs, syscall.SIGTERM, syscall.SIGHUP, os.Interrupt)

@@ -120,13 +120,6 @@ func (c Context) typesText() bool { return c.spec().text }
 // Live reports whether an action can be triggered in c.
 func (c Context) Live(action Action) bool { return slices.Contains(c.live(), action) }
 
-func (c Context) desc(s *spec) string {
-	if d, ok := c.spec().desc[s.name]; ok {
-		return d
-	}
-	return s.desc
-}
-
 // effectiveKeys are the keys of an action that can trigger it in c: in a
 // context that types text, keys that type text are left out.
 func (c Context) effectiveKeys(keys []string) []string {

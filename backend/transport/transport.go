@@ -19,34 +19,64 @@ import (
 
 // CheckBaseURL enforces HTTPS only (both specs, §5), with plain http allowed
 // on a loopback host for the embedded sandbox and local tools, and returns
-// the URL without a trailing slash. User info, queries and fragments are
-// refused: they would end up in every request or in logs.
+// the URL without a trailing slash and with its scheme in lower case. User
+// info, queries and fragments are refused: they would end up in every
+// request or in logs. A refusal is a *BaseURLError, whose Problem says what
+// is wrong and what to give instead, in words a person can act on.
 func CheckBaseURL(raw string) (string, error) {
+	refuse := func(u string, problem string, a ...any) (string, error) {
+		return "", &BaseURLError{URL: u, Problem: fmt.Sprintf(problem, a...)}
+	}
 	u, err := url.Parse(raw)
 	if err != nil {
-		return "", fmt.Errorf("base URL: %w", err)
+		return refuse(redactUnparsed(raw), "not a URL; give the service's address, e.g. https://pay.example.com")
 	}
 	if u.User != nil {
 		// Redacted: the user info may hold a password.
-		return "", fmt.Errorf("base URL %s: user info is not allowed", u.Redacted())
-	}
-	if u.Host == "" {
-		return "", fmt.Errorf("base URL %q: no host", raw)
-	}
-	if u.RawQuery != "" || u.Fragment != "" || u.ForceQuery {
-		return "", fmt.Errorf("base URL %q: a query or fragment is not allowed", raw)
+		return refuse(u.Redacted(), "user info is not allowed; give the credentials apart from the URL")
 	}
 	switch strings.ToLower(u.Scheme) {
 	case "https":
 	case "http":
 		if !IsLoopback(u.Hostname()) {
-			return "", fmt.Errorf("base URL %q: plain http is allowed only on a loopback host; use https", raw)
+			return refuse(raw, "plain http is allowed only on a loopback host; use https://")
 		}
+	case "":
+		return refuse(raw, "not a URL (no https://); give the service's address, e.g. https://pay.example.com")
 	default:
-		return "", fmt.Errorf("base URL %q: scheme must be https", raw)
+		return refuse(raw, "scheme %q is not https; give the service's address, e.g. https://pay.example.com", u.Scheme)
+	}
+	if u.Host == "" || u.Hostname() == "" {
+		return refuse(raw, "no host in it; give the service's address, e.g. https://pay.example.com")
+	}
+	if u.RawQuery != "" || u.Fragment != "" || u.ForceQuery {
+		return refuse(raw, "a query or fragment is not allowed; give only the service's address")
 	}
 	u.Scheme = strings.ToLower(u.Scheme)
 	return strings.TrimRight(u.String(), "/"), nil
+}
+
+// BaseURLError is a base URL CheckBaseURL refuses.
+type BaseURLError struct {
+	URL     string // the URL as given, any password in it replaced by "xxxxx"
+	Problem string // what is wrong with it and what to give instead
+}
+
+func (e *BaseURLError) Error() string { return fmt.Sprintf("base URL %q: %s", e.URL, e.Problem) }
+
+// redactUnparsed hides what may be user info (between "//" and the last
+// "@") in a URL that url.Parse refused, so that it cannot be redacted the
+// usual way.
+func redactUnparsed(raw string) string {
+	at := strings.LastIndex(raw, "@")
+	if at < 0 {
+		return raw
+	}
+	from := strings.Index(raw, "//") + 2
+	if from < 2 || from > at {
+		from = 0
+	}
+	return raw[:from] + "xxxxx" + raw[at:]
 }
 
 // IsLoopback reports whether host is localhost or a loopback address.

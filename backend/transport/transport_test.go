@@ -2,6 +2,7 @@ package transport
 
 import (
 	"net/http"
+	"strings"
 	"testing"
 	"time"
 
@@ -22,17 +23,29 @@ func TestCheckBaseURL(t *testing.T) {
 		require.NoError(t, err, in)
 		assert.Equal(t, want, got)
 	}
-	bad := map[string]string{
-		"http://pay.example.com":          "plain http is allowed only on a loopback host",
-		"ftp://pay.example.com":           "scheme must be https",
-		"https://user:hunter2@pay.ex.com": "user info is not allowed",
-		"https://pay.example.com/?x=1":    "query or fragment",
-		"https://":                        "no host",
+	// Each refusal says what is wrong and what to give instead.
+	bad := map[string][]string{
+		"http://pay.example.com":          {"plain http is allowed only on a loopback host", "use https://"},
+		"http://localhost.evil.example":   {"plain http is allowed only on a loopback host"},
+		"ftp://pay.example.com":           {`scheme "ftp" is not https`, "https://pay.example.com"},
+		"pay.example.com":                 {"not a URL (no https://)", "https://pay.example.com"},
+		"://pay":                          {"not a URL", "https://pay.example.com"},
+		"https://user:hunter2@pay.ex.com": {"user info is not allowed"},
+		"https://u:hunter2@[::1":          {"not a URL"},
+		"https://pay.example.com/?x=1":    {"query or fragment"},
+		"https://pay.example.com/#frag":   {"query or fragment"},
+		"https://":                        {"no host"},
+		"https://:443":                    {"no host"},
 	}
 	for in, want := range bad {
 		_, err := CheckBaseURL(in)
 		require.Error(t, err, in)
-		assert.Contains(t, err.Error(), want, in)
+		var be *BaseURLError
+		require.ErrorAs(t, err, &be, in)
+		assert.True(t, strings.HasPrefix(err.Error(), "base URL "), in)
+		for _, w := range want {
+			assert.Contains(t, be.Problem, w, in)
+		}
 		assert.NotContains(t, err.Error(), "hunter2", "a password in the URL is never echoed")
 	}
 }

@@ -59,13 +59,6 @@ var utf8BOM = []byte("\xEF\xBB\xBF")
 
 func trimBOM(b []byte) []byte { return bytes.TrimPrefix(b, utf8BOM) }
 
-// looksXML reports whether a body (BOM and leading space dropped) starts
-// with '<'.
-func looksXML(body []byte) bool {
-	b := bytes.TrimLeft(trimBOM(body), " \t\r\n")
-	return len(b) > 0 && b[0] == '<'
-}
-
 // decodeAnswer reads body as the answer of op, JSON or XML by its first
 // character. secrets are removed from any server text put into an error.
 func decodeAnswer(op string, k kind, body []byte, secrets ...string) (*answer, error) {
