@@ -32,6 +32,8 @@ import (
 	"path/filepath"
 	"sync"
 	"time"
+
+	"paydash/backend/flock"
 )
 
 // Phases of an action. Only PhaseDone and PhaseFailed are final (Final).
@@ -128,9 +130,9 @@ func Open(path string) (*Journal, error) {
 	if err != nil {
 		return nil, fmt.Errorf("journal: %w", err)
 	}
-	if err := lock(f); err != nil {
+	if err := flock.TryLock(f); err != nil {
 		f.Close()
-		if errors.Is(err, errLocked) {
+		if errors.Is(err, flock.ErrLocked) {
 			return nil, &inUseError{path: path}
 		}
 		return nil, fmt.Errorf("journal: locking %s: %w", path, err)

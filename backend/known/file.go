@@ -11,6 +11,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"paydash/backend/flock"
 )
 
 // fileVersion is the version of the format this package reads and writes.
@@ -253,12 +255,24 @@ func acquire(path string, wait time.Duration) (release func(), err error) {
 	if err != nil {
 		return nil, fmt.Errorf("known: %w", err)
 	}
-	if err := lockWaiting(f, wait); err != nil {
+	if err := flock.Wait(f, wait); err != nil {
 		f.Close()
-		if errors.Is(err, errLocked) {
+		if errors.Is(err, flock.ErrLocked) {
 			return nil, fmt.Errorf("known: %s has been locked by another paydash for more than %s; not saved, will try again", lockPath, wait)
 		}
 		return nil, fmt.Errorf("known: locking %s: %w", lockPath, err)
 	}
 	return func() { f.Close() }, nil
+}
+
+// syncDir syncs a directory, so that a rename in it survives a crash. It
+// is best effort: the rename is done either way (and not possible on
+// every system).
+func syncDir(dir string) {
+	d, err := os.Open(dir)
+	if err != nil {
+		return
+	}
+	_ = d.Sync()
+	_ = d.Close()
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"paydash/backend"
+	"paydash/backend/flock"
 )
 
 const (
@@ -701,7 +702,7 @@ func TestSaveWritesThroughASymlink(t *testing.T) {
 }
 
 func TestSaveWaitsForTheLockThenGivesUp(t *testing.T) {
-	if !haveFlock {
+	if !flock.Supported {
 		t.Skip("no flock here")
 	}
 	path := storePath(t)

@@ -1,6 +1,6 @@
 //go:build darwin || dragonfly || freebsd || illumos || linux || netbsd || openbsd
 
-package journal
+package flock
 
 import (
 	"errors"
@@ -8,14 +8,14 @@ import (
 	"syscall"
 )
 
-// errLocked: another open file description holds the lock.
-var errLocked = errors.New("locked")
+// Supported: files are locked on this system.
+const Supported = true
 
-// lock takes an exclusive advisory lock on f without waiting (flock
+// TryLock takes an exclusive advisory lock on f without waiting (flock
 // LOCK_EX|LOCK_NB). It is held by the open file description, so closing f
 // releases it; a second open of the same file, even in this process,
-// conflicts with it.
-func lock(f *os.File) error {
+// conflicts with it. It returns ErrLocked when another holds it.
+func TryLock(f *os.File) error {
 	rc, err := f.SyscallConn()
 	if err != nil {
 		return err
@@ -32,7 +32,7 @@ func lock(f *os.File) error {
 		return err
 	}
 	if errors.Is(ferr, syscall.EWOULDBLOCK) {
-		return errLocked
+		return ErrLocked
 	}
 	return ferr
 }
