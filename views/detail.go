@@ -240,3 +240,49 @@ func frame[T any](th ui.Theme, l *pagedList[T], pane []string, w, h int) string 
 	}
 	return strings.Join(block(body, w, h), "\n")
 }
+
+// listKey handles the keys every list tab gives the same meaning over its
+// list and pane: moving, opening the pane (raw or not) on the selected
+// row, esc clearing the filter, the filter (which closes the pane: it
+// works on the list) and copy id of the pane's object or the selected
+// row. open and closePane are the tab's own when it does more than the
+// pane does (nil: the pane's show and close). handled is false for the
+// tab's other keys.
+func listKey[T any](l *pagedList[T], d *detail[T], msg tea.KeyPressMsg, a keys.Action,
+	open func(T, bool) tea.Cmd, closePane func()) (cmd tea.Cmd, handled bool) {
+	switch {
+	case isMove(a):
+		return l.move(msg), true
+	case a == keys.ActOpen || a == keys.ActRaw:
+		sel, ok := l.selected()
+		switch {
+		case !ok:
+		case open != nil:
+			cmd = open(sel, a == keys.ActRaw)
+		default:
+			cmd = d.show(sel, a == keys.ActRaw, false)
+		}
+		return cmd, true
+	case a == keys.ActClose:
+		l.clearFilter()
+		return nil, true
+	case a == keys.ActFilter:
+		if closePane != nil {
+			closePane()
+		} else {
+			d.close()
+		}
+		l.focusFilter()
+		return nil, true
+	case a == keys.ActCopyID:
+		obj, ok := d.obj, d.isOpen()
+		if !ok {
+			obj, ok = l.selected()
+		}
+		if ok {
+			cmd = copyID(l.rowID(obj))
+		}
+		return cmd, true
+	}
+	return nil, false
+}

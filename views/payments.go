@@ -326,23 +326,10 @@ func (t *Payments) key(msg tea.KeyPressMsg) tea.Cmd {
 			return nil // the payment is shown
 		}
 	}
-	switch {
-	case isMove(p.Action):
-		return t.list.move(msg)
-	case p.Action == keys.ActOpen || p.Action == keys.ActRaw:
-		if sel, ok := t.list.selected(); ok {
-			return t.openDetail(sel, p.Action == keys.ActRaw)
-		}
-	case p.Action == keys.ActClose:
-		t.list.clearFilter()
-	case p.Action == keys.ActFilter:
-		t.closeDetail() // the filter works on the list: show it
-		t.list.focusFilter()
-	case p.Action == keys.ActCopyID:
-		if sel, ok := t.target(); ok {
-			return copyID(sel.ID)
-		}
-	case p.Action == keys.ActRefresh:
+	if cmd, handled := listKey(t.list, t.detail, msg, p.Action, t.openDetail, t.closeDetail); handled {
+		return cmd
+	}
+	if p.Action == keys.ActRefresh {
 		return t.refresh()
 	}
 	// The action keys come as ui.ActionMsg: the shell puts up the

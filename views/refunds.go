@@ -175,23 +175,10 @@ func (t *Refunds) key(msg tea.KeyPressMsg) tea.Cmd {
 			return t.openPayment()
 		}
 	}
-	switch {
-	case isMove(p.Action):
-		return t.list.move(msg)
-	case p.Action == keys.ActOpen || p.Action == keys.ActRaw:
-		if sel, ok := t.list.selected(); ok {
-			return t.detail.show(sel, p.Action == keys.ActRaw, false)
-		}
-	case p.Action == keys.ActClose:
-		t.list.clearFilter()
-	case p.Action == keys.ActFilter:
-		t.detail.close() // the filter works on the list: show it
-		t.list.focusFilter()
-	case p.Action == keys.ActCopyID:
-		if r, ok := t.target(); ok {
-			return copyID(r.ID)
-		}
-	case p.Action == keys.ActRefresh:
+	if cmd, handled := listKey(t.list, t.detail, msg, p.Action, nil, nil); handled {
+		return cmd
+	}
+	if p.Action == keys.ActRefresh {
 		// The refresh key re-reads the list only (a RefreshMsg re-reads
 		// the open pane too).
 		return t.list.refresh()

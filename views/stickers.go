@@ -211,23 +211,10 @@ func (t *Stickers) key(msg tea.KeyPressMsg) tea.Cmd {
 			return nil
 		}
 	}
-	switch {
-	case isMove(p.Action):
-		return t.list.move(msg)
-	case p.Action == keys.ActOpen || p.Action == keys.ActRaw:
-		if sel, ok := t.list.selected(); ok {
-			return t.detail.show(sel, p.Action == keys.ActRaw, false)
-		}
-	case p.Action == keys.ActClose:
-		t.list.clearFilter()
-	case p.Action == keys.ActFilter:
-		t.detail.close()
-		t.list.focusFilter()
-	case p.Action == keys.ActCopyID:
-		if s, ok := t.target(); ok {
-			return copyID(s.ID)
-		}
-	case p.Action == keys.ActRefresh && t.noV2 == "":
+	if cmd, handled := listKey(t.list, t.detail, msg, p.Action, nil, nil); handled {
+		return cmd
+	}
+	if p.Action == keys.ActRefresh && t.noV2 == "" {
 		return t.list.refresh()
 	}
 	return nil
