@@ -268,14 +268,15 @@ func (t *Stickers) detailLines() []string {
 	f.add("Merchant", c(s.MerchantID))
 	f.add("Payload", c(s.Payload))
 	f.heading("QR code")
-	f.lines = append(f.lines, qrLines(th, s.Payload)...)
+	f.lines = append(f.lines, qrLines(th, s.Payload, paneBody(d.h))...)
 	return f.lines
 }
 
 // qrLines draws payload as a QR code for the theme: black on white when
 // colours may be used (what a phone reads best), else in the terminal's
-// own colours, light ink on a dark terminal.
-func qrLines(th ui.Theme, payload string) []string {
+// own colours, light ink on a dark terminal. room is the lines the pane
+// shows: a code taller than that cannot be scanned whole, and says so.
+func qrLines(th ui.Theme, payload string, room int) []string {
 	if payload == "" {
 		return []string{th.Muted.Render("no payload: the service gave none")}
 	}
@@ -290,5 +291,10 @@ func qrLines(th ui.Theme, payload string) []string {
 			lines[i] = paper.Render(l)
 		}
 	}
-	return append(lines, th.Muted.Render(fmt.Sprintf("%d×%d cells; scroll with j/k to see all of it", code.Width(), code.Height())))
+	if code.Height() > room {
+		lines = append([]string{th.Warning.Render(fmt.Sprintf(
+			"The code needs %d lines and this pane shows %d: make the window %d lines taller to scan it.",
+			code.Height(), room, code.Height()-room))}, lines...)
+	}
+	return lines
 }
