@@ -2,11 +2,8 @@ package views
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"slices"
 	"strings"
-	"time"
 
 	tea "charm.land/bubbletea/v2"
 
@@ -18,66 +15,31 @@ import (
 	"paydash/ui"
 )
 
-// The Payments tab's money actions (issue 7). The life cycle of one:
+// The Payments tab's money actions (issue 7). Before the confirmation:
 //
 //	action key   the shell shows a "preparing" dialog at once and sends ActionMsg;
 //	prepare      the payment (and, for a refund, its refunds) is read again, so the
 //	             dialog names it as it is now; the dialog is bound to it;
-//	y            Confirm marks the action as being sent on its payment, so nothing
-//	             else can be sent on it, and the runner journals and sends it;
-//	answer       done, refused (shown whole, kept above the status bar), or
-//	             unknown: then it is found out (action.Runner.Check), again and
-//	             again while the service cannot say, and never shown as a failure.
 //
-// Actions left without an outcome by an earlier run (Deps.Pending) are
-// found out the same way at start, with a notice listing them.
+// and after it the tracker (track.go) sends it and follows it to its outcome.
 
 // actionInfo describes one of the tab's actions.
 type actionInfo struct {
 	kind     backend.Action
-	backend  backend.Action
 	verb     string // the confirm button's verb ("Refund 500.00 RUB")
 	noun     string // "the release of the hold" in "Could not read payment … before …"
-	doing    string // the row's status while it is sent ("→ refunding")
 	title    string // the dialog's title, %s = the payment id
 	required backend.PaymentStatus
 	wrong    string // the wrong-state reason, %s = the current status
 }
 
 var actionInfos = map[keys.Action]actionInfo{
-	keys.ActCapture: {backend.ActionCapture, backend.ActionCapture, "Capture", "the capture", "capturing", "Capture payment %s",
+	keys.ActCapture: {backend.ActionCapture, "Capture", "the capture", "Capture payment %s",
 		backend.PaymentAuthorized, "only an Authorized payment can be captured (this one is %s)"},
-	keys.ActCancelHold: {backend.ActionCancelHold, backend.ActionCancelHold, "Release", "the release of its hold", "releasing", "Cancel the hold on payment %s",
+	keys.ActCancelHold: {backend.ActionCancelHold, "Release", "the release of its hold", "Cancel the hold on payment %s",
 		backend.PaymentAuthorized, "only an Authorized payment's hold can be cancelled (this one is %s)"},
-	keys.ActRefund: {backend.ActionRefund, backend.ActionRefund, "Refund", "the refund", "refunding", "Refund payment %s",
+	keys.ActRefund: {backend.ActionRefund, "Refund", "the refund", "Refund payment %s",
 		backend.PaymentSettled, "only a Settled payment can be refunded (this one is %s)"},
-}
-
-// tracked is an action of this tab whose outcome is not known yet.
-type tracked struct {
-	req   action.Request
-	state trackState
-	why   string // unknown: why (the lost answer, the failed check)
-	tries int    // checks made
-	// fromStart: left by an earlier run; its outcome goes to the notice.
-	fromStart bool
-}
-
-type trackState int
-
-const (
-	stateSending  trackState = iota // sent, the answer awaited
-	stateChecking                   // the answer was lost: being found out
-	stateStuck                      // cannot be found out automatically: the user must look
-)
-
-// checkAfter is how long to wait before the check number tries+1 of an
-// unknown outcome: the first after two seconds (a lost answer is usually
-// a blip, and a request still on its way should have landed by then),
-// then doubling up to a minute while the service cannot say. A variable
-// so that tests need not wait.
-var checkAfter = func(tries int) time.Duration {
-	return min(2*time.Second<<min(tries, 5), time.Minute)
 }
 
 // Messages of the actions.
@@ -92,17 +54,6 @@ type (
 		p       backend.Payment
 		refunds []backend.Refund
 		err     error
-	}
-	// outcomeMsg is what became of an action: its answer, or a check.
-	outcomeMsg struct {
-		owner uint64
-		req   action.Request
-		out   action.Outcome
-	}
-	// checkDueMsg: time to find out an unknown outcome again.
-	checkDueMsg struct {
-		owner uint64
-		id    string // the action's id
 	}
 )
 
@@ -129,13 +80,13 @@ func (t *Payments) Available(act keys.Action) (bool, string) {
 // action under way or of unknown outcome on it, the payment's state.
 func (t *Payments) availableFor(act keys.Action, p backend.Payment) (bool, string) {
 	ai := actionInfos[act]
-	if ok, why := t.src.Can(ai.backend); !ok {
+	if ok, why := t.src.Can(ai.kind); !ok {
 		return false, why
 	}
 	if t.d.Journal == nil {
 		return false, "no journal is open, so the action could not be recorded (see --journal)"
 	}
-	if tr := t.trackedOn(p.ID); tr != nil {
+	if tr := t.acts.on(paymentRef(p.ID)); tr != nil {
 		return false, tr.busyReason()
 	}
 	if p.Status != ai.required {
@@ -148,54 +99,6 @@ func (t *Payments) availableFor(act keys.Action, p backend.Payment) (bool, strin
 		}
 	}
 	return true, ""
-}
-
-// busyReason is why no other action may be sent on the payment now.
-func (tr *tracked) busyReason() string {
-	what := action.Describe(tr.req)
-	switch tr.state {
-	case stateSending:
-		return "the " + what + " is being sent; wait for its answer"
-	case stateChecking:
-		return "the outcome of the " + what + " (sent " + fmtClock(tr.req.Sent) +
-			") is not known yet; paydash is finding it out with the service"
-	}
-	return "the outcome of the " + what + " (sent " + fmtClock(tr.req.Sent) + ") could not be found out: " +
-		tr.why + "; check the payment by hand, then restart paydash"
-}
-
-func fmtClock(t time.Time) string {
-	if t.IsZero() {
-		return "earlier"
-	}
-	if t.Local().YearDay() != time.Now().Local().YearDay() {
-		return t.Local().Format("02 Jan 15:04:05")
-	}
-	return t.Local().Format("15:04:05")
-}
-
-// actionLines say, at the top of the pane, what is under way on the
-// payment: short lines, since the pane may be narrow.
-func actionLines(tr *tracked) []string {
-	what := action.Describe(tr.req)
-	what = strings.ToUpper(what[:1]) + what[1:]
-	switch tr.state {
-	case stateSending:
-		return []string{"→ " + what, "  being sent, the answer awaited"}
-	case stateChecking:
-		return []string{"? " + what, "  outcome unknown: finding it out", "  (" + tr.why + ")"}
-	}
-	return []string{"✗ " + what, "  outcome unknown: " + tr.why, "  check the payment by hand"}
-}
-
-// trackedOn is the action not yet over on a payment, nil when none.
-func (t *Payments) trackedOn(paymentID string) *tracked {
-	for _, tr := range t.actions {
-		if tr.req.ObjectID == paymentID {
-			return tr
-		}
-	}
-	return nil
 }
 
 // ActionTarget names what an action key would act on, for the preparing
@@ -355,134 +258,15 @@ func customerText(p backend.Payment) string {
 	return strings.Join(parts, ", ")
 }
 
-// confirmFunc is the ConfirmSpec's Confirm. The shell calls it once, from
-// its Update (the program's event loop, like this tab's Update), when the
-// user confirms: it marks the action as under way on p at once, so that
-// nothing else can be sent on p, and returns the command that journals and
-// sends it.
+// confirmFunc is the ConfirmSpec's Confirm: the tracker sends the action
+// on p with the amount the dialog showed.
 func (t *Payments) confirmFunc(act keys.Action, p backend.Payment) func(money.Amount) tea.Cmd {
 	return func(amount money.Amount) tea.Cmd {
-		if tr := t.trackedOn(p.ID); tr != nil {
-			return toastCmd(ui.ToastWarning, "Not sent: "+tr.busyReason())
-		}
 		if amount.Currency == "" {
 			amount = p.Amount // a cancel: the hold it releases, for the record
 		}
-		req := action.New(actionInfos[act].kind, p.ID, amount, t.via)
-		t.track(&tracked{req: req, state: stateSending})
-		return t.sendCmd(req)
+		return t.acts.send(action.New(actionInfos[act].kind, p.ID, amount, t.via))
 	}
-}
-
-// track notes an action not yet over, and draws its row again.
-func (t *Payments) track(tr *tracked) {
-	t.actions[tr.req.ID] = tr
-	t.list.table.Redraw(tr.req.ObjectID)
-}
-
-// untrack forgets an action that is over.
-func (t *Payments) untrack(req action.Request) {
-	delete(t.actions, req.ID)
-	t.list.table.Redraw(req.ObjectID)
-}
-
-// sendCmd journals and sends an action. Its outcome comes back at once:
-// reading the pane again after it is the pane's business (showPayment).
-func (t *Payments) sendCmd(req action.Request) tea.Cmd {
-	owner, run := t.owner, t.run
-	return func() tea.Msg {
-		sent, out := run.Send(context.Background(), req)
-		return outcomeMsg{owner: owner, req: sent, out: out}
-	}
-}
-
-// checkCmd finds out what became of an action whose answer was lost.
-func (t *Payments) checkCmd(req action.Request) tea.Cmd {
-	owner, run := t.owner, t.run
-	return func() tea.Msg {
-		return outcomeMsg{owner: owner, req: req, out: run.Check(context.Background(), req)}
-	}
-}
-
-// checkLater asks for another check of tr after a delay that grows with
-// its tries.
-func (t *Payments) checkLater(tr *tracked) tea.Cmd {
-	owner, id := t.owner, tr.req.ID
-	return tea.Tick(checkAfter(tr.tries), func(time.Time) tea.Msg { return checkDueMsg{owner: owner, id: id} })
-}
-
-func (t *Payments) onCheckDue(msg checkDueMsg) tea.Cmd {
-	if msg.owner != t.owner {
-		return nil
-	}
-	tr, ok := t.actions[msg.id]
-	if !ok || tr.state != stateChecking {
-		return nil
-	}
-	tr.tries++
-	return t.checkCmd(tr.req)
-}
-
-// onOutcome shows what became of an action, in the toast, the error line,
-// the row, the pane and (for one of an earlier run) the notice.
-func (t *Payments) onOutcome(msg outcomeMsg) tea.Cmd {
-	if msg.owner != t.owner {
-		return nil
-	}
-	tr, ok := t.actions[msg.req.ID]
-	if !ok {
-		return nil
-	}
-	tr.req = msg.req
-	out := msg.out
-	text := out.Text(msg.req)
-	if out.JournalErr != nil {
-		text += " (the journal could not record it: " + errText(out.JournalErr) + ")"
-	}
-	var cmds []tea.Cmd
-	switch out.State {
-	case action.Unknown:
-		wasSending := tr.state == stateSending
-		tr.state, tr.why = stateChecking, reasonOf(out.Err)
-		if !out.Retry {
-			tr.state = stateStuck
-		}
-		t.list.table.Redraw(msg.req.ObjectID)
-		switch {
-		case tr.fromStart:
-			cmds = append(cmds, t.noticeCmd(tr, ui.ToastWarning, text))
-		case wasSending || tr.state == stateStuck:
-			cmds = append(cmds, toastCmd(ui.ToastWarning, text))
-		}
-		if tr.state == stateStuck {
-			cmds = append(cmds, msgCmd(ui.ErrorMsg{Err: errors.New(text), Sticky: true,
-				Hint: "look at the payment's refunds in the merchant portal; paydash will not send it again"}))
-		} else {
-			cmds = append(cmds, t.checkLater(tr))
-		}
-		return tea.Batch(cmds...)
-	case action.Done:
-		t.untrack(msg.req)
-		level := ui.ToastSuccess
-		if out.JournalErr != nil {
-			level = ui.ToastWarning
-		}
-		cmds = append(cmds, toastCmd(level, text))
-	case action.NotDone:
-		t.untrack(msg.req)
-		if !tr.fromStart { // one of the last run is news for the notice, not this session's failure
-			cmds = append(cmds, msgCmd(ui.ErrorMsg{Err: errors.New(text), Hint: hintOf(out.Err), Sticky: true}))
-		}
-	}
-	if tr.fromStart {
-		level := ui.ToastSuccess
-		if out.State == action.NotDone {
-			level = ui.ToastInfo
-		}
-		cmds = append(cmds, t.noticeCmd(tr, level, text))
-	}
-	cmds = append(cmds, t.showPayment(msg))
-	return tea.Batch(cmds...)
 }
 
 // showPayment puts the payment an action's outcome brought into the row,
@@ -501,73 +285,4 @@ func (t *Payments) showPayment(msg outcomeMsg) tea.Cmd {
 		d.set(p)
 	}
 	return t.reloadDetail()
-}
-
-func reasonOf(err error) string {
-	if err == nil {
-		return "no answer"
-	}
-	return backend.Reason(err)
-}
-
-// --- actions of an earlier run ---------------------------------------------
-
-// noticeTitle heads the notice of the actions found without an outcome.
-const noticeTitle = "Actions left without an outcome when paydash last stopped"
-
-func (t *Payments) noticeCmd(tr *tracked, level ui.ToastLevel, text string) tea.Cmd {
-	return msgCmd(ui.NoticeMsg{Title: noticeTitle, ID: tr.req.ID, Level: level, Text: text})
-}
-
-// adopt takes the actions an earlier run left without an outcome: each
-// blocks its payment from the start until it is found out (resume).
-func (t *Payments) adopt(pending []action.Request) {
-	for _, req := range pending {
-		switch req.Kind {
-		case backend.ActionCapture, backend.ActionCancelHold, backend.ActionRefund:
-			t.track(&tracked{req: req, state: stateChecking, fromStart: true})
-		}
-	}
-}
-
-// resume starts finding out what became of the actions of an earlier run,
-// with a notice that lists them.
-func (t *Payments) resume() tea.Cmd {
-	var open []*tracked
-	for _, tr := range t.actions {
-		if tr.fromStart && tr.tries == 0 {
-			open = append(open, tr)
-		}
-	}
-	slices.SortFunc(open, func(a, b *tracked) int { return a.req.Sent.Compare(b.req.Sent) })
-	var cmds []tea.Cmd
-	for _, tr := range open {
-		tr.tries++
-		req := tr.req
-		text := strings.ToUpper(action.Describe(req)[:1]) + action.Describe(req)[1:] +
-			", sent " + fmtClock(req.Sent) + " through " + string(req.Interface) + ": finding out what became of it…"
-		cmds = append(cmds, t.noticeCmd(tr, ui.ToastInfo, text), t.checkCmd(req))
-	}
-	return tea.Batch(cmds...)
-}
-
-// abandon journals the actions still awaiting their answer as abandoned:
-// paydash is stopping without it (the next start finds out).
-func (t *Payments) abandon() tea.Cmd {
-	var reqs []action.Request
-	for _, tr := range t.actions {
-		if tr.state == stateSending {
-			reqs = append(reqs, tr.req)
-		}
-	}
-	if len(reqs) == 0 {
-		return nil
-	}
-	run := t.run
-	return func() tea.Msg {
-		for _, req := range reqs {
-			_ = run.Abandon(req, "paydash stopped before the answer came")
-		}
-		return nil
-	}
 }

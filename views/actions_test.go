@@ -380,7 +380,7 @@ func TestALostRefundAnswerIsFoundOutNotFailed(t *testing.T) {
 				string(made[0].Status), ts[1].Text)
 			assert.Empty(t, e.errors(), "never shown as a failure")
 			assert.Zero(t, e.tab.Status().Checking)
-			assert.Empty(t, p.actions)
+			assert.Empty(t, p.acts.mine)
 
 			phases := []string{}
 			for _, l := range e.journal() {

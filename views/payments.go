@@ -43,14 +43,10 @@ type Payments struct {
 	jumping    bool
 	jumpCancel context.CancelFunc // cancels a search through the period
 
-	// run sends the actions and finds out their outcomes; via is the
-	// interface that carries them.
-	run *action.Runner
-	via backend.Interface
-	// actions are the actions of this tab not yet over (being sent, or
-	// their outcome being found out), by action id; at most one per
-	// payment, which no other action may touch meanwhile.
-	actions map[string]*tracked
+	// acts sends the actions and follows them to their outcomes; via is
+	// the interface that carries them.
+	acts *tracker
+	via  backend.Interface
 }
 
 // paymentSource is what the Payments tab asks of the backend (the actions
@@ -90,15 +86,18 @@ type jumpResultMsg struct {
 // NewPayments makes the Payments tab.
 func NewPayments(d Deps) ui.Tab {
 	t := &Payments{
-		src:     d.Backend,
-		d:       d,
-		owner:   newOwner(),
-		theme:   d.Theme,
-		orders:  map[string]string{},
-		run:     &action.Runner{Backend: d.Backend, Journal: d.Journal, Now: d.Now},
-		via:     action.Carrier(d.Backend),
-		actions: map[string]*tracked{},
+		src:    d.Backend,
+		d:      d,
+		owner:  newOwner(),
+		theme:  d.Theme,
+		orders: map[string]string{},
+		via:    action.Carrier(d.Backend),
 	}
+	t.acts = newTracker(t.owner, d, func(ref objectRef) {
+		if ref.kind == "payment" {
+			t.list.table.Redraw(ref.id)
+		}
+	})
 	cfg := datatable.Config[backend.Payment]{
 		ID:          func(p backend.Payment) string { return p.ID },
 		Columns:     paymentColumns(t.rowAction),
@@ -109,7 +108,7 @@ func NewPayments(d Deps) ui.Tab {
 	t.list = newPagedList(cfg, d.Keys, d.Theme, paymentTime)
 	t.list.failText = "Could not load this period (the reason is below); press r to try again"
 	t.detail = newDetail(t.readPayment, t.detailLines, func(p backend.Payment) []string { return paymentRawLines(p, t.theme) })
-	t.adopt(d.Pending)
+	t.acts.adopt(d.Pending, backend.ActionCapture, backend.ActionCancelHold, backend.ActionRefund)
 	return t
 }
 
@@ -131,23 +130,7 @@ func cmpIDs(a, b string) int {
 // rowAction is what the status column shows instead of the status while
 // an action is under way on the payment ("→ refunding", "? checking"), ""
 // when none is.
-func (t *Payments) rowAction(p backend.Payment) string {
-	tr := t.trackedOn(p.ID)
-	switch {
-	case tr == nil:
-		return ""
-	case tr.state == stateSending:
-		for _, ai := range actionInfos {
-			if ai.kind == tr.req.Kind {
-				return "→ " + ai.doing
-			}
-		}
-		return "→ sending"
-	case tr.state == stateChecking:
-		return "? checking"
-	}
-	return "? unknown"
-}
+func (t *Payments) rowAction(p backend.Payment) string { return t.acts.rowMark(paymentRef(p.ID)) }
 
 // paymentColumns are the list's columns; rowAction (nil: none) overrides
 // the status while an action is under way on a payment.
@@ -194,7 +177,7 @@ func (t *Payments) Title() string { return "Payments" }
 // Init implements ui.Tab: the first load, and the finding out of what an
 // earlier run left without an outcome.
 func (t *Payments) Init(s ui.Scope) tea.Cmd {
-	return tea.Batch(t.start(s), t.resume())
+	return tea.Batch(t.start(s), t.acts.resume())
 }
 
 // start drops the old scope's list, pane and search and loads the new one.
@@ -227,13 +210,7 @@ func (t *Payments) Context() keys.Context { return listContext(t.list.filtering,
 // Status implements ui.Tab.
 func (t *Payments) Status() ui.TabStatus {
 	st := t.list.status()
-	for _, tr := range t.actions {
-		if tr.state == stateSending {
-			st.Sending++
-		} else {
-			st.Checking++
-		}
-	}
+	t.acts.counts(&st)
 	st.Loading = st.Loading || t.detail.loading || t.refunds.loading || t.jumping || st.Sending > 0
 	return st
 }
@@ -258,6 +235,12 @@ func (t *Payments) Update(msg tea.Msg) (ui.Tab, tea.Cmd) {
 			t.list.upsert(t.detail.obj, t.d.now())
 		}
 		return t, nil
+	}
+	if cmd, over, ok := t.acts.update(msg); ok {
+		if over != nil {
+			cmd = tea.Batch(cmd, t.showPayment(*over))
+		}
+		return t, cmd
 	}
 	switch msg := msg.(type) {
 	case tea.KeyPressMsg:
@@ -287,12 +270,8 @@ func (t *Payments) Update(msg tea.Msg) (ui.Tab, tea.Cmd) {
 		return t, t.startAction(msg.Action, msg.Ticket)
 	case prepareMsg:
 		return t, t.onPrepared(msg)
-	case outcomeMsg:
-		return t, t.onOutcome(msg)
-	case checkDueMsg:
-		return t, t.onCheckDue(msg)
 	case ui.AbandonMsg:
-		return t, t.abandon()
+		return t, t.acts.abandon()
 	}
 	return t, nil
 }
@@ -531,14 +510,8 @@ func (t *Payments) detailLines() []string {
 	if d.err != nil {
 		f.failure("", d.err)
 	}
-	if tr := t.trackedOn(p.ID); tr != nil {
-		st := th.Warning
-		if tr.state == stateStuck {
-			st = th.Danger
-		}
-		for _, l := range actionLines(tr) {
-			f.line(st.Render(l))
-		}
+	for _, l := range t.acts.paneLines(th, paymentRef(p.ID)) {
+		f.line(l)
 	}
 
 	f.addAlways("Status", statusStyle(th, p.Status).Render(paymentStatusText(p.Status)))

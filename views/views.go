@@ -46,6 +46,10 @@ type Deps struct {
 	// confirmation asks for the last digits of the payment id typed
 	// (config confirm_typed_over).
 	TypedOver map[string]money.Decimal
+	// InFlight is the actions not yet over, shared by the tabs so that no
+	// tab sends an action on an object another tab is acting on; nil gives
+	// each tab its own.
+	InFlight *InFlight
 }
 
 func (d Deps) now() time.Time {

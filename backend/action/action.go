@@ -418,7 +418,7 @@ func (o Outcome) Text(r Request) string {
 		reason = "no answer"
 	}
 	if !o.Retry {
-		return upperFirst(Describe(r)) + ": outcome unknown — " + reason + "; check " + byHand(r.Kind) + " by hand"
+		return upperFirst(Describe(r)) + ": outcome unknown — " + reason + "; check " + Where(r.Kind) + " by hand"
 	}
 	return upperFirst(Describe(r)) + ": outcome unknown — checking (" + reason + ")"
 }
@@ -439,8 +439,9 @@ func made(what, id, link string) string {
 	return ": " + strings.Join(parts, ", ")
 }
 
-// byHand is what to check by hand when an outcome cannot be found out.
-func byHand(k backend.Action) string {
+// Where is what to check by hand when the outcome of an action of kind k
+// cannot be found out: "the payment", "the token", "the merchant's stickers"…
+func Where(k backend.Action) string {
 	switch k {
 	case backend.ActionRevokeToken:
 		return "the token"

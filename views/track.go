@@ -1,0 +1,425 @@
+package views
+
+import (
+	"context"
+	"errors"
+	"slices"
+	"strings"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"paydash/backend"
+	"paydash/backend/action"
+	"paydash/ui"
+)
+
+// The life of an action after its confirmation, the same in every tab
+// (issue 7):
+//
+//	y            the dialog's Confirm calls tracker.send: the action is marked
+//	             as under way on its object at once, so nothing else can be
+//	             sent on it (from any tab), and the runner journals and sends it;
+//	answer       done, refused (shown whole, kept above the status bar), or
+//	             unknown: then it is found out (action.Runner.Check), again and
+//	             again while the service cannot say, and never shown as a failure.
+//
+// Actions left without an outcome by an earlier run (Deps.Pending) are
+// adopted by the tab whose kinds they are and found out the same way at
+// start, with a notice listing them.
+
+// tracked is an action not yet over.
+type tracked struct {
+	req   action.Request
+	state trackState
+	why   string // unknown: why (the lost answer, the failed check)
+	tries int    // checks made
+	// fromStart: left by an earlier run; its outcome goes to the notice.
+	fromStart bool
+}
+
+type trackState int
+
+const (
+	stateSending  trackState = iota // sent, the answer awaited
+	stateChecking                   // the answer was lost: being found out
+	stateStuck                      // cannot be found out automatically: the user must look
+)
+
+// checkAfter is how long to wait before the check number tries+1 of an
+// unknown outcome: the first after two seconds (a lost answer is usually
+// a blip, and a request still on its way should have landed by then),
+// then doubling up to a minute while the service cannot say. A variable
+// so that tests need not wait.
+var checkAfter = func(tries int) time.Duration {
+	return min(2*time.Second<<min(tries, 5), time.Minute)
+}
+
+// Messages of the tracker.
+type (
+	// outcomeMsg is what became of an action: its answer, or a check.
+	outcomeMsg struct {
+		owner uint64
+		req   action.Request
+		out   action.Outcome
+	}
+	// checkDueMsg: time to find out an unknown outcome again.
+	checkDueMsg struct {
+		owner uint64
+		id    string // the action's id
+	}
+)
+
+// objectRef names what an action acts on: a payment, a token or a sticker
+// (ids of different kinds may look alike). A create has none.
+type objectRef struct {
+	kind string
+	id   string
+}
+
+func paymentRef(id string) objectRef { return objectRef{"payment", id} }
+func tokenRef(id string) objectRef   { return objectRef{"token", id} }
+func stickerRef(id string) objectRef { return objectRef{"sticker", id} }
+
+// refOf is the object an action acts on; ok is false for a create.
+func refOf(req action.Request) (objectRef, bool) {
+	switch req.Kind {
+	case backend.ActionCapture, backend.ActionCancelHold, backend.ActionRefund:
+		return paymentRef(req.ObjectID), true
+	case backend.ActionRevokeToken:
+		return tokenRef(req.ObjectID), true
+	case backend.ActionToggleSticker:
+		return stickerRef(req.ObjectID), true
+	}
+	return objectRef{}, false
+}
+
+// InFlight is the actions not yet over in all the tabs built from one
+// Deps, by the object they act on: a token being revoked from a payment's
+// pane cannot be revoked again from the Tokens tab meanwhile. It is only
+// touched from the tabs' Update (the program's event loop).
+type InFlight struct {
+	byObject map[objectRef]*tracked
+}
+
+// NewInFlight makes the register the tabs share (Deps.InFlight).
+func NewInFlight() *InFlight { return &InFlight{byObject: map[objectRef]*tracked{}} }
+
+// tracker sends one tab's actions and follows each until its outcome is
+// known.
+type tracker struct {
+	owner   uint64
+	run     *action.Runner
+	flights *InFlight
+	mine    map[string]*tracked // this tab's, by action id
+	// redraw draws the rows of an object again when an action on it
+	// starts or ends (nil: the tab has no such rows).
+	redraw func(objectRef)
+}
+
+func newTracker(owner uint64, d Deps, redraw func(objectRef)) *tracker {
+	flights := d.InFlight
+	if flights == nil {
+		flights = NewInFlight()
+	}
+	if redraw == nil {
+		redraw = func(objectRef) {}
+	}
+	return &tracker{owner: owner, run: &action.Runner{Backend: d.Backend, Journal: d.Journal, Now: d.Now},
+		flights: flights, mine: map[string]*tracked{}, redraw: redraw}
+}
+
+// on is the action not yet over on an object, from any tab; nil when none.
+func (k *tracker) on(ref objectRef) *tracked { return k.flights.byObject[ref] }
+
+// counts adds this tab's actions to its status: sent and awaiting their
+// answer, or being found out.
+func (k *tracker) counts(st *ui.TabStatus) {
+	for _, tr := range k.mine {
+		if tr.state == stateSending {
+			st.Sending++
+		} else {
+			st.Checking++
+		}
+	}
+}
+
+// send journals and sends req, unless another action is under way on its
+// object. The shell calls a dialog's Confirm once, from its Update (the
+// program's event loop, like the tabs' Update), so the mark is set before
+// any other key can act.
+func (k *tracker) send(req action.Request) tea.Cmd {
+	if ref, ok := refOf(req); ok {
+		if tr := k.on(ref); tr != nil {
+			return toastCmd(ui.ToastWarning, "Not sent: "+tr.busyReason())
+		}
+	}
+	k.track(&tracked{req: req, state: stateSending})
+	owner, run := k.owner, k.run
+	return func() tea.Msg {
+		sent, out := run.Send(context.Background(), req)
+		return outcomeMsg{owner: owner, req: sent, out: out}
+	}
+}
+
+func (k *tracker) track(tr *tracked) {
+	k.mine[tr.req.ID] = tr
+	if ref, ok := refOf(tr.req); ok {
+		k.flights.byObject[ref] = tr
+		k.redraw(ref)
+	}
+}
+
+func (k *tracker) untrack(req action.Request) {
+	delete(k.mine, req.ID)
+	if ref, ok := refOf(req); ok {
+		if k.flights.byObject[ref] != nil && k.flights.byObject[ref].req.ID == req.ID {
+			delete(k.flights.byObject, ref)
+		}
+		k.redraw(ref)
+	}
+}
+
+// checkCmd finds out what became of an action whose answer was lost.
+func (k *tracker) checkCmd(req action.Request) tea.Cmd {
+	owner, run := k.owner, k.run
+	return func() tea.Msg {
+		return outcomeMsg{owner: owner, req: req, out: run.Check(context.Background(), req)}
+	}
+}
+
+// update takes the tracker's own messages (ok). over is an outcome that is
+// now final (done or not done), for the tab to show what it changed.
+func (k *tracker) update(msg tea.Msg) (cmd tea.Cmd, over *outcomeMsg, ok bool) {
+	switch msg := msg.(type) {
+	case outcomeMsg:
+		if msg.owner != k.owner {
+			return nil, nil, false
+		}
+		cmd, final := k.onOutcome(msg)
+		if final {
+			return cmd, &msg, true
+		}
+		return cmd, nil, true
+	case checkDueMsg:
+		if msg.owner != k.owner {
+			return nil, nil, false
+		}
+		tr, found := k.mine[msg.id]
+		if !found || tr.state != stateChecking {
+			return nil, nil, true
+		}
+		tr.tries++
+		return k.checkCmd(tr.req), nil, true
+	}
+	return nil, nil, false
+}
+
+// onOutcome shows what became of an action, in the toast, the error line,
+// the row, the pane and (for one of an earlier run) the notice. final says
+// the action is over.
+func (k *tracker) onOutcome(msg outcomeMsg) (tea.Cmd, bool) {
+	tr, ok := k.mine[msg.req.ID]
+	if !ok {
+		return nil, false
+	}
+	tr.req = msg.req
+	out := msg.out
+	text := out.Text(msg.req)
+	if out.JournalErr != nil {
+		text += " (the journal could not record it: " + errText(out.JournalErr) + ")"
+	}
+	var cmds []tea.Cmd
+	switch out.State {
+	case action.Unknown:
+		wasSending := tr.state == stateSending
+		tr.state, tr.why = stateChecking, reasonOf(out.Err)
+		if !out.Retry {
+			tr.state = stateStuck
+		}
+		if ref, ok := refOf(msg.req); ok {
+			k.redraw(ref)
+		}
+		switch {
+		case tr.fromStart:
+			cmds = append(cmds, k.noticeCmd(tr, ui.ToastWarning, text))
+		case wasSending || tr.state == stateStuck:
+			cmds = append(cmds, toastCmd(ui.ToastWarning, text))
+		}
+		if tr.state == stateStuck {
+			cmds = append(cmds, msgCmd(ui.ErrorMsg{Err: errors.New(text), Sticky: true,
+				Hint: "look at " + action.Where(msg.req.Kind) + " in the merchant portal; paydash will not send it again"}))
+		} else {
+			owner, id := k.owner, tr.req.ID
+			cmds = append(cmds, tea.Tick(checkAfter(tr.tries), func(time.Time) tea.Msg { return checkDueMsg{owner: owner, id: id} }))
+		}
+		return tea.Batch(cmds...), false
+	case action.Done:
+		k.untrack(msg.req)
+		level := ui.ToastSuccess
+		if out.JournalErr != nil {
+			level = ui.ToastWarning
+		}
+		cmds = append(cmds, toastCmd(level, text))
+	case action.NotDone:
+		k.untrack(msg.req)
+		if !tr.fromStart { // one of the last run is news for the notice, not this session's failure
+			cmds = append(cmds, msgCmd(ui.ErrorMsg{Err: errors.New(text), Hint: hintOf(out.Err), Sticky: true}))
+		}
+	}
+	if tr.fromStart {
+		level := ui.ToastSuccess
+		if out.State == action.NotDone {
+			level = ui.ToastInfo
+		}
+		cmds = append(cmds, k.noticeCmd(tr, level, text))
+	}
+	return tea.Batch(cmds...), true
+}
+
+func reasonOf(err error) string {
+	if err == nil {
+		return "no answer"
+	}
+	return backend.Reason(err)
+}
+
+// busyReason is why no other action may be sent on the object now.
+func (tr *tracked) busyReason() string {
+	what := action.Describe(tr.req)
+	switch tr.state {
+	case stateSending:
+		return "the " + what + " is being sent; wait for its answer"
+	case stateChecking:
+		return "the outcome of the " + what + " (sent " + fmtClock(tr.req.Sent) +
+			") is not known yet; paydash is finding it out with the service"
+	}
+	return "the outcome of the " + what + " (sent " + fmtClock(tr.req.Sent) + ") could not be found out: " +
+		tr.why + "; check " + action.Where(tr.req.Kind) + " by hand, then restart paydash"
+}
+
+func fmtClock(t time.Time) string {
+	if t.IsZero() {
+		return "earlier"
+	}
+	if t.Local().YearDay() != time.Now().Local().YearDay() {
+		return t.Local().Format("02 Jan 15:04:05")
+	}
+	return t.Local().Format("15:04:05")
+}
+
+// doing is what a row shows instead of its status while an action is sent
+// on it.
+var doing = map[backend.Action]string{
+	backend.ActionCapture:       "capturing",
+	backend.ActionCancelHold:    "releasing",
+	backend.ActionRefund:        "refunding",
+	backend.ActionRevokeToken:   "revoking",
+	backend.ActionToggleSticker: "switching",
+}
+
+// rowMark is what a row's status column shows while an action is under
+// way on its object ("→ refunding", "? checking"); "" when none is.
+func (k *tracker) rowMark(ref objectRef) string {
+	tr := k.on(ref)
+	switch {
+	case tr == nil:
+		return ""
+	case tr.state == stateSending:
+		if w, ok := doing[tr.req.Kind]; ok {
+			return "→ " + w
+		}
+		return "→ sending"
+	case tr.state == stateChecking:
+		return "? checking"
+	}
+	return "? unknown"
+}
+
+// paneLines say, at the top of a detail pane, what is under way on its
+// object: short lines, since the pane may be narrow.
+func (k *tracker) paneLines(th ui.Theme, ref objectRef) []string {
+	tr := k.on(ref)
+	if tr == nil {
+		return nil
+	}
+	what := action.Describe(tr.req)
+	what = strings.ToUpper(what[:1]) + what[1:]
+	st := th.Warning
+	var lines []string
+	switch tr.state {
+	case stateSending:
+		lines = []string{"→ " + what, "  being sent, the answer awaited"}
+	case stateChecking:
+		lines = []string{"? " + what, "  outcome unknown: finding it out", "  (" + tr.why + ")"}
+	default:
+		st = th.Danger
+		lines = []string{"✗ " + what, "  outcome unknown: " + tr.why, "  check " + action.Where(tr.req.Kind) + " by hand"}
+	}
+	for i, l := range lines {
+		lines[i] = st.Render(l)
+	}
+	return lines
+}
+
+// --- actions of an earlier run ---------------------------------------------
+
+// noticeTitle heads the notice of the actions found without an outcome.
+const noticeTitle = "Actions left without an outcome when paydash last stopped"
+
+func (k *tracker) noticeCmd(tr *tracked, level ui.ToastLevel, text string) tea.Cmd {
+	return msgCmd(ui.NoticeMsg{Title: noticeTitle, ID: tr.req.ID, Level: level, Text: text})
+}
+
+// adopt takes the actions of the given kinds an earlier run left without
+// an outcome: each blocks its object from the start until it is found out
+// (resume).
+func (k *tracker) adopt(pending []action.Request, kinds ...backend.Action) {
+	for _, req := range pending {
+		if slices.Contains(kinds, req.Kind) {
+			k.track(&tracked{req: req, state: stateChecking, fromStart: true})
+		}
+	}
+}
+
+// resume starts finding out what became of the actions of an earlier run,
+// with a notice that lists them.
+func (k *tracker) resume() tea.Cmd {
+	var open []*tracked
+	for _, tr := range k.mine {
+		if tr.fromStart && tr.tries == 0 {
+			open = append(open, tr)
+		}
+	}
+	slices.SortFunc(open, func(a, b *tracked) int { return a.req.Sent.Compare(b.req.Sent) })
+	var cmds []tea.Cmd
+	for _, tr := range open {
+		tr.tries++
+		req := tr.req
+		text := strings.ToUpper(action.Describe(req)[:1]) + action.Describe(req)[1:] +
+			", sent " + fmtClock(req.Sent) + " through " + string(req.Interface) + ": finding out what became of it…"
+		cmds = append(cmds, k.noticeCmd(tr, ui.ToastInfo, text), k.checkCmd(req))
+	}
+	return tea.Batch(cmds...)
+}
+
+// abandon journals the actions still awaiting their answer as abandoned:
+// paydash is stopping without it (the next start finds out).
+func (k *tracker) abandon() tea.Cmd {
+	var reqs []action.Request
+	for _, tr := range k.mine {
+		if tr.state == stateSending {
+			reqs = append(reqs, tr.req)
+		}
+	}
+	if len(reqs) == 0 {
+		return nil
+	}
+	run := k.run
+	return func() tea.Msg {
+		for _, req := range reqs {
+			_ = run.Abandon(req, "paydash stopped before the answer came")
+		}
+		return nil
+	}
+}
