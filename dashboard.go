@@ -7,6 +7,7 @@ import (
 	"io"
 	"log/slog"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"time"
@@ -16,6 +17,7 @@ import (
 	"paydash/backend"
 	"paydash/backend/action"
 	"paydash/backend/journal"
+	"paydash/backend/known"
 	"paydash/backend/money"
 	"paydash/backend/sandbox"
 	"paydash/keys"
@@ -35,11 +37,14 @@ type session struct {
 	// run stopped while they were sent): the dashboard finds them out.
 	pending   []action.Request
 	typedOver map[string]money.Decimal
-	warnings  []string // for the dashboard to show once it is up
-	noColor   bool
-	sandbox   *sandbox.Server // nil on a live service
-	logger    *slog.Logger    // never nil (discards without --log)
-	logFile   *os.File
+	// known is the tokens paydash knows (the Tokens tab), in a file
+	// beside the journal.
+	known    *known.Store
+	warnings []string // for the dashboard to show once it is up
+	noColor  bool
+	sandbox  *sandbox.Server // nil on a live service
+	logger   *slog.Logger    // never nil (discards without --log)
+	logFile  *os.File
 }
 
 // sandboxStopWait bounds how long quitting waits for the embedded sandbox
@@ -162,6 +167,7 @@ func openSession(ctx context.Context, s settings, sys system, now time.Time) (_ 
 		return nil, fmt.Errorf("reading the journal: %v", err)
 	}
 	sess.pending = action.Pending(entries)
+	sess.known = openKnown(filepath.Join(filepath.Dir(jpath), "known-tokens.json"), sess)
 
 	merchant := s.Merchant
 	if merchant == "" {
@@ -232,4 +238,22 @@ func checkTerminal() error {
 		return errors.New("the dashboard needs a terminal (stdin and stdout); to serve the sandbox alone, run: paydash sandbox")
 	}
 	return nil
+}
+
+// openKnown opens the known-tokens file. A damaged one is moved aside and
+// one that cannot be read at all leaves the tokens in memory for this run;
+// either way the dashboard starts, and says so.
+func openKnown(path string, sess *session) *known.Store {
+	st, err := known.Open(path)
+	var corrupt *known.CorruptError
+	switch {
+	case errors.As(err, &corrupt) && corrupt.MovedTo != "":
+		sess.warnings = append(sess.warnings, fmt.Sprintf("the known tokens file %s could not be read (%v); it was moved to %s and paydash starts a new one",
+			path, corrupt.Reason, corrupt.MovedTo))
+	case err != nil:
+		sess.warnings = append(sess.warnings, fmt.Sprintf("the known tokens file %s cannot be used (%v); the Tokens tab keeps what it learns for this run only",
+			path, err))
+		return known.NewMemory()
+	}
+	return st
 }

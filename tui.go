@@ -26,8 +26,10 @@ func runUI(ctx context.Context, sess *session, stdout io.Writer) error {
 		Theme:     ui.NewTheme(true, sess.noColor),
 		Pending:   sess.pending,
 		TypedOver: sess.typedOver,
+		InFlight:  views.NewInFlight(),
+		Known:     sess.known,
 	}
-	tabs := []ui.Tab{views.NewPayments(deps), views.NewRefunds(deps), views.NewStickers(deps)}
+	tabs := []ui.Tab{views.NewPayments(deps), views.NewRefunds(deps), views.NewTokens(deps), views.NewStickers(deps)}
 	app := ui.New(ui.Config{
 		Service:      sess.backend,
 		Tabs:         tabs,

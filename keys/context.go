@@ -30,6 +30,12 @@ const (
 	// type text go to the field; only leaving the field and cancelling are
 	// live.
 	ContextModalField
+	// ContextForm: a create form (huh) has the focus. Keys that type text
+	// go to its fields; the form shows its own keys; esc leaves it.
+	ContextForm
+	// ContextResult: the dialog that shows what a create made. y copies
+	// the address, esc closes it.
+	ContextResult
 )
 
 type contextSpec struct {
@@ -96,11 +102,25 @@ var contexts = map[Context]*contextSpec{
 		short: []Action{ActModalLeaveField, ActModalCancel},
 		text:  true,
 	},
+	ContextForm: {
+		name:  "form",
+		live:  []Action{ActModalCancel},
+		short: []Action{ActModalCancel},
+		text:  true,
+		desc:  map[Action]string{ActModalCancel: "leave the form (nothing is sent)"},
+	},
+	ContextResult: {
+		name:  "result",
+		live:  []Action{ActModalConfirm, ActModalCancel},
+		short: []Action{ActModalConfirm, ActModalCancel},
+		desc:  map[Action]string{ActModalConfirm: "copy the address", ActModalCancel: "close"},
+	},
 }
 
 // Contexts lists every context.
 func Contexts() []Context {
-	return []Context{ContextList, ContextDetail, ContextFilter, ContextJump, ContextModal, ContextModalField}
+	return []Context{ContextList, ContextDetail, ContextFilter, ContextJump, ContextModal, ContextModalField,
+		ContextForm, ContextResult}
 }
 
 func (c Context) spec() *contextSpec {

@@ -239,6 +239,17 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			}
 			a.modal = c
 		}
+	case OpenDialogMsg:
+		if p := a.preparing(msg.Ticket); p != nil && msg.Modal != nil {
+			a.modal = msg.Modal
+			if in, ok := msg.Modal.(Initer); ok {
+				cmds = append(cmds, in.Init())
+			}
+		}
+	case ModalMsg:
+		if a.modal != nil {
+			cmds = append(cmds, a.updateModal(msg, now))
+		}
 	case ActionRefusedMsg:
 		if p := a.preparing(msg.Ticket); p != nil {
 			a.modal = nil

@@ -191,7 +191,25 @@ type (
 		Ticket int
 		Spec   ConfirmSpec
 	}
+	// OpenDialogMsg replaces the preparing dialog of Ticket (see
+	// ActionMsg) with a dialog of the tab's own, such as a create form
+	// whose submit turns into a confirmation (NewConfirm). The shell calls
+	// the dialog's Init, when it has one, once it is on screen. Like
+	// OpenConfirmMsg, it is dropped when its Ticket is not the open
+	// preparing dialog's.
+	OpenDialogMsg struct {
+		Ticket int
+		Modal  Modal
+	}
 )
+
+// ModalMsg is a message for the open dialog (a form's cursor blink, its
+// page changes): the shell gives it to the dialog on top and to no tab. A
+// dialog ignores what is not its own.
+type ModalMsg interface{ ForModal() }
+
+// Initer is a dialog with a first command, run when it opens.
+type Initer interface{ Init() tea.Cmd }
 
 // ToastLevel colours a toast.
 type ToastLevel int

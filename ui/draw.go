@@ -129,6 +129,9 @@ func box(th Theme, lines []string) string {
 	return st.Render(strings.Join(lines, "\n"))
 }
 
+// Box draws a tab's own dialog in the shell's dialog border.
+func Box(th Theme, lines []string) string { return box(th, lines) }
+
 // boxFrame is the width a box adds around its content: border and padding.
 const boxFrame = 4
 

@@ -23,11 +23,32 @@ type jumpPrompt struct {
 	th    Theme
 	note  string
 	query string
+	words JumpWords
+	tab   int // the tab the JumpMsg goes to
 }
 
-func newJumpPrompt(km keys.Map, th Theme) *jumpPrompt {
-	p := &jumpPrompt{km: km, th: th}
-	p.input = newInput(th, "payment id or order number", 64)
+// JumpWords are the ":" prompt's words.
+type JumpWords struct {
+	Title       string // "Jump to a payment"
+	Hint        string // "its id, or the order number"
+	Placeholder string // "payment id or order number"
+	Empty       string // said on enter with nothing typed
+}
+
+// paymentJump is the prompt of the Payments tab, the default.
+var paymentJump = JumpWords{"Jump to a payment", "its id, or the order number",
+	"payment id or order number", "type a payment id or an order number"}
+
+// Jumper is a tab with its own ":" (the Tokens tab looks a token up by
+// id): the prompt uses its words and the JumpMsg goes to it. Without one
+// ":" jumps to a payment in the Payments tab.
+type Jumper interface {
+	JumpPrompt() JumpWords
+}
+
+func newJumpPrompt(km keys.Map, th Theme, words JumpWords, tab int) *jumpPrompt {
+	p := &jumpPrompt{km: km, th: th, words: words, tab: tab}
+	p.input = newInput(th, words.Placeholder, 64)
 	p.input.SetWidth(36)
 	p.input.Focus()
 	return p
@@ -55,7 +76,7 @@ func (p *jumpPrompt) Update(msg tea.Msg, _ time.Time) (Modal, tea.Cmd, bool) {
 	case keys.ActOpen:
 		q := textsafe.Line(strings.TrimSpace(p.input.Value()), 64)
 		if q == "" {
-			p.note = "type a payment id or an order number"
+			p.note = p.words.Empty
 			return p, nil, false
 		}
 		p.query = q
@@ -73,8 +94,8 @@ func (p *jumpPrompt) View(maxWidth, _ int) string {
 	th := p.th
 	inner := max(min(maxWidth-boxFrame, 44), 10)
 	lines := []string{
-		th.Title.Render("Jump to a payment"),
-		th.Muted.Render("its id, or the order number"),
+		th.Title.Render(p.words.Title),
+		th.Muted.Render(p.words.Hint),
 		"",
 		"> " + p.input.View(),
 	}

@@ -227,7 +227,11 @@ func (a *App) shellAction(action keys.Action, now time.Time) tea.Cmd {
 	case keys.ActRefresh:
 		return a.refresh(true, now)
 	case keys.ActJump:
-		a.openModal(newJumpPrompt(a.km, a.theme))
+		words, tab := paymentJump, max(a.tabIndex(TabPayments), 0)
+		if j, ok := a.tabs[a.active].(Jumper); ok {
+			words, tab = j.JumpPrompt(), a.active
+		}
+		a.openModal(newJumpPrompt(a.km, a.theme, words, tab))
 	case keys.ActPeriod:
 		a.openModal(newPeriodChooser(a.scope, a.loc, a.km, a.theme))
 	case keys.ActMerchant:
@@ -254,8 +258,12 @@ func (a *App) updateModal(msg tea.Msg, now time.Time) tea.Cmd {
 	}
 	switch res := r.result().(type) {
 	case JumpMsg:
-		a.active = 0
-		return tea.Batch(cmd, a.updateTab(0, res))
+		tab := 0
+		if j, ok := m.(*jumpPrompt); ok {
+			tab = j.tab
+		}
+		a.active = tab
+		return tea.Batch(cmd, a.updateTab(tab, res))
 	case ScopeMsg:
 		return tea.Batch(append(a.setScope(res.Scope, now), cmd)...)
 	}

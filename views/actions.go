@@ -1,6 +1,7 @@
 package views
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"strings"
@@ -9,6 +10,7 @@ import (
 
 	"paydash/backend"
 	"paydash/backend/action"
+	"paydash/backend/known"
 	"paydash/backend/money"
 	"paydash/backend/textsafe"
 	"paydash/keys"
@@ -66,7 +68,11 @@ func (t *Payments) Available(act keys.Action) (bool, string) {
 			return false, "no payment is selected"
 		}
 		return t.availableFor(act, p)
-	case keys.ActRevoke, keys.ActToggleSticker, keys.ActNew, keys.ActExport:
+	case keys.ActRevoke:
+		return t.mayRevokeToken()
+	case keys.ActNew:
+		return mayAct(t.src, t.d.Journal, backend.ActionCreateInvoice)
+	case keys.ActToggleSticker, keys.ActExport:
 		return false, ""
 	case keys.ActOpen, keys.ActRaw, keys.ActCopyID:
 		if _, ok := t.target(); !ok {
@@ -76,15 +82,29 @@ func (t *Payments) Available(act keys.Action) (bool, string) {
 	return true, ""
 }
 
+// mayRevokeToken says whether v can revoke the token of the payment in
+// the pane (the lost-card call: find the customer's payment, revoke the
+// card it saved).
+func (t *Payments) mayRevokeToken() (bool, string) {
+	if !t.detail.isOpen() {
+		return false, "open a payment (enter) to revoke the saved card it used"
+	}
+	p := t.detail.obj
+	if p.Token == nil || p.Token.ID == "" {
+		if t.detail.loading && !p.Detailed {
+			return false, "the payment is still being read"
+		}
+		return false, "payment " + textsafe.Clean(p.ID) + " used no saved card token"
+	}
+	return mayRevoke(t.src, t.d, t.acts, p.Token.ID, t.memo.status(t.paneMerchant(), p.Token.ID))
+}
+
 // availableFor checks an action on p: the credentials, the journal, an
 // action under way or of unknown outcome on it, the payment's state.
 func (t *Payments) availableFor(act keys.Action, p backend.Payment) (bool, string) {
 	ai := actionInfos[act]
-	if ok, why := t.src.Can(ai.kind); !ok {
+	if ok, why := mayAct(t.src, t.d.Journal, ai.kind); !ok {
 		return false, why
-	}
-	if t.d.Journal == nil {
-		return false, "no journal is open, so the action could not be recorded (see --journal)"
 	}
 	if tr := t.acts.on(paymentRef(p.ID)); tr != nil {
 		return false, tr.busyReason()
@@ -104,6 +124,14 @@ func (t *Payments) availableFor(act keys.Action, p backend.Payment) (bool, strin
 // ActionTarget names what an action key would act on, for the preparing
 // dialog (the shell asks while the key is pressed).
 func (t *Payments) ActionTarget(act keys.Action) string {
+	switch act {
+	case keys.ActNew:
+		return "New payment link"
+	case keys.ActRevoke:
+		if p := t.detail.obj; t.detail.isOpen() && p.Token != nil {
+			return "Revoke token " + textsafe.Clean(p.Token.ID) + " of payment " + textsafe.Clean(p.ID)
+		}
+	}
 	p, ok := t.target()
 	ai, known := actionInfos[act]
 	if !ok || !known {
@@ -116,6 +144,10 @@ func (t *Payments) ActionTarget(act keys.Action) string {
 // key was pressed on: it reads the payment (and a refund's refunds) again,
 // so that the dialog shows it as it is now.
 func (t *Payments) startAction(act keys.Action, ticket int) tea.Cmd {
+	switch act {
+	case keys.ActNew, keys.ActRevoke:
+		return t.startOther(act, ticket)
+	}
 	p, ok := t.target()
 	if !ok {
 		return refusedCmd(ticket, ui.ToastWarning, "no payment is selected")
@@ -286,3 +318,61 @@ func (t *Payments) showPayment(msg outcomeMsg) tea.Cmd {
 	}
 	return t.reloadDetail()
 }
+
+// startOther answers n, the form of a payment link, and v, the token of
+// the pane's payment read again before the confirmation of its revocation.
+func (t *Payments) startOther(act keys.Action, ticket int) tea.Cmd {
+	if ok, why := t.Available(act); !ok {
+		return refusedCmd(ticket, ui.ToastWarning, why)
+	}
+	if act == keys.ActNew {
+		return openCreate(ticket, createInvoice, formDefaults(t.scope, t.theme, t.d.now), t.d.Keys, t.acts)
+	}
+	src, id := t.src, t.detail.obj.Token.ID
+	return readAgain(t.owner, ticket, act, func(ctx context.Context) (backend.Token, error) {
+		return src.GetToken(ctx, id)
+	})
+}
+
+// onTokenRead opens the confirmation of revoking the pane's payment's
+// token as the service has it now.
+func (t *Payments) onTokenRead(msg readAgainMsg) tea.Cmd {
+	tok, _ := msg.obj.(backend.Token)
+	if msg.err != nil {
+		return couldNotRead(msg.ticket, "the token before revoking it", msg.err)
+	}
+	if !t.detail.isOpen() || t.detail.obj.Token == nil || t.detail.obj.Token.ID != tok.ID {
+		return refusedCmd(msg.ticket, ui.ToastWarning, "the payment's pane was closed; nothing was sent")
+	}
+	p := t.detail.obj
+	merchant := t.paneMerchant()
+	t.tokenMerchant[tok.ID] = merchant
+	save := t.memo.note(merchant, known.FromToken(tok, known.LookedUp))
+	if ok, why := mayRevoke(t.src, t.d, t.acts, tok.ID, tok.Status); !ok {
+		return tea.Batch(save, refusedCmd(msg.ticket, ui.ToastWarning, why))
+	}
+	k, _ := t.memo.get(merchant, tok.ID)
+	return tea.Batch(save, msgCmd(ui.OpenConfirmMsg{Ticket: msg.ticket, Spec: revokeSpec(tok, k.Payments, p.ID, t.acts)}))
+}
+
+// showOutcome shows what an action over changed: the payment, a token's
+// status, or the payment link made (and the new payment in the list).
+func (t *Payments) showOutcome(msg outcomeMsg) tea.Cmd {
+	switch msg.req.Kind {
+	case backend.ActionRevokeToken:
+		if msg.out.State == action.Done {
+			return t.memo.noteOutcome(cmp.Or(t.tokenMerchant[msg.req.ObjectID], t.scope.MerchantID), msg.req, msg.out)
+		}
+		return nil
+	case backend.ActionCreateInvoice:
+		if msg.out.State == action.Done {
+			return tea.Batch(createdDialog(msg.req, msg.out, t.d.Keys, t.theme), t.list.refresh())
+		}
+		return nil
+	}
+	return t.showPayment(msg)
+}
+
+// paneMerchant is the merchant of the payment in the pane (a jump by id
+// may show another merchant's), the scope's when it names none.
+func (t *Payments) paneMerchant() string { return cmp.Or(t.detail.obj.MerchantID, t.scope.MerchantID) }

@@ -47,12 +47,17 @@ type Payments struct {
 	// the interface that carries them.
 	acts *tracker
 	via  backend.Interface
+	// memo remembers the tokens the payments read used, for the Tokens tab;
+	// tokenMerchant is the merchant of a token revoked from the pane.
+	memo          tokenMemo
+	tokenMerchant map[string]string
 }
 
 // paymentSource is what the Payments tab asks of the backend (the actions
 // go through action.Runner).
 type paymentSource interface {
 	Can(a backend.Action) (bool, string)
+	GetToken(ctx context.Context, id string) (backend.Token, error)
 	ListPayments(q backend.PeriodQuery) backend.Pager[backend.Payment]
 	GetPayment(ctx context.Context, id string) (backend.Payment, error)
 	RefundsOfPayment(ctx context.Context, p backend.Payment) ([]backend.Refund, error)
@@ -92,6 +97,9 @@ func NewPayments(d Deps) ui.Tab {
 		theme:  d.Theme,
 		orders: map[string]string{},
 		via:    action.Carrier(d.Backend),
+		memo:   newTokenMemo(d),
+
+		tokenMerchant: map[string]string{},
 	}
 	t.acts = newTracker(t.owner, d, func(ref objectRef) {
 		if ref.kind == "payment" {
@@ -228,17 +236,18 @@ func (t *Payments) target() (backend.Payment, bool) {
 func (t *Payments) Update(msg tea.Msg) (ui.Tab, tea.Cmd) {
 	if cmd, rows, ok := t.list.update(msg, t.d.now()); ok {
 		t.noteOrders(rows)
-		return t, cmd
+		return t, tea.Batch(cmd, t.memo.notePayments(t.scope.MerchantID, rows))
 	}
 	if loaded, ok := t.detail.update(msg); ok {
 		if loaded {
 			t.list.upsert(t.detail.obj, t.d.now())
+			return t, t.memo.notePayments(t.scope.MerchantID, []backend.Payment{t.detail.obj})
 		}
 		return t, nil
 	}
 	if cmd, over, ok := t.acts.update(msg); ok {
 		if over != nil {
-			cmd = tea.Batch(cmd, t.showPayment(*over))
+			cmd = tea.Batch(cmd, t.showOutcome(*over))
 		}
 		return t, cmd
 	}
@@ -270,6 +279,10 @@ func (t *Payments) Update(msg tea.Msg) (ui.Tab, tea.Cmd) {
 		return t, t.startAction(msg.Action, msg.Ticket)
 	case prepareMsg:
 		return t, t.onPrepared(msg)
+	case readAgainMsg:
+		if msg.owner == t.owner {
+			return t, t.onTokenRead(msg)
+		}
 	case ui.AbandonMsg:
 		return t, t.acts.abandon()
 	}
@@ -336,7 +349,7 @@ func (t *Payments) openDetail(p backend.Payment, raw bool) tea.Cmd {
 	t.refunds = paneRefunds{}
 	// A row that is the whole payment (a jump's answer) is not read again.
 	cmd := t.detail.show(p, raw, p.Detailed)
-	return tea.Batch(cmd, t.loadRefunds())
+	return tea.Batch(cmd, t.loadRefunds(), t.memo.notePayments(t.scope.MerchantID, []backend.Payment{p}))
 }
 
 func (t *Payments) closeDetail() {
@@ -576,6 +589,12 @@ func (t *Payments) detailLines() []string {
 		f.add("ID", c(tk.ID))
 		f.add("Title", c(tk.Title))
 		f.add("Expires", fmtTime(tk.Expires))
+		if st := t.memo.status(t.paneMerchant(), tk.ID); st != "" {
+			f.addAlways("Status", tokenStatusStyle(th, st)(tokenStatusText(st)))
+		}
+		for _, l := range t.acts.paneLines(th, tokenRef(tk.ID)) {
+			f.line(l)
+		}
 	}
 
 	f.heading("Refunds")

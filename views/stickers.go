@@ -10,6 +10,8 @@ import (
 	"charm.land/lipgloss/v2"
 
 	"paydash/backend"
+	"paydash/backend/action"
+	"paydash/backend/money"
 	"paydash/backend/textsafe"
 	"paydash/keys"
 	"paydash/ui"
@@ -19,12 +21,16 @@ import (
 
 // Stickers is the Stickers tab: the merchant's payment stickers (v2 lists
 // them by merchant, with no period), a detail pane with the payload drawn
-// as a QR code a phone can read from the screen.
+// as a QR code a phone can read from the screen, switching a sticker on or
+// off (t) and making a new one (n), each behind a confirmation.
 type Stickers struct {
 	src   stickerSource
+	d     Deps
 	keys  keys.Map
 	theme ui.Theme
 	now   func() time.Time
+	owner uint64
+	acts  *tracker
 
 	// noV2 is why the tab has nothing to show ("" when v2 is configured):
 	// stickers exist only in the current interface.
@@ -38,16 +44,24 @@ type Stickers struct {
 
 // stickerSource is what the Stickers tab asks of the backend.
 type stickerSource interface {
+	Can(a backend.Action) (bool, string)
 	ListStickers(q backend.StickerQuery) backend.Pager[backend.Sticker]
 	GetSticker(ctx context.Context, id string) (backend.Sticker, error)
 }
 
 // NewStickers makes the Stickers tab.
 func NewStickers(d Deps) ui.Tab {
-	t := &Stickers{src: d.Backend, keys: d.Keys, theme: d.Theme, now: d.now, noV2: needsV2(d.Backend, "stickers")}
+	t := &Stickers{src: d.Backend, d: d, keys: d.Keys, theme: d.Theme, now: d.now, owner: newOwner(),
+		noV2: needsV2(d.Backend, "stickers")}
+	t.acts = newTracker(t.owner, d, func(ref objectRef) {
+		if ref.kind == "sticker" {
+			t.list.table.Redraw(ref.id)
+		}
+	})
+	t.acts.adopt(d.Pending, backend.ActionToggleSticker, backend.ActionCreateSticker)
 	cfg := datatable.Config[backend.Sticker]{
 		ID:          func(s backend.Sticker) string { return s.ID },
-		Columns:     stickerColumns(),
+		Columns:     stickerColumns(func(s backend.Sticker) string { return t.acts.rowMark(stickerRef(s.ID)) }),
 		LoadingText: "Loading more stickers…",
 		EndText:     "— end of the list —",
 		EmptyText:   "This merchant has no stickers",
@@ -57,13 +71,23 @@ func NewStickers(d Deps) ui.Tab {
 	return t
 }
 
-func stickerColumns() []datatable.Column[backend.Sticker] {
+// stickerColumns are the list's columns; rowMark (nil: none) overrides the
+// status while an action is under way on a sticker.
+func stickerColumns(rowMark func(backend.Sticker) string) []datatable.Column[backend.Sticker] {
+	status := func(s backend.Sticker) string {
+		if rowMark != nil {
+			if m := rowMark(s); m != "" {
+				return m
+			}
+		}
+		return stickerStatusText(s)
+	}
 	return []datatable.Column[backend.Sticker]{
 		{Key: "id", Title: "ID", Width: 8, Priority: 100,
 			Text: func(s backend.Sticker) string { return s.ID },
 			Less: func(a, b backend.Sticker) int { return cmpIDs(a.ID, b.ID) }},
-		{Key: "status", Title: "Status", Width: 10, Priority: 90,
-			Text: stickerStatusText,
+		{Key: "status", Title: "Status", Width: 12, Priority: 90,
+			Text: status,
 			Less: func(a, b backend.Sticker) int { return cmp.Compare(a.Status, b.Status) }},
 		{Key: "amount", Title: "Amount", Width: 15, Priority: 70, Align: lipgloss.Right,
 			Text: func(s backend.Sticker) string { return stickerAmount(s) },
@@ -103,8 +127,9 @@ func (t *Stickers) ID() ui.TabID { return ui.TabStickers }
 // Title implements ui.Tab.
 func (t *Stickers) Title() string { return "Stickers" }
 
-// Init implements ui.Tab: the first load of the merchant's stickers.
-func (t *Stickers) Init(s ui.Scope) tea.Cmd { return t.start(s) }
+// Init implements ui.Tab: the first load of the merchant's stickers, and
+// the finding out of what an earlier run left without an outcome.
+func (t *Stickers) Init(s ui.Scope) tea.Cmd { return tea.Batch(t.start(s), t.acts.resume()) }
 
 // start loads the stickers of the scope's merchant (the period does not
 // apply: a sticker lasts).
@@ -131,17 +156,30 @@ func (t *Stickers) Context() keys.Context { return listContext(t.list.filtering,
 // Status implements ui.Tab.
 func (t *Stickers) Status() ui.TabStatus {
 	st := t.list.status()
-	st.Loading = st.Loading || t.detail.loading
+	t.acts.counts(&st)
+	st.Loading = st.Loading || t.detail.loading || st.Sending > 0
 	return st
 }
 
 // Available implements ui.Tab.
 func (t *Stickers) Available(action keys.Action) (bool, string) {
 	switch action {
-	case keys.ActCapture, keys.ActCancelHold, keys.ActRefund, keys.ActRevoke, keys.ActExport,
-		keys.ActToggleSticker, keys.ActNew:
-		// Toggle and new come with the action layer's sticker kinds.
+	case keys.ActCapture, keys.ActCancelHold, keys.ActRefund, keys.ActRevoke, keys.ActExport:
 		return false, ""
+	case keys.ActToggleSticker:
+		if t.noV2 != "" {
+			return false, t.noV2
+		}
+		s, ok := t.target()
+		if !ok {
+			return false, "no sticker is selected"
+		}
+		return t.mayToggle(s)
+	case keys.ActNew:
+		if t.noV2 != "" {
+			return false, t.noV2
+		}
+		return mayAct(t.src, t.d.Journal, backend.ActionCreateSticker)
 	case keys.ActOpen, keys.ActRaw, keys.ActCopyID:
 		if t.noV2 != "" {
 			return false, t.noV2
@@ -172,6 +210,12 @@ func (t *Stickers) Update(msg tea.Msg) (ui.Tab, tea.Cmd) {
 		}
 		return t, nil
 	}
+	if cmd, over, ok := t.acts.update(msg); ok {
+		if over != nil {
+			cmd = tea.Batch(cmd, t.showOutcome(*over))
+		}
+		return t, cmd
+	}
 	switch msg := msg.(type) {
 	case tea.KeyPressMsg:
 		cmd := t.key(msg)
@@ -189,6 +233,14 @@ func (t *Stickers) Update(msg tea.Msg) (ui.Tab, tea.Cmd) {
 		t.layout()
 	case ui.ThemeMsg:
 		t.theme = msg.Theme
+	case ui.ActionMsg:
+		return t, t.startAction(msg.Action, msg.Ticket)
+	case readAgainMsg:
+		if msg.owner == t.owner {
+			return t, t.onReadAgain(msg)
+		}
+	case ui.AbandonMsg:
+		return t, t.acts.abandon()
 	}
 	return t, nil
 }
@@ -258,6 +310,9 @@ func (t *Stickers) detailLines() []string {
 	if s.Active() {
 		st = th.Success
 	}
+	for _, l := range t.acts.paneLines(th, stickerRef(s.ID)) {
+		f.line(l)
+	}
 	f.addAlways("Status", st.Render(stickerStatusText(s)))
 	f.add("Description", c(s.Description))
 	f.add("Amount", stickerAmount(s))
@@ -272,6 +327,9 @@ func (t *Stickers) detailLines() []string {
 	return f.lines
 }
 
+// qrPaper is black ink on white paper, what a phone reads best.
+var qrPaper = lipgloss.NewStyle().Foreground(lipgloss.Color("#000000")).Background(lipgloss.Color("#FFFFFF"))
+
 // qrLines draws payload as a QR code for the theme: black on white when
 // colours may be used (what a phone reads best), else in the terminal's
 // own colours, light ink on a dark terminal. room is the lines the pane
@@ -284,17 +342,138 @@ func qrLines(th ui.Theme, payload string, room int) []string {
 	if err != nil {
 		return []string{th.Danger.Render("cannot draw it: " + errText(err))}
 	}
-	lines := code.Lines(qr.Options{LightInk: th.NoColor && th.Dark})
-	if !th.NoColor {
-		paper := lipgloss.NewStyle().Foreground(lipgloss.Color("#000000")).Background(lipgloss.Color("#FFFFFF"))
-		for i, l := range lines {
-			lines[i] = paper.Render(l)
-		}
-	}
+	lines := paintQR(th, code.Lines(qr.Options{LightInk: th.NoColor && th.Dark}))
 	if code.Height() > room {
 		lines = append([]string{th.Warning.Render(fmt.Sprintf(
 			"The code needs %d lines and this pane shows %d: make the window %d lines taller to scan it.",
 			code.Height(), room, code.Height()-room))}, lines...)
 	}
 	return lines
+}
+
+// --- actions -------------------------------------------------------------------
+
+// mayToggle says whether s can be switched on or off now.
+func (t *Stickers) mayToggle(s backend.Sticker) (bool, string) {
+	if ok, why := mayAct(t.src, t.d.Journal, backend.ActionToggleSticker); !ok {
+		return false, why
+	}
+	if tr := t.acts.on(stickerRef(s.ID)); tr != nil {
+		return false, tr.busyReason()
+	}
+	return true, ""
+}
+
+// toggleVerb is what switching s does: "Switch off" an active sticker,
+// else "Switch on".
+func toggleVerb(s backend.Sticker) string {
+	if s.Active() {
+		return "Switch off"
+	}
+	return "Switch on"
+}
+
+// ActionTarget names what an action key acts on, for the preparing dialog.
+func (t *Stickers) ActionTarget(act keys.Action) string {
+	switch act {
+	case keys.ActToggleSticker:
+		if s, ok := t.target(); ok {
+			return toggleVerb(s) + " sticker " + textsafe.Clean(s.ID)
+		}
+	case keys.ActNew:
+		return "New sticker"
+	}
+	return ""
+}
+
+// startAction answers an action key: the form of a new sticker, or the
+// sticker read again before the confirmation of its switch.
+func (t *Stickers) startAction(act keys.Action, ticket int) tea.Cmd {
+	if ok, why := t.Available(act); !ok {
+		return refusedCmd(ticket, ui.ToastWarning, why)
+	}
+	switch act {
+	case keys.ActNew:
+		return openCreate(ticket, createSticker, formDefaults(t.scope, t.theme, t.now), t.keys, t.acts)
+	case keys.ActToggleSticker:
+		s, _ := t.target()
+		src, id := t.src, s.ID
+		return readAgain(t.owner, ticket, act, func(ctx context.Context) (backend.Sticker, error) {
+			return src.GetSticker(ctx, id)
+		})
+	}
+	return refusedCmd(ticket, ui.ToastWarning, "this tab has no such action")
+}
+
+// onReadAgain opens the confirmation of a switch on the sticker as it is
+// now, or says why it cannot.
+func (t *Stickers) onReadAgain(msg readAgainMsg) tea.Cmd {
+	s, _ := msg.obj.(backend.Sticker)
+	if msg.err != nil {
+		return couldNotRead(msg.ticket, "the sticker before switching it", msg.err)
+	}
+	if s.MerchantID == "" {
+		s.MerchantID = t.scope.MerchantID
+	}
+	t.list.upsert(s, t.now())
+	if t.detail.isOpen() && t.detail.obj.ID == s.ID {
+		t.detail.set(s)
+	}
+	if ok, why := t.mayToggle(s); !ok {
+		return refusedCmd(msg.ticket, ui.ToastWarning, why)
+	}
+	return msgCmd(ui.OpenConfirmMsg{Ticket: msg.ticket, Spec: t.toggleSpec(s)})
+}
+
+// toggleSpec is the confirmation of switching s on or off.
+func (t *Stickers) toggleSpec(s backend.Sticker) ui.ConfirmSpec {
+	c := textsafe.Clean
+	verb := toggleVerb(s)
+	next, effect := "Inactive", "Payers who scan it are refused until it is switched on again."
+	if !s.Active() {
+		next, effect = "Active", "Payers who scan it can pay again."
+	}
+	desc := c(s.Description)
+	if desc == "" {
+		desc = "no description"
+	}
+	lines := []string{
+		"Sticker " + c(s.ID) + " · " + desc + " · merchant " + c(s.MerchantID),
+		"Amount: " + stickerAmount(s),
+		"Now: " + c(s.Status) + " → after: " + next,
+		effect,
+		"Sent through: v2 (the current interface)",
+	}
+	active := !s.Active()
+	acts, id := t.acts, s.ID
+	return ui.ConfirmSpec{
+		Title:   verb + " sticker " + c(s.ID),
+		Lines:   lines,
+		Verb:    verb,
+		Danger:  s.Active(),
+		Confirm: func(money.Amount) tea.Cmd { return acts.send(action.NewToggle(id, active, backend.V2)) },
+	}
+}
+
+// showOutcome puts what an action over brought into the list and the
+// pane; a new sticker's payload opens in the result dialog.
+func (t *Stickers) showOutcome(msg outcomeMsg) tea.Cmd {
+	s := msg.out.Sticker
+	if s.ID != "" && msg.out.State == action.Done {
+		if s.MerchantID == "" {
+			s.MerchantID = msg.req.Sticker.MerchantID
+		}
+		t.list.upsert(s, t.now())
+		if t.detail.isOpen() && t.detail.obj.ID == s.ID {
+			t.detail.set(s)
+		}
+	}
+	var cmds []tea.Cmd
+	if msg.req.Kind == backend.ActionCreateSticker && msg.out.State == action.Done {
+		cmds = append(cmds, createdDialog(msg.req, msg.out, t.keys, t.theme))
+	}
+	if t.detail.isOpen() && t.detail.obj.ID == msg.req.ObjectID {
+		cmds = append(cmds, t.detail.reload())
+	}
+	return tea.Batch(cmds...)
 }

@@ -26,6 +26,7 @@ import (
 	"paydash/backend"
 	"paydash/backend/action"
 	"paydash/backend/journal"
+	"paydash/backend/known"
 	"paydash/backend/money"
 	"paydash/backend/textsafe"
 	"paydash/keys"
@@ -50,6 +51,9 @@ type Deps struct {
 	// tab sends an action on an object another tab is acting on; nil gives
 	// each tab its own.
 	InFlight *InFlight
+	// Known is the tokens paydash knows, between runs (the file beside
+	// the journal); nil keeps them in memory for this run only.
+	Known *known.Store
 }
 
 func (d Deps) now() time.Time {

@@ -99,21 +99,39 @@ type Options struct {
 	// and the quiet zone as glyphs and leaves the dark modules blank;
 	// leave it false for dark-on-light, where the dark modules are glyphs.
 	LightInk bool
+	// Quiet is the quiet zone drawn, in modules: 0 means QuietZone, the
+	// standard's. Phones read a code on a screen with 2, which a dialog in
+	// an 80×24 terminal may need to fit; never use less.
+	Quiet int
 }
 
-// Lines draws the code and its quiet zone as Height() lines of plain text,
-// top to bottom, with no escape sequences and no trimming: each line is
-// exactly Width() cells (and runes) made of '▀', '▄', '█' and space, each
+func (o Options) quiet() int {
+	if o.Quiet <= 0 {
+		return QuietZone
+	}
+	return o.Quiet
+}
+
+// HeightWith is the number of lines Lines(o) draws.
+func (c *Code) HeightWith(o Options) int { return (c.Size() + 2*o.quiet() + 1) / 2 }
+
+// WidthWith is the width, in cells, of every line Lines(o) draws.
+func (c *Code) WidthWith(o Options) int { return c.Size() + 2*o.quiet() }
+
+// Lines draws the code and its quiet zone as HeightWith(opt) lines of plain
+// text (Height() with the standard quiet zone), top to bottom, with no
+// escape sequences and no trimming: each line is exactly WidthWith(opt) cells (and runes) made of '▀', '▄', '█' and space, each
 // cell one module wide and two module rows tall. The symbol has an odd
 // number of module rows, so the lower half of the last line is one more
 // light row below the quiet zone.
 func (c *Code) Lines(opt Options) []string {
-	lines := make([]string, 0, c.Height())
+	q := opt.quiet()
+	lines := make([]string, 0, c.HeightWith(opt))
 	var b strings.Builder
-	end := c.Size() + QuietZone
-	for y := -QuietZone; y < end; y += 2 {
+	end := c.Size() + q
+	for y := -q; y < end; y += 2 {
 		b.Reset()
-		for x := -QuietZone; x < end; x++ {
+		for x := -q; x < end; x++ {
 			top := c.dark(x, y) != opt.LightInk
 			bottom := c.dark(x, y+1) != opt.LightInk
 			switch {

@@ -89,6 +89,10 @@ type Msg struct {
 	inner tea.Msg
 }
 
+// ForModal implements ui.ModalMsg: the shell gives a form's messages to
+// the open dialog.
+func (Msg) ForModal() {}
+
 var formIDs atomic.Uint64
 
 // Form is one create form.

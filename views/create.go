@@ -1,0 +1,246 @@
+package views
+
+import (
+	"strconv"
+	"strings"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"paydash/backend"
+	"paydash/backend/action"
+	"paydash/backend/money"
+	"paydash/backend/textsafe"
+	"paydash/keys"
+	"paydash/ui"
+	"paydash/ui/qr"
+	"paydash/views/forms"
+)
+
+// The creates (n): a payment link on the Payments tab, a sticker on the
+// Stickers tab, a card-saving (tokenization) link on the Tokens tab.
+//
+//	n        the shell shows the preparing dialog; the tab answers with the
+//	         form in its place (ui.OpenDialogMsg);
+//	submit   every field is checked (views/forms); the form becomes the
+//	         confirmation of exactly the request it built, with its
+//	         idempotency key fixed, so that what is sent is what was shown;
+//	y        the tracker journals and sends it (track.go); a lost answer is
+//	         found out by sending the same key again;
+//	done     a dialog shows the address made and its QR code; y copies it.
+
+// createKind is what one tab creates.
+type createKind struct {
+	form  func(forms.Defaults) *forms.Form
+	build func(*forms.Form) (action.Request, bool) // the request of a submitted form
+	what  string                                   // "payment link", for the dialog's title
+}
+
+var (
+	createInvoice = createKind{forms.NewInvoiceLink, func(f *forms.Form) (action.Request, bool) {
+		r, ok := f.Invoice()
+		return action.NewCreateInvoice(r), ok
+	}, "payment link"}
+	createSticker = createKind{forms.NewSticker, func(f *forms.Form) (action.Request, bool) {
+		r, ok := f.Sticker()
+		return action.NewCreateSticker(r), ok
+	}, "sticker"}
+	createTokenization = createKind{forms.NewTokenizationLink, func(f *forms.Form) (action.Request, bool) {
+		r, ok := f.Tokenization()
+		return action.NewCreateTokenization(r), ok
+	}, "card-saving link"}
+)
+
+// openCreate answers the n key's ActionMsg with the form in place of the
+// preparing dialog.
+func openCreate(ticket int, k createKind, d forms.Defaults, km keys.Map, acts *tracker) tea.Cmd {
+	m := &formModal{form: k.form(d), kind: k, km: km, th: d.Theme, acts: acts}
+	return msgCmd(ui.OpenDialogMsg{Ticket: ticket, Modal: m})
+}
+
+// formDefaults are what a create form starts from in scope s.
+func formDefaults(s ui.Scope, th ui.Theme, now func() time.Time) forms.Defaults {
+	return forms.Defaults{MerchantID: s.MerchantID, Now: now, Theme: th}
+}
+
+// formModal is a create form in a dialog. It takes every key (the fields
+// are typed into) until it is submitted, then becomes the confirmation.
+type formModal struct {
+	form *forms.Form
+	kind createKind
+	km   keys.Map
+	th   ui.Theme
+	acts *tracker
+}
+
+func (m *formModal) Init() tea.Cmd { return m.form.Init() }
+
+// Context implements ui.Modal: the form's fields take the keys.
+func (m *formModal) Context() keys.Context { return keys.ContextForm }
+
+// Update implements ui.Modal.
+func (m *formModal) Update(msg tea.Msg, now time.Time) (ui.Modal, tea.Cmd, bool) {
+	cmd := m.form.Update(msg)
+	switch m.form.State() {
+	case forms.Aborted:
+		return m, nil, true
+	case forms.Submitted:
+		req, ok := m.kind.build(m.form)
+		if !ok {
+			return m, nil, true
+		}
+		return ui.NewConfirm(m.confirmSpec(req), now, m.km, m.th), nil, false
+	}
+	return m, cmd, false
+}
+
+// confirmSpec is the confirmation of a create: the form's summary of the
+// request, and a Confirm that sends that very request.
+func (m *formModal) confirmSpec(req action.Request) ui.ConfirmSpec {
+	lines := append(m.form.Summary(),
+		"Sent through: v2 (the current interface), once: a retry sends the same idempotency key")
+	spec := ui.ConfirmSpec{
+		Title: "Create this " + m.kind.what + "?",
+		Lines: lines,
+		Verb:  "Create",
+	}
+	if req.Amount.Value.IsPositive() {
+		amount := req.Amount
+		spec.Fixed = &amount
+	}
+	acts := m.acts
+	spec.Confirm = func(money.Amount) tea.Cmd { return acts.send(req) }
+	return spec
+}
+
+// View implements ui.Modal: the form in a box, as large as the screen
+// allows up to the size its pages were made for.
+func (m *formModal) View(maxWidth, maxHeight int) string {
+	w := max(min(maxWidth-4, 74), 20)
+	h := max(min(maxHeight-2, 18), 4)
+	return ui.Box(m.th, strings.Split(m.form.View(w, h), "\n"))
+}
+
+// --- the result -------------------------------------------------------------
+
+// createdDialog opens, after a create was made, the dialog that shows the
+// address and its QR code; nil when the outcome has no address.
+func createdDialog(req action.Request, out action.Outcome, km keys.Map, th ui.Theme) tea.Cmd {
+	var title, link string
+	var facts []string
+	switch req.Kind {
+	case backend.ActionCreateInvoice:
+		title, link = "Payment link made", out.Invoice.URL
+		facts = []string{"Payment " + textsafe.Clean(out.Invoice.PaymentID) + " for " + fmtAmount(req.Amount)}
+		if o := textsafe.Line(req.Invoice.OrderNo, 60); o != "" {
+			facts[0] += " · order " + o
+		}
+	case backend.ActionCreateSticker:
+		title, link = "Sticker made", out.Sticker.Payload
+		facts = []string{"Sticker " + textsafe.Clean(out.Sticker.ID) + " for " + stickerAmount(out.Sticker) +
+			" · " + textsafe.Clean(out.Sticker.Status)}
+	case backend.ActionCreateTokenization:
+		title, link = "Card-saving link made", out.Tokenization.URL
+		facts = []string{"Token " + textsafe.Clean(out.Tokenization.TokenID) + " · Created: Active once the customer saves a card"}
+	default:
+		return nil
+	}
+	if link == "" {
+		return nil
+	}
+	return msgCmd(ui.OpenModalMsg{Modal: &resultModal{title: title, facts: facts, link: link, km: km, th: th}})
+}
+
+// resultModal shows what a create made: the address, and its QR code for
+// a phone; y copies the address, esc or enter closes it.
+type resultModal struct {
+	title  string
+	facts  []string
+	link   string
+	km     keys.Map
+	th     ui.Theme
+	copied bool
+}
+
+func (m *resultModal) Context() keys.Context { return keys.ContextResult }
+
+func (m *resultModal) Update(msg tea.Msg, _ time.Time) (ui.Modal, tea.Cmd, bool) {
+	press, ok := msg.(tea.KeyPressMsg)
+	if !ok {
+		return m, nil, false
+	}
+	act, _, _ := m.km.Lookup(press, keys.ContextResult)
+	switch {
+	case act == keys.ActModalConfirm:
+		m.copied = true
+		return m, tea.SetClipboard(m.link), false
+	case act == keys.ActModalCancel, press.String() == "enter", press.String() == "q":
+		return m, nil, true
+	}
+	return m, nil, false
+}
+
+// View implements ui.Modal: the facts, the address (wrapped, never cut),
+// the QR code and the keys. When the screen is short (80×24) the code gets
+// the narrower quiet zone phones still read, then the facts and the keys
+// share the title's line; only if even that does not fit does the dialog
+// say how much taller the window must be.
+func (m *resultModal) View(maxWidth, maxHeight int) string {
+	th := m.th
+	inner := max(maxWidth-4, 20)
+	room := maxHeight - 2 // the border
+	var link []string
+	for _, l := range strings.Split(ansi.Hardwrap(textsafe.Clean(m.link), inner, false), "\n") {
+		link = append(link, th.Accent.Render(l))
+	}
+	hint := "y copy the address · esc close"
+	if m.copied {
+		hint = "copied · esc close"
+	}
+	head := []string{th.Title.Render(m.title)}
+	for _, f := range m.facts {
+		head = append(head, ansi.Truncate(f, inner, "…"))
+	}
+	head = append(head, link...)
+	tail := []string{th.Muted.Render(hint)}
+
+	c, err := qr.Encode(m.link)
+	if err != nil {
+		return ui.Box(th, concat(head, []string{th.Danger.Render("no QR code: " + errText(err))}, tail))
+	}
+	ink := th.NoColor && th.Dark
+	full, narrow := qr.Options{LightInk: ink}, qr.Options{LightInk: ink, Quiet: 2}
+	for _, o := range []qr.Options{full, narrow} {
+		if len(head)+c.HeightWith(o)+len(tail) <= room && c.WidthWith(o) <= inner {
+			return ui.Box(th, concat(head, paintQR(th, c.Lines(o)), tail))
+		}
+	}
+	short := append([]string{ansi.Truncate(th.Title.Render(m.title)+th.Muted.Render(" · "+hint), inner, "…")}, link...)
+	if len(short)+c.HeightWith(narrow) <= room && c.WidthWith(narrow) <= inner {
+		return ui.Box(th, concat(short, paintQR(th, c.Lines(narrow))))
+	}
+	need := len(short) + c.HeightWith(narrow) - room
+	warn := th.Warning.Render(ansi.Truncate("The QR code needs "+strconv.Itoa(need)+" more lines: make the window taller.", inner, "…"))
+	return ui.Box(th, concat(head, []string{warn}, tail))
+}
+
+func concat(parts ...[]string) []string {
+	var out []string
+	for _, p := range parts {
+		out = append(out, p...)
+	}
+	return out
+}
+
+// paintQR prints a code's lines black on white when colours may be used
+// (what a phone reads best); else they are left in the terminal's colours.
+func paintQR(th ui.Theme, lines []string) []string {
+	if th.NoColor {
+		return lines
+	}
+	for i, l := range lines {
+		lines[i] = qrPaper.Render(l)
+	}
+	return lines
+}
