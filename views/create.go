@@ -185,7 +185,8 @@ func (m *resultModal) Update(msg tea.Msg, _ time.Time) (ui.Modal, tea.Cmd, bool)
 // the QR code and the keys. When the screen is short (80×24) the code gets
 // the narrower quiet zone phones still read, then the facts and the keys
 // share the title's line; only if even that does not fit does the dialog
-// say how much taller the window must be.
+// say how much taller the window must be. (A sticker's SBP link of about
+// 100 bytes needs 24 lines even so: at 80×24 it asks for 3 more.)
 func (m *resultModal) View(maxWidth, maxHeight int) string {
 	th := m.th
 	inner := max(maxWidth-4, 20)
@@ -215,6 +216,9 @@ func (m *resultModal) View(maxWidth, maxHeight int) string {
 		if len(head)+c.HeightWith(o)+len(tail) <= room && c.WidthWith(o) <= inner {
 			return ui.Box(th, concat(head, paintQR(th, c.Lines(o)), tail))
 		}
+	}
+	if small, err := qr.EncodeCompact(m.link); err == nil {
+		c = small
 	}
 	short := append([]string{ansi.Truncate(th.Title.Render(m.title)+th.Muted.Render(" · "+hint), inner, "…")}, link...)
 	if len(short)+c.HeightWith(narrow) <= room && c.WidthWith(narrow) <= inner {
