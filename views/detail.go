@@ -218,27 +218,36 @@ func arrange[T, D any](l *pagedList[T], d *detail[D], w, h int) {
 	default:
 		l.setSize(w, h, w)
 	}
+	l.beside = d.isOpen() && w >= splitMinWidth
 }
 
 // frame draws a tab of w × h: the list, the pane beside it or instead of it
-// (pane nil: closed), and the filter line.
+// (pane nil: closed), and the filter line. The table and the pane draw
+// themselves at their exact sizes (arrange gave them), so the common case,
+// the list alone, is the table's own drawing: measuring every styled line
+// again costs more than the rest of a key press.
 func frame[T any](th ui.Theme, l *pagedList[T], pane []string, w, h int) string {
 	if w <= 0 || h <= 0 {
 		return ""
 	}
-	var body []string
+	var body string
 	switch {
+	case pane == nil && l.table.Height() > 0 && l.table.Width() == w:
+		body = l.table.View()
 	case pane == nil:
-		body = l.tableLines()
-	case l.tableW > 0 && l.tableW < w:
-		body = strings.Split(side(l.tableLines(), pane), "\n")
+		body = strings.Join(block(l.tableLines(), w, h), "\n")
+	case l.beside:
+		body = side(l.tableLines(), pane)
 	default:
-		body = pane
+		body = strings.Join(block(pane, w, h), "\n")
 	}
 	if fl := l.filterLine(th); fl != "" {
-		body = append(body, fl)
+		if body == "" {
+			return fl
+		}
+		body += "\n" + fl
 	}
-	return strings.Join(block(body, w, h), "\n")
+	return body
 }
 
 // listKey handles the keys every list tab gives the same meaning over its

@@ -66,8 +66,9 @@ type pagedList[T any] struct {
 	filter    textinput.Model
 	filtering bool // the filter input has the focus
 
-	w, h   int // the list's area, the filter line included (setSize)
-	tableW int // the table's width: w, less a pane beside it
+	w, h   int  // the list's area, the filter line included (setSize)
+	tableW int  // the table's width: w, less a pane beside it
+	beside bool // a pane is drawn beside the table (arrange)
 }
 
 type pageMsg[T any] struct {
