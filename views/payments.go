@@ -102,7 +102,7 @@ func NewPayments(d Deps) ui.Tab {
 		tokenMerchant: map[string]string{},
 	}
 	t.acts = newTracker(t.owner, d, func(ref objectRef) {
-		if ref.kind == "payment" {
+		if ref.kind == "payment" && t.list != nil {
 			t.list.table.Redraw(ref.id)
 		}
 	})

@@ -54,11 +54,10 @@ func NewStickers(d Deps) ui.Tab {
 	t := &Stickers{src: d.Backend, d: d, keys: d.Keys, theme: d.Theme, now: d.now, owner: newOwner(),
 		noV2: needsV2(d.Backend, "stickers")}
 	t.acts = newTracker(t.owner, d, func(ref objectRef) {
-		if ref.kind == "sticker" {
+		if ref.kind == "sticker" && t.list != nil {
 			t.list.table.Redraw(ref.id)
 		}
 	})
-	t.acts.adopt(d.Pending, backend.ActionToggleSticker, backend.ActionCreateSticker)
 	cfg := datatable.Config[backend.Sticker]{
 		ID:          func(s backend.Sticker) string { return s.ID },
 		Columns:     stickerColumns(func(s backend.Sticker) string { return t.acts.rowMark(stickerRef(s.ID)) }),
@@ -68,6 +67,7 @@ func NewStickers(d Deps) ui.Tab {
 	}
 	t.list = newPagedList(cfg, d.Keys, d.Theme, nil)
 	t.detail = newDetail(t.readSticker, t.detailLines, func(s backend.Sticker) []string { return rawOrNote(s.Raw, t.theme) })
+	t.acts.adopt(d.Pending, backend.ActionToggleSticker, backend.ActionCreateSticker)
 	return t
 }
 
@@ -455,15 +455,39 @@ func (t *Stickers) toggleSpec(s backend.Sticker) ui.ConfirmSpec {
 	}
 }
 
+// shownMerchant is the merchant of sticker id as the pane or its row shows
+// it; shown is false when the tab shows no such sticker.
+func (t *Stickers) shownMerchant(id string) (merchant string, shown bool) {
+	if t.detail.isOpen() && t.detail.obj.ID == id {
+		return t.detail.obj.MerchantID, true
+	}
+	for _, r := range t.list.table.Rows() {
+		if r.ID == id {
+			return r.MerchantID, true
+		}
+	}
+	return "", false
+}
+
 // showOutcome puts what an action over brought into the list and the
 // pane; a new sticker's payload opens in the result dialog.
 func (t *Stickers) showOutcome(msg outcomeMsg) tea.Cmd {
 	s := msg.out.Sticker
 	if s.ID != "" && msg.out.State == action.Done {
+		// v2's answer names no merchant: a new sticker's is the one it was
+		// made for; a switched one's is its row's (or the pane's). One the
+		// tab no longer shows (the merchant was changed meanwhile) is not
+		// put in another merchant's list.
+		shown := true
 		if s.MerchantID == "" {
 			s.MerchantID = msg.req.Sticker.MerchantID
 		}
-		t.list.upsert(s, t.now())
+		if s.MerchantID == "" {
+			s.MerchantID, shown = t.shownMerchant(s.ID)
+		}
+		if shown {
+			t.list.upsert(s, t.now())
+		}
 		if t.detail.isOpen() && t.detail.obj.ID == s.ID {
 			t.detail.set(s)
 		}

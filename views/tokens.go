@@ -84,11 +84,10 @@ func NewTokens(d Deps) ui.Tab {
 	t := &Tokens{src: d.Backend, d: d, keys: d.Keys, theme: d.Theme, now: d.now, owner: newOwner(),
 		memo: newTokenMemo(d), noV2: needsV2(d.Backend, "saved card tokens")}
 	t.acts = newTracker(t.owner, d, func(ref objectRef) {
-		if ref.kind == "token" {
+		if ref.kind == "token" && t.list != nil {
 			t.list.table.Redraw(ref.id)
 		}
 	})
-	t.acts.adopt(d.Pending, backend.ActionRevokeToken, backend.ActionCreateTokenization)
 	cfg := datatable.Config[tokenView]{
 		ID:          func(v tokenView) string { return v.ID },
 		Columns:     tokenColumns(func(v tokenView) string { return t.acts.rowMark(tokenRef(v.ID)) }),
@@ -103,6 +102,7 @@ func NewTokens(d Deps) ui.Tab {
 		}
 		return rawOrNote(v.read.Raw, t.theme)
 	})
+	t.acts.adopt(d.Pending, backend.ActionRevokeToken, backend.ActionCreateTokenization)
 	return t
 }
 

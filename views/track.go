@@ -100,10 +100,21 @@ func refOf(req action.Request) (objectRef, bool) {
 // touched from the tabs' Update (the program's event loop).
 type InFlight struct {
 	byObject map[objectRef]*tracked
+	// redraws are every sharing tab's: when an action starts or ends on an
+	// object, each tab draws its rows of it again (a token revoked from a
+	// payment's pane shows "→ revoking" in the Tokens tab too).
+	redraws []func(objectRef)
 }
 
 // NewInFlight makes the register the tabs share (Deps.InFlight).
 func NewInFlight() *InFlight { return &InFlight{byObject: map[objectRef]*tracked{}} }
+
+// changed tells every sharing tab that ref's action started or ended.
+func (f *InFlight) changed(ref objectRef) {
+	for _, redraw := range f.redraws {
+		redraw(ref)
+	}
+}
 
 // tracker sends one tab's actions and follows each until its outcome is
 // known.
@@ -112,21 +123,21 @@ type tracker struct {
 	run     *action.Runner
 	flights *InFlight
 	mine    map[string]*tracked // this tab's, by action id
-	// redraw draws the rows of an object again when an action on it
-	// starts or ends (nil: the tab has no such rows).
-	redraw func(objectRef)
 }
 
+// newTracker makes a tab's tracker on the shared register; redraw draws
+// the tab's rows of an object again when an action on it starts or ends,
+// whichever tab sent it (nil: the tab has no such rows).
 func newTracker(owner uint64, d Deps, redraw func(objectRef)) *tracker {
 	flights := d.InFlight
 	if flights == nil {
 		flights = NewInFlight()
 	}
-	if redraw == nil {
-		redraw = func(objectRef) {}
+	if redraw != nil {
+		flights.redraws = append(flights.redraws, redraw)
 	}
 	return &tracker{owner: owner, run: &action.Runner{Backend: d.Backend, Journal: d.Journal, Now: d.Now},
-		flights: flights, mine: map[string]*tracked{}, redraw: redraw}
+		flights: flights, mine: map[string]*tracked{}}
 }
 
 // on is the action not yet over on an object, from any tab; nil when none.
@@ -166,7 +177,7 @@ func (k *tracker) track(tr *tracked) {
 	k.mine[tr.req.ID] = tr
 	if ref, ok := refOf(tr.req); ok {
 		k.flights.byObject[ref] = tr
-		k.redraw(ref)
+		k.flights.changed(ref)
 	}
 }
 
@@ -176,7 +187,7 @@ func (k *tracker) untrack(req action.Request) {
 		if k.flights.byObject[ref] != nil && k.flights.byObject[ref].req.ID == req.ID {
 			delete(k.flights.byObject, ref)
 		}
-		k.redraw(ref)
+		k.flights.changed(ref)
 	}
 }
 
@@ -238,7 +249,7 @@ func (k *tracker) onOutcome(msg outcomeMsg) (tea.Cmd, bool) {
 			tr.state = stateStuck
 		}
 		if ref, ok := refOf(msg.req); ok {
-			k.redraw(ref)
+			k.flights.changed(ref)
 		}
 		switch {
 		case tr.fromStart:

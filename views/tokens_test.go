@@ -1,0 +1,762 @@
+package views
+
+import (
+	"context"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"paydash/backend"
+	"paydash/backend/journal"
+	"paydash/backend/known"
+	"paydash/backend/money"
+	"paydash/backend/sandbox"
+	"paydash/keys"
+	"paydash/ui"
+)
+
+// The Tokens tab (tokens.go, known.go) and the revocation of a token from
+// a payment's pane (actions.go), against the real sandbox: a token is
+// known once read, looked up or seen in a payment; what is confirmed is
+// the token revoked, once; every tab sharing the Deps sees it.
+
+// --- helpers ------------------------------------------------------------------
+
+// newToken saves a card at the sandbox for the scope's merchant, as a
+// customer confirming a card-saving page would: the token is Active.
+func (e *env) newToken() sandbox.PaymentToken {
+	e.t.Helper()
+	st := e.srv.Store()
+	tok, err := st.CreatePaymentToken(sandbox.PaymentTokenRequest{
+		MerchantID: e.scope.MerchantID, Type: "cof", PaymentMethod: sandbox.MethodBankCard,
+		Card:     &sandbox.CardData{PAN: "4111111111111111", Expiry: "12/30", CVC: "123"},
+		Customer: sandbox.Customer{Email: "anna@example.com", Phone: "79161234567", IP: "10.1.2.3"},
+	})
+	require.NoError(e.t, err)
+	tok, err = st.CompletePaymentToken(tok.ID, sandbox.CompleteRequest{})
+	require.NoError(e.t, err)
+	require.Equal(e.t, sandbox.TokenActive, tok.Status)
+	require.NotEmpty(e.t, tok.Title)
+	return tok
+}
+
+// payWithToken makes a payment by a saved card, now.
+func (e *env) payWithToken(tokenID, value string) sandbox.Payment {
+	e.t.Helper()
+	st := e.srv.Store()
+	m, ok := st.Merchant(e.scope.MerchantID)
+	require.True(e.t, ok)
+	amount := money.Amount{Value: money.MustParse(value), Currency: m.Currencies[0]}
+	p, err := st.CreatePayment(sandbox.PaymentRequest{
+		MerchantID: m.ID, Amount: &amount, PaymentMethod: sandbox.MethodBankCard, TokenID: tokenID,
+		Invoice: sandbox.Invoice{OrderNo: "TOK-" + value, Description: "paid by a saved card"},
+	})
+	require.NoError(e.t, err)
+	require.Equal(e.t, tokenID, p.TokenID)
+	return p
+}
+
+// serviceToken is the token as the service has it now.
+func (e *env) serviceToken(id string) backend.Token {
+	e.t.Helper()
+	tok, err := e.b.GetToken(context.Background(), id)
+	require.NoError(e.t, err)
+	return tok
+}
+
+func (e *env) tokens() *Tokens { return e.tab.(*Tokens) }
+
+// host is the service key under which the tabs remember tokens.
+func (e *env) host() string { return e.b.Describe().Host }
+
+// tokenRow is the Tokens tab's row of token id.
+func (e *env) tokenRow(id string) (tokenView, bool) {
+	for _, r := range e.tokens().list.table.Rows() {
+		if r.ID == id {
+			return r, true
+		}
+	}
+	return tokenView{}, false
+}
+
+// lineWith is the first line of the stripped view that contains s.
+func lineWith(view, s string) string {
+	for _, l := range strings.Split(ansi.Strip(view), "\n") {
+		if strings.Contains(l, s) {
+			return l
+		}
+	}
+	return ""
+}
+
+// halves splits a view w cells wide, drawn with the pane beside the
+// list, into the list's side and the pane's, without styles.
+func halves(view string, w int) (list, pane string) {
+	lw := w - paneWidth(w)
+	var l, r []string
+	for _, line := range strings.Split(view, "\n") {
+		l = append(l, ansi.Strip(ansi.Cut(line, 0, lw)))
+		r = append(r, ansi.Strip(ansi.Cut(line, lw, w)))
+	}
+	return strings.Join(l, "\n"), strings.Join(r, "\n")
+}
+
+// listSide and paneSide are the halves of the tab's view at w × h.
+func (e *env) listSide(w, h int) string { l, _ := halves(e.view(w, h), w); return l }
+func (e *env) paneSide(w, h int) string { _, p := halves(e.view(w, h), w); return p }
+
+// tokenSection is the Token section of the Payments tab's pane, without
+// styles: from its heading to the next (Refunds).
+func tokenSection(p *Payments) string {
+	var out []string
+	in := false
+	for _, l := range p.detailLines() {
+		l = ansi.Strip(l)
+		switch strings.TrimSpace(l) {
+		case "Token":
+			in = true
+		case "Refunds":
+			in = false
+		}
+		if in {
+			out = append(out, l)
+		}
+	}
+	return strings.Join(out, "\n")
+}
+
+// withKnown makes the Tokens tab with store as Deps.Known.
+func withKnown(store *known.Store) func(Deps) ui.Tab {
+	return func(d Deps) ui.Tab {
+		d.Known = store
+		return NewTokens(d)
+	}
+}
+
+// twoTabs are a Payments tab and a Tokens tab built from the same Deps
+// (one known.Store, one InFlight), as main builds them; each has its own
+// env to collect what it sends the shell.
+type twoTabs struct {
+	pay, tok *env
+	store    *known.Store
+	flights  *InFlight
+}
+
+func newTwoTabs(t *testing.T, o envOpts) twoTabs {
+	t.Helper()
+	tt := twoTabs{store: known.NewMemory(), flights: NewInFlight()}
+	var deps Deps
+	o.tab = func(d Deps) ui.Tab {
+		d.Known, d.InFlight = tt.store, tt.flights
+		deps = d
+		return NewPayments(d)
+	}
+	tt.pay = newEnv(t, o)
+	p := tt.pay
+	tt.tok = &env{t: t, srv: p.srv, b: p.b, count: p.count, j: p.j, jpath: p.jpath, now: p.now, scope: p.scope,
+		tab: NewTokens(deps)}
+	return tt
+}
+
+// holdRevoke holds revocations until released, telling when one arrived.
+type holdRevoke struct {
+	backend.Backend
+	arrived chan string
+	hold    chan struct{}
+	once    sync.Once
+}
+
+func newHoldRevoke(t *testing.T) *holdRevoke {
+	h := &holdRevoke{arrived: make(chan string, 4), hold: make(chan struct{})}
+	t.Cleanup(h.release) // a failed test does not leave the command blocked
+	return h
+}
+
+func (h *holdRevoke) release() { h.once.Do(func() { close(h.hold) }) }
+
+func (h *holdRevoke) RevokeToken(ctx context.Context, id string) (backend.Token, error) {
+	h.arrived <- id
+	<-h.hold
+	return h.Backend.RevokeToken(ctx, id)
+}
+
+// runAsync runs a command in the background, as the program does, and
+// returns a function that waits for its message.
+func runAsync(cmd tea.Cmd) func() tea.Msg {
+	done := make(chan tea.Msg, 1)
+	go func() { done <- cmd() }()
+	return func() tea.Msg { return <-done }
+}
+
+func phases(j []journal.Entry) []string {
+	var out []string
+	for _, l := range j {
+		out = append(out, l.Phase)
+	}
+	return out
+}
+
+// --- lookup by id (":") ------------------------------------------------------------
+
+func TestTokenLookupOpensItAndRemembersIt(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "known-tokens.json")
+	store, err := known.Open(path)
+	require.NoError(t, err)
+	e := newEnv(t, envOpts{tab: withKnown(store)})
+	e.size(140, 30)
+	e.init()
+	tt := e.tokens()
+	assert.Zero(t, tt.list.table.Len(), "nothing is known yet")
+	assert.Contains(t, strings.Join(strings.Fields(ansi.Strip(e.view(140, 30))), " "), "No tokens known yet")
+
+	tok := e.newToken()
+	e.send(ui.JumpMsg{Query: " " + tok.ID + " "})
+	assert.Empty(t, e.errors())
+	require.True(t, tt.detail.isOpen(), "the token opens in the pane")
+	assert.Equal(t, tok.ID, tt.detail.obj.ID)
+	require.NotNil(t, tt.detail.obj.read, "as the service has it")
+	assert.Equal(t, backend.TokenActive, tt.detail.obj.read.Status)
+	assert.False(t, tt.Status().Loading, "the lookup is over")
+
+	pane := e.paneSide(140, 30)
+	assert.Contains(t, pane, "Token "+tok.ID, "the pane's title")
+	assert.Contains(t, lineWith(pane, "Status"), "✓ Active")
+	assert.Contains(t, lineWith(pane, "Card "), tok.Title)
+	assert.Contains(t, lineWith(pane, "Brand"), "Visa")
+	assert.Contains(t, lineWith(pane, "From"), "looked up")
+	assert.NotContains(t, pane, "Revoked: the saved card")
+	assert.Contains(t, lineWith(e.listSide(140, 30), tok.ID), "✓ Active", "the row")
+
+	// Listed and selected.
+	row, ok := e.tokenRow(tok.ID)
+	require.True(t, ok, "the token is listed")
+	assert.Equal(t, tok.Title, row.Title)
+	assert.Equal(t, tok.ID, tt.list.table.SelectedID())
+	assert.Equal(t, "Revoke token "+tok.ID, tt.ActionTarget(keys.ActRevoke))
+
+	// Remembered in the store, and in its file for the next run.
+	got, ok := store.Get(e.host(), e.scope.MerchantID, tok.ID)
+	require.True(t, ok)
+	assert.Equal(t, known.LookedUp, got.Source)
+	assert.Equal(t, backend.TokenActive, got.Status)
+	assert.Equal(t, tok.Title, got.Title)
+	list := store.List(e.host(), e.scope.MerchantID)
+	require.Len(t, list, 1)
+	assert.Equal(t, tok.ID, list[0].ID)
+	again, err := known.Open(path)
+	require.NoError(t, err)
+	require.Len(t, again.List(e.host(), e.scope.MerchantID), 1, "saved to the file")
+	assert.Empty(t, again.List(e.host(), "another merchant"), "kept under the scope's merchant")
+
+	// A second tab on the same store lists it from the start.
+	e2 := &env{t: t, srv: e.srv, b: e.b, count: e.count, j: e.j, jpath: e.jpath, now: e.now, scope: e.scope,
+		tab: NewTokens(Deps{Backend: e.b, Keys: keys.Default(), Journal: e.j, Theme: ui.NewTheme(true, true), Known: store})}
+	e2.size(140, 30)
+	e2.init()
+	row, ok = e2.tokenRow(tok.ID)
+	require.True(t, ok, "listed by a new tab on the same store")
+	assert.Equal(t, "✓ Active", tokenStatusText(row.status()))
+	assert.Contains(t, lineWith(ansi.Strip(e2.view(140, 30)), tok.ID), "looked up")
+}
+
+func TestTokenLookupOfAnUnknownIDSaysSo(t *testing.T) {
+	store := known.NewMemory()
+	e := newEnv(t, envOpts{tab: withKnown(store)})
+	e.size(120, 30)
+	e.init()
+	tt := e.tokens()
+
+	e.send(ui.JumpMsg{Query: "5199999"})
+	errs := e.errors()
+	require.Len(t, errs, 1)
+	assert.Equal(t, "no token 5199999 at the service", errs[0].Err.Error())
+	assert.Contains(t, errs[0].Hint, "token ids are in a payment's pane")
+	assert.False(t, tt.detail.isOpen(), "nothing opens")
+	assert.Zero(t, tt.list.table.Len(), "nothing is listed")
+	assert.Empty(t, store.List(e.host(), e.scope.MerchantID), "nothing is remembered")
+	assert.False(t, tt.Status().Loading)
+
+	// Not an id at all: said at once, nothing asked of the service.
+	e.shell = nil
+	e.send(ui.JumpMsg{Query: "tok\x07en"})
+	ts := e.toasts()
+	require.Len(t, ts, 1)
+	assert.Equal(t, ui.ToastWarning, ts[0].Level)
+	assert.True(t, strings.HasPrefix(ts[0].Text, "not a token id: "), ts[0].Text)
+	assert.NotContains(t, ts[0].Text, "\x07", "the control character is not shown raw")
+	assert.Empty(t, e.errors())
+}
+
+// --- revoke from the Tokens tab ------------------------------------------------------
+
+func TestRevokeTokenHappyPath(t *testing.T) {
+	store := known.NewMemory()
+	e := newEnv(t, envOpts{tab: withKnown(store)})
+	e.size(140, 30)
+	e.init()
+	tt := e.tokens()
+	tok := e.newToken()
+	e.send(ui.JumpMsg{Query: tok.ID})
+	require.True(t, tt.detail.isOpen())
+	ok, why := tt.Available(keys.ActRevoke)
+	require.True(t, ok, why)
+
+	e.act(keys.ActRevoke)
+	assert.Empty(t, e.refused())
+	spec, found := e.confirmSpec()
+	require.True(t, found, "a confirmation is asked for")
+	assert.Equal(t, "Revoke token "+tok.ID, spec.Title)
+	assert.Equal(t, "Revoke", spec.Verb)
+	assert.True(t, spec.Danger)
+	assert.Nil(t, spec.Amount)
+	assert.Nil(t, spec.Fixed)
+	require.NotEmpty(t, spec.Lines)
+	assert.True(t, strings.HasPrefix(spec.Lines[0], "Token "+tok.ID+" · "+tok.Title+" · expires "), spec.Lines[0])
+	lines := strings.Join(spec.Lines, "\n")
+	assert.Contains(t, lines, "Now: ✓ Active → after: Revoked")
+	assert.Contains(t, lines, "This cannot be undone.")
+	assert.Contains(t, lines, "v2")
+	assert.NotContains(t, lines, "Used by payment", "not from a payment's pane")
+	assert.Empty(t, e.journal(), "nothing is sent before y")
+
+	// y: from then on nothing else is sent on it, and the row says so.
+	cmd := spec.Confirm(money.Amount{})
+	ok, why = tt.Available(keys.ActRevoke)
+	assert.False(t, ok)
+	assert.Equal(t, "the revoke of token "+tok.ID+" is being sent; wait for its answer", why)
+	assert.Equal(t, 1, tt.Status().Sending)
+	assert.True(t, tt.Status().Loading)
+	assert.Contains(t, lineWith(e.listSide(140, 30), tok.ID), "→ revoking", "the row says so")
+	assert.Contains(t, e.paneSide(140, 30), "being sent, the answer awaited", "and the pane")
+	e.run(cmd)
+
+	ts := e.toasts()
+	require.Len(t, ts, 1)
+	assert.Equal(t, ui.ToastSuccess, ts[0].Level, ts[0].Text)
+	assert.Equal(t, "Revoked token "+tok.ID+" ("+tok.Title+") — now Revoked", ts[0].Text)
+	assert.Empty(t, e.errors())
+	assert.Zero(t, tt.Status().Sending)
+
+	j := e.journal()
+	require.Len(t, j, 2)
+	assert.Equal(t, []string{journal.PhaseSent, journal.PhaseDone}, phases(j))
+	assert.Equal(t, string(backend.ActionRevokeToken), j[0].Action)
+	assert.Equal(t, tok.ID, j[0].ObjectID)
+	assert.Equal(t, "v2", j[0].Interface)
+	assert.NotEmpty(t, j[0].ActionID)
+	assert.Equal(t, j[0].ActionID, j[1].ActionID)
+
+	// The row, the pane, the service and the store say Revoked.
+	row, found := e.tokenRow(tok.ID)
+	require.True(t, found)
+	assert.Equal(t, "✗ Revoked", tokenStatusText(row.status()))
+	list, pane := halves(e.view(140, 30), 140)
+	assert.Contains(t, lineWith(list, tok.ID), "✗ Revoked", "the row")
+	assert.NotContains(t, list, "→ revoking")
+	assert.Contains(t, lineWith(pane, "Status"), "✗ Revoked", "the pane")
+	assert.Contains(t, pane, "Revoked: the saved card can no longer be charged.")
+	assert.NotContains(t, pane, "being sent")
+	assert.Equal(t, backend.TokenRevoked, e.serviceToken(tok.ID).Status)
+	got, _ := store.Get(e.host(), e.scope.MerchantID, tok.ID)
+	assert.Equal(t, backend.TokenRevoked, got.Status)
+
+	// And it cannot be revoked again.
+	ok, why = tt.Available(keys.ActRevoke)
+	assert.False(t, ok)
+	assert.Equal(t, "token "+tok.ID+" is already revoked", why)
+}
+
+func TestRevokeRefusedForARevokedToken(t *testing.T) {
+	e := newEnv(t, envOpts{tab: NewTokens})
+	e.size(140, 30)
+	e.init()
+	tt := e.tokens()
+	tok := e.newToken()
+	_, err := e.srv.Store().RevokePaymentToken(tok.ID)
+	require.NoError(t, err)
+
+	e.send(ui.JumpMsg{Query: tok.ID})
+	require.True(t, tt.detail.isOpen())
+	pane := e.paneSide(140, 30)
+	assert.Contains(t, lineWith(pane, "Status"), "✗ Revoked")
+	assert.Contains(t, pane, "Revoked: the saved card can no longer be charged.")
+	assert.Contains(t, lineWith(e.listSide(140, 30), tok.ID), "✗ Revoked")
+	ok, why := tt.Available(keys.ActRevoke)
+	assert.False(t, ok)
+	assert.Equal(t, "token "+tok.ID+" is already revoked", why)
+	ticket := e.act(keys.ActRevoke)
+	r := e.refused()
+	require.Len(t, r, 1)
+	assert.Equal(t, ticket, r[0].Ticket)
+	assert.Equal(t, "token "+tok.ID+" is already revoked", r[0].Text)
+	_, found := e.confirmSpec()
+	assert.False(t, found)
+	assert.Empty(t, e.journal())
+}
+
+// A token revoked elsewhere after the tab last read it: the read before
+// the confirmation finds it out, refuses, and shows it.
+func TestRevokeRefusedWhenRevokedMeanwhile(t *testing.T) {
+	store := known.NewMemory()
+	e := newEnv(t, envOpts{tab: withKnown(store)})
+	e.size(140, 30)
+	e.init()
+	tt := e.tokens()
+	tok := e.newToken()
+	e.send(ui.JumpMsg{Query: tok.ID})
+	e.press("esc") // back to the list: the row is the target
+	require.False(t, tt.detail.isOpen())
+	require.Equal(t, tok.ID, tt.list.table.SelectedID())
+	ok, why := tt.Available(keys.ActRevoke)
+	require.True(t, ok, why)
+
+	_, err := e.srv.Store().RevokePaymentToken(tok.ID) // by a colleague, in the portal
+	require.NoError(t, err)
+	ticket := e.act(keys.ActRevoke)
+	_, found := e.confirmSpec()
+	assert.False(t, found, "no dialog for a token already revoked")
+	r := e.refused()
+	require.Len(t, r, 1)
+	assert.Equal(t, ticket, r[0].Ticket)
+	assert.Equal(t, ui.ToastWarning, r[0].Level)
+	assert.Equal(t, "token "+tok.ID+" is already revoked", r[0].Text)
+	assert.Empty(t, e.journal(), "nothing sent")
+	row, _ := e.tokenRow(tok.ID)
+	assert.Equal(t, "✗ Revoked", tokenStatusText(row.status()), "the row shows what the read found")
+	got, _ := store.Get(e.host(), e.scope.MerchantID, tok.ID)
+	assert.Equal(t, backend.TokenRevoked, got.Status, "and the store remembers it")
+}
+
+func TestRevokeRefusedWithAReadOnlyToken(t *testing.T) {
+	e := newEnv(t, envOpts{tab: NewTokens, readOnly: true})
+	e.size(140, 30)
+	e.init()
+	tt := e.tokens()
+	tok := e.newToken()
+	e.send(ui.JumpMsg{Query: tok.ID})
+	require.True(t, tt.detail.isOpen(), "reading is allowed")
+	assert.Contains(t, lineWith(e.paneSide(140, 30), "Status"), "✓ Active")
+
+	can, credsWhy := e.b.Can(backend.ActionRevokeToken)
+	require.False(t, can)
+	require.NotEmpty(t, credsWhy)
+	ok, why := tt.Available(keys.ActRevoke)
+	assert.False(t, ok, "greyed")
+	assert.Equal(t, credsWhy, why, "with the credentials' reason")
+	ticket := e.act(keys.ActRevoke)
+	r := e.refused()
+	require.Len(t, r, 1)
+	assert.Equal(t, ticket, r[0].Ticket)
+	assert.Equal(t, credsWhy, r[0].Text)
+	_, found := e.confirmSpec()
+	assert.False(t, found)
+	assert.Empty(t, e.journal())
+	assert.Equal(t, backend.TokenActive, e.serviceToken(tok.ID).Status)
+
+	// The key itself, pressed anyway, says why.
+	e.press("v")
+	ts := e.toasts()
+	require.Len(t, ts, 1)
+	assert.Equal(t, credsWhy, ts[0].Text)
+}
+
+func TestRevokeRefusedWithoutASelection(t *testing.T) {
+	e := newEnv(t, envOpts{tab: NewTokens})
+	e.size(120, 30)
+	e.init()
+	ok, why := e.tab.Available(keys.ActRevoke)
+	assert.False(t, ok)
+	assert.Equal(t, "no token is selected", why)
+	assert.Empty(t, e.tokens().ActionTarget(keys.ActRevoke))
+	ticket := e.act(keys.ActRevoke)
+	r := e.refused()
+	require.Len(t, r, 1)
+	assert.Equal(t, ticket, r[0].Ticket)
+	assert.Equal(t, "no token is selected", r[0].Text)
+	for _, a := range []keys.Action{keys.ActOpen, keys.ActRaw, keys.ActCopyID} {
+		ok, why := e.tab.Available(a)
+		assert.False(t, ok, a)
+		assert.Equal(t, "no token is selected", why, a)
+	}
+	assert.Empty(t, e.journal())
+}
+
+func TestTokensWithoutV2SaysWhy(t *testing.T) {
+	e := newEnv(t, envOpts{tab: NewTokens, v1Only: true})
+	e.size(80, 24)
+	e.init()
+	v := strings.Join(strings.Fields(ansi.Strip(e.view(80, 24))), " ")
+	assert.Contains(t, v, "saved card tokens exist only in its current (v2) interface")
+	for _, a := range []keys.Action{keys.ActRevoke, keys.ActNew, keys.ActOpen} {
+		ok, why := e.tab.Available(a)
+		assert.False(t, ok, a)
+		assert.Contains(t, why, "(v2) interface", a)
+	}
+	e.act(keys.ActRevoke)
+	r := e.refused()
+	require.Len(t, r, 1)
+	assert.Contains(t, r[0].Text, "(v2) interface")
+
+	e.send(ui.JumpMsg{Query: "5100001"})
+	ts := e.toasts()
+	require.Len(t, ts, 1)
+	assert.Contains(t, ts[0].Text, "(v2) interface")
+	assert.False(t, e.tokens().detail.isOpen())
+	assert.Empty(t, e.journal())
+}
+
+// --- revoke from a payment's pane ---------------------------------------------------
+
+func TestRevokeFromAPaymentsPaneIsSeenByTheTokensTab(t *testing.T) {
+	hold := newHoldRevoke(t)
+	tt := newTwoTabs(t, envOpts{wrap: func(b backend.Backend) backend.Backend { hold.Backend = b; return hold }})
+	pay, tok := tt.pay, tt.tok
+	pay.size(140, 40)
+	pay.init()
+	tok.size(140, 40)
+	tok.init()
+
+	token := pay.newToken()
+	paid := pay.payWithToken(token.ID, "321.00")
+	pay.send(ui.RefreshMsg{})
+	pay.press("g")
+	require.Equal(t, paid.ID, pay.payments().list.table.SelectedID(), "the new payment is at the top")
+
+	// Before the pane is open, v says what to do.
+	ok, why := pay.tab.Available(keys.ActRevoke)
+	assert.False(t, ok)
+	assert.Equal(t, "open a payment (enter) to revoke the saved card it used", why)
+
+	pay.press("enter")
+	p := pay.payments()
+	require.True(t, p.detail.isOpen())
+	require.NotNil(t, p.detail.obj.Token, "the payment read in full names its token")
+	require.Equal(t, token.ID, p.detail.obj.Token.ID)
+	tokSec := tokenSection(p)
+	assert.Contains(t, tokSec, token.ID, "the pane's Token section")
+	assert.Contains(t, tokSec, token.Title)
+	assert.NotContains(t, tokSec, "Status", "its status is not known yet")
+
+	// Reading it made the token known to the Tokens tab.
+	seen, known1 := tt.store.Get(pay.host(), pay.scope.MerchantID, token.ID)
+	require.True(t, known1, "the payment's token is remembered")
+	assert.Equal(t, []string{paid.ID}, seen.Payments)
+	tok.deliver(knownSavedMsg{})
+	_, listed := tok.tokenRow(token.ID)
+	require.True(t, listed, "the Tokens tab lists it once told the store changed")
+	tok.view(140, 40) // drawn once: its rows are cached
+
+	ok, why = pay.tab.Available(keys.ActRevoke)
+	require.True(t, ok, why)
+	assert.Equal(t, "Revoke token "+token.ID+" of payment "+paid.ID, p.ActionTarget(keys.ActRevoke))
+	pay.act(keys.ActRevoke)
+	spec, found := pay.confirmSpec()
+	require.True(t, found, "a confirmation: %v", pay.shell)
+	assert.Equal(t, "Revoke token "+token.ID, spec.Title)
+	lines := strings.Join(spec.Lines, "\n")
+	assert.Contains(t, spec.Lines[0], token.Title)
+	assert.Contains(t, lines, "Used by payment "+paid.ID)
+	assert.Contains(t, lines, "Payments known to use it: 1 ("+paid.ID+")")
+	assert.Contains(t, lines, "Now: ✓ Active → after: Revoked")
+
+	// y: the revoke is sent, and held on its way.
+	send := spec.Confirm(money.Amount{})
+	require.NotNil(t, send)
+	wait := runAsync(send)
+	select {
+	case id := <-hold.arrived:
+		require.Equal(t, token.ID, id)
+	case <-time.After(5 * time.Second):
+		t.Fatal("the revoke never reached the backend")
+	}
+	j := pay.journal()
+	require.Len(t, j, 1)
+	assert.Equal(t, journal.PhaseSent, j[0].Phase)
+
+	// Meanwhile the Tokens tab sends nothing on that token.
+	tok.press("g")
+	require.Equal(t, token.ID, tok.tokens().list.table.SelectedID())
+	busy := "the revoke of token " + token.ID + " is being sent; wait for its answer"
+	ok, why = tok.tab.Available(keys.ActRevoke)
+	assert.False(t, ok)
+	assert.Equal(t, busy, why)
+	ticket := tok.act(keys.ActRevoke)
+	r := tok.refused()
+	require.Len(t, r, 1)
+	assert.Equal(t, ticket, r[0].Ticket)
+	assert.Equal(t, busy, r[0].Text)
+	_, found = tok.confirmSpec()
+	assert.False(t, found)
+	assert.Contains(t, lineWith(tok.listSide(140, 40), token.ID), "→ revoking", "its row says so")
+	// Nor does the Payments tab itself.
+	ok, why = pay.tab.Available(keys.ActRevoke)
+	assert.False(t, ok)
+	assert.Equal(t, busy, why)
+	assert.Contains(t, tokenSection(p), "being sent, the answer awaited", "the payment's pane says so")
+
+	// The answer.
+	hold.release()
+	pay.deliver(wait())
+	ts := pay.toasts()
+	require.Len(t, ts, 1)
+	assert.Equal(t, ui.ToastSuccess, ts[0].Level)
+	assert.Equal(t, "Revoked token "+token.ID+" ("+token.Title+") — now Revoked", ts[0].Text)
+	assert.Empty(t, pay.errors())
+	j = pay.journal()
+	assert.Equal(t, []string{journal.PhaseSent, journal.PhaseDone}, phases(j))
+	assert.Equal(t, token.ID, j[0].ObjectID)
+	assert.Equal(t, backend.TokenRevoked, pay.serviceToken(token.ID).Status)
+
+	// The payment's pane shows the token revoked.
+	tokSec = tokenSection(p)
+	assert.NotContains(t, tokSec, "being sent")
+	assert.Contains(t, lineWith(tokSec, "Status"), "✗ Revoked", "the Token section's status:\n%s", tokSec)
+	pay.view(140, 40)
+	ok, why = pay.tab.Available(keys.ActRevoke)
+	assert.False(t, ok)
+	assert.Equal(t, "token "+token.ID+" is already revoked", why)
+
+	// The store, and the Tokens tab once the save is delivered to it.
+	got, _ := tt.store.Get(pay.host(), pay.scope.MerchantID, token.ID)
+	assert.Equal(t, backend.TokenRevoked, got.Status)
+	tok.deliver(knownSavedMsg{})
+	row, _ := tok.tokenRow(token.ID)
+	assert.Equal(t, "✗ Revoked", tokenStatusText(row.status()))
+	assert.Contains(t, lineWith(tok.listSide(140, 40), token.ID), "✗ Revoked")
+	ok, why = tok.tab.Available(keys.ActRevoke)
+	assert.False(t, ok)
+	assert.Equal(t, "token "+token.ID+" is already revoked", why)
+	assert.Empty(t, tt.flights.byObject, "nothing is left under way")
+}
+
+// While the Payments tab sends a revoke, the Tokens tab's row says so
+// too, though the Tokens tab drew it before (the tabs share InFlight).
+func TestRevokeFromAPaymentsPaneShowsInTheTokensRow(t *testing.T) {
+	tt := newTwoTabs(t, envOpts{})
+	pay, tok := tt.pay, tt.tok
+	pay.size(140, 40)
+	pay.init()
+	tok.size(140, 40)
+	tok.init()
+	token := pay.newToken()
+	paid := pay.payWithToken(token.ID, "77.00")
+	pay.send(ui.RefreshMsg{})
+	pay.press("g", "enter")
+	require.Equal(t, paid.ID, pay.payments().detail.obj.ID)
+	tok.deliver(knownSavedMsg{})
+	require.Contains(t, lineWith(tok.listSide(140, 40), token.ID), "? unknown", "seen in a payment: its status is not known")
+
+	pay.act(keys.ActRevoke)
+	spec, found := pay.confirmSpec()
+	require.True(t, found)
+	tok.deliver(knownSavedMsg{}) // the read before the dialog noted the token
+	tok.view(140, 40)
+	send := spec.Confirm(money.Amount{})
+	assert.Contains(t, lineWith(tok.listSide(140, 40), token.ID), "→ revoking")
+	pay.run(send)
+	require.Len(t, pay.toasts(), 1)
+	row := lineWith(tok.listSide(140, 40), token.ID)
+	assert.NotContains(t, row, "→ revoking", "the mark goes when the revoke is over")
+	assert.Contains(t, row, "✓ Active", "the status as the tab last knew it, until it hears of the change")
+	tok.deliver(knownSavedMsg{})
+	assert.Contains(t, lineWith(tok.listSide(140, 40), token.ID), "✗ Revoked")
+}
+
+// A payment without a token, and a pane closed between v and the dialog.
+func TestRevokeFromAPaymentsPaneRefusals(t *testing.T) {
+	e := newEnv(t, envOpts{})
+	e.size(140, 40)
+	e.init()
+	plain := e.heldOrPaid(false, "15.00")
+	e.press("enter")
+	require.True(t, e.payments().detail.isOpen())
+	ok, why := e.tab.Available(keys.ActRevoke)
+	assert.False(t, ok)
+	assert.Equal(t, "payment "+plain.ID+" used no saved card token", why)
+	ticket := e.act(keys.ActRevoke)
+	r := e.refused()
+	require.Len(t, r, 1)
+	assert.Equal(t, ticket, r[0].Ticket)
+	assert.Equal(t, "payment "+plain.ID+" used no saved card token", r[0].Text)
+
+	// v on a token payment; the pane moves to another payment before the
+	// token is read: nothing is asked, nothing sent.
+	e.press("esc")
+	token := e.newToken()
+	paid := e.payWithToken(token.ID, "16.00")
+	e.send(ui.RefreshMsg{})
+	e.press("g", "enter")
+	require.Equal(t, paid.ID, e.payments().detail.obj.ID)
+	e.ticket++
+	read := e.sendHold(ui.ActionMsg{Action: keys.ActRevoke, Ticket: e.ticket})
+	e.press("esc", "j", "enter")
+	require.NotEqual(t, paid.ID, e.payments().detail.obj.ID)
+	e.run(read)
+	_, found := e.confirmSpec()
+	assert.False(t, found)
+	r = e.refused()
+	require.Len(t, r, 1)
+	assert.Equal(t, e.ticket, r[0].Ticket)
+	assert.Equal(t, "the payment's pane was closed; nothing was sent", r[0].Text)
+	assert.Empty(t, e.journal())
+	assert.Equal(t, backend.TokenActive, e.serviceToken(token.ID).Status)
+}
+
+// --- the dialog is bound to the token of the key --------------------------------------
+
+func TestRevokeSendsTheTokenOfTheDialog(t *testing.T) {
+	store := known.NewMemory()
+	e := newEnv(t, envOpts{tab: withKnown(store)})
+	e.size(140, 30)
+	e.init()
+	tt := e.tokens()
+	first, second := e.newToken(), e.newToken()
+	e.send(ui.JumpMsg{Query: second.ID})
+	e.send(ui.JumpMsg{Query: first.ID})
+	require.Equal(t, first.ID, tt.detail.obj.ID)
+	require.Equal(t, 2, tt.list.table.Len())
+
+	// v on the first; before its read comes back the user moves to the
+	// second (the pane closed, the list moved, the second opened).
+	e.ticket++
+	read := e.sendHold(ui.ActionMsg{Action: keys.ActRevoke, Ticket: e.ticket})
+	e.press("esc")
+	e.send(ui.JumpMsg{Query: second.ID})
+	require.Equal(t, second.ID, tt.detail.obj.ID)
+	require.Equal(t, second.ID, tt.list.table.SelectedID())
+	e.run(read)
+
+	spec, found := e.confirmSpec()
+	require.True(t, found)
+	assert.Equal(t, "Revoke token "+first.ID, spec.Title, "the dialog names the token of the key")
+	assert.True(t, strings.HasPrefix(spec.Lines[0], "Token "+first.ID+" "), spec.Lines[0])
+
+	// More moves between the dialog and y.
+	e.press("esc", "j", "k")
+	e.run(spec.Confirm(money.Amount{}))
+	ts := e.toasts()
+	require.Len(t, ts, 1)
+	assert.Contains(t, ts[0].Text, "Revoked token "+first.ID+" ")
+
+	j := e.journal()
+	require.Len(t, j, 2)
+	assert.Equal(t, first.ID, j[0].ObjectID, "the token the dialog named was sent")
+	assert.Equal(t, first.ID, j[1].ObjectID)
+	assert.Equal(t, backend.TokenRevoked, e.serviceToken(first.ID).Status)
+	assert.Equal(t, backend.TokenActive, e.serviceToken(second.ID).Status, "the other is untouched")
+	r1, _ := e.tokenRow(first.ID)
+	r2, _ := e.tokenRow(second.ID)
+	assert.Equal(t, backend.TokenRevoked, r1.status())
+	assert.Equal(t, backend.TokenActive, r2.status())
+	g1, _ := store.Get(e.host(), e.scope.MerchantID, first.ID)
+	g2, _ := store.Get(e.host(), e.scope.MerchantID, second.ID)
+	assert.Equal(t, backend.TokenRevoked, g1.Status)
+	assert.Equal(t, backend.TokenActive, g2.Status)
+}

@@ -1,0 +1,38 @@
+package views
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"paydash/backend"
+	"paydash/backend/action"
+	"paydash/keys"
+	"paydash/ui"
+)
+
+// Actions an earlier run left without an outcome are adopted by the tab of
+// their kind, whatever the order the tabs are built in, and each blocks
+// its object in every tab sharing the register until it is found out.
+func TestEachTabAdoptsItsKindOfPendingAction(t *testing.T) {
+	revoke := action.NewRevoke("5100001", backend.V2)
+	toggle := action.NewToggle("20001", false, backend.V2)
+	capture := action.New(backend.ActionCapture, "43000001", backend.Payment{}.Amount, backend.V2)
+	e := newEnv(t, envOpts{})
+	flights := NewInFlight()
+	d := Deps{Backend: e.b, Keys: keys.Default(), Journal: e.j, Theme: ui.NewTheme(true, true),
+		Pending: []action.Request{revoke, toggle, capture}, InFlight: flights}
+	tabs := []ui.Tab{NewTokens(d), NewStickers(d), NewPayments(d), NewRefunds(d)}
+	want := map[ui.TabID]int{ui.TabTokens: 1, ui.TabStickers: 1, ui.TabPayments: 1, ui.TabRefunds: 0}
+	for _, tab := range tabs {
+		assert.Equal(t, want[tab.ID()], tab.Status().Checking, tab.Title())
+	}
+	require.Len(t, flights.byObject, 3)
+	pay := tabs[2].(*Payments)
+	for _, ref := range []objectRef{tokenRef("5100001"), stickerRef("20001"), paymentRef("43000001")} {
+		tr := pay.acts.on(ref)
+		require.NotNil(t, tr, ref)
+		assert.Contains(t, tr.busyReason(), "is not known yet", "every tab sees it busy")
+	}
+}
