@@ -33,9 +33,9 @@ func TestShortHelpGolden(t *testing.T) {
 		want  string
 	}{
 		{"list 80", ContextList, 80,
-			"enter open details • / filter rows • : jump to payment • … • ? all keys"},
+			"enter open details • / filter rows • : jump to id • … • ? all keys"},
 		{"list 160", ContextList, 160,
-			"enter open details • / filter rows • : jump to payment • c capture hold • x cancel hold • [R] refund • n new invoice/sticker/link • y copy id • … • ? all keys"},
+			"enter open details • / filter rows • : jump to id • c capture hold • x cancel hold • [R] refund • n new invoice/sticker/link • y copy id • … • ? all keys"},
 		{"detail 80", ContextDetail, 80,
 			"esc close pane • c capture hold • x cancel hold • [R] refund • … • ? all keys"},
 		{"detail 160", ContextDetail, 160,
@@ -69,7 +69,7 @@ k/↑     up            c    capture hold              tab        next tab
 j/↓     down          x    cancel hold               shift+tab  previous tab
 pgup    page up       [R]  refund                    1-5        go to tab
 pgdown  page down          only a settled payment    /          filter rows
-g/home  first row          can be refunded           :          jump to payment
+g/home  first row          can be refunded           :          jump to id
 G/end   last row      n    new invoice/sticker/link  r          refresh now
 enter   open details                                 y          copy id
 esc     close pane                                   ctrl+s     export rows
@@ -86,7 +86,7 @@ k/↑     up             c    capture hold                             tab      
 j/↓     down           x    cancel hold                              shift+tab  previous tab
 pgup    page up        [R]  refund                                   1-5        go to tab
 pgdown  page down           only a settled payment can be refunded   /          filter rows
-g/home  first row      n    new invoice/sticker/link                 :          jump to payment
+g/home  first row      n    new invoice/sticker/link                 :          jump to id
 G/end   last row                                                     r          refresh now
 enter   open details                                                 y          copy id
 esc     close pane                                                   ctrl+s     export rows
@@ -114,7 +114,7 @@ tab        next tab
 shift+tab  previous tab
 1-5        go to tab
 /          filter rows
-:          jump to payment
+:          jump to id
 r          refresh now
 y          copy id
 ctrl+s     export rows

@@ -157,7 +157,7 @@ var specs = []spec{
 	{ActTab4, GroupGlobal, "go to tab 4", []string{"4"}},
 	{ActTab5, GroupGlobal, "go to tab 5", []string{"5"}},
 	{ActFilter, GroupGlobal, "filter rows", []string{"/"}},
-	{ActJump, GroupGlobal, "jump to payment", []string{":"}},
+	{ActJump, GroupGlobal, "jump to id", []string{":"}},
 	{ActRefresh, GroupGlobal, "refresh now", []string{"r"}},
 	{ActCopyID, GroupGlobal, "copy id", []string{"y"}},
 	{ActExport, GroupGlobal, "export rows", []string{"ctrl+s"}},

@@ -165,6 +165,9 @@ func (k *tracker) send(req action.Request) tea.Cmd {
 			return toastCmd(ui.ToastWarning, "Not sent: "+tr.busyReason())
 		}
 	}
+	if tr, dup := k.mine[req.ID]; dup { // the same confirmation twice (a create has no object to be busy)
+		return toastCmd(ui.ToastWarning, "Not sent again: "+tr.busyReason())
+	}
 	k.track(&tracked{req: req, state: stateSending})
 	owner, run := k.owner, k.run
 	return func() tea.Msg {
