@@ -1,0 +1,376 @@
+package views
+
+import (
+	"context"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"paydash/backend"
+	"paydash/backend/journal"
+	"paydash/backend/money"
+	"paydash/backend/sandbox"
+	"paydash/keys"
+	"paydash/ui"
+)
+
+// Switching a sticker on and off (t) against the real sandbox: the
+// confirmation names the sticker as the service has it now, y sends the
+// switch once, and the list, the pane and the service agree afterwards.
+
+func (e *env) stickers() *Stickers { return e.tab.(*Stickers) }
+
+// yes shows spec in the shell's confirmation dialog and presses y once
+// its guard is over, as the shell does; it returns the command y gave.
+func (e *env) yes(spec ui.ConfirmSpec) tea.Cmd {
+	e.t.Helper()
+	opened := e.now()
+	c := ui.NewConfirm(spec, opened, keys.Default(), ui.NewTheme(true, true))
+	_, cmd, closed := c.Update(keyPress("y"), opened.Add(ui.ConfirmGuard))
+	require.True(e.t, closed, "y closes the dialog")
+	require.NotNil(e.t, cmd, "y sends")
+	return cmd
+}
+
+// stickerInService is the sticker as the service has it, read through the
+// backend.
+func (e *env) stickerInService(id string) backend.Sticker {
+	e.t.Helper()
+	s, err := e.b.GetSticker(context.Background(), id)
+	require.NoError(e.t, err)
+	return s
+}
+
+func TestStickerToggleOffThenOnAgain(t *testing.T) {
+	e := newEnv(t, envOpts{tab: NewStickers})
+	e.size(120, 40)
+	e.init()
+	s := e.stickers()
+	st, ok := s.list.selected()
+	require.True(t, ok)
+	require.True(t, st.Active(), "the newest sticker of the seed is Active")
+	id := st.ID
+
+	e.press("enter")
+	require.True(t, s.detail.isOpen())
+	assert.Equal(t, "Switch off sticker "+id, s.ActionTarget(keys.ActToggleSticker), "the preparing dialog's title")
+	ok, why := e.tab.Available(keys.ActToggleSticker)
+	require.True(t, ok, why)
+
+	// Off.
+	e.act(keys.ActToggleSticker)
+	spec, found := e.confirmSpec()
+	require.True(t, found, "a confirmation is asked for; the shell got %v", e.shell)
+	assert.Equal(t, "Switch off sticker "+id, spec.Title)
+	assert.Equal(t, "Switch off", spec.Verb)
+	assert.True(t, spec.Danger, "switching off refuses payers")
+	assert.Nil(t, spec.Amount, "nothing to type")
+	assert.Nil(t, spec.Fixed, "no money moves")
+	assert.Equal(t, []string{
+		"Sticker " + id + " · " + st.Description + " · merchant " + e.scope.MerchantID,
+		"Amount: " + stickerAmount(st),
+		"Now: Active → after: Inactive",
+		"Payers who scan it are refused until it is switched on again.",
+		"Sent through: v2 (the current interface)",
+	}, spec.Lines)
+
+	send := e.yes(spec)
+	// From y on, the sticker is under way: nothing else is sent on it.
+	ok, why = e.tab.Available(keys.ActToggleSticker)
+	assert.False(t, ok)
+	assert.Equal(t, "the switch-off of sticker "+id+" is being sent; wait for its answer", why)
+	assert.Equal(t, 1, e.tab.Status().Sending)
+	pane := ansi.Strip(e.view(120, 40))
+	assert.Contains(t, pane, "→ Switch-off of sticker "+id)
+	assert.Contains(t, pane, "being sent, the answer awaited")
+	e.run(send)
+
+	ts := e.toasts()
+	require.Len(t, ts, 1)
+	assert.Equal(t, ui.ToastSuccess, ts[0].Level)
+	assert.Equal(t, "Sticker "+id+" switched off — now Inactive", ts[0].Text)
+	assert.Empty(t, e.errors())
+	assert.Zero(t, e.tab.Status().Sending)
+	assert.Equal(t, "Inactive", e.stickerInService(id).Status, "the service agrees")
+	inStore, err := e.srv.Store().GetSticker(id)
+	require.NoError(t, err)
+	assert.Equal(t, sandbox.StickerInactive, inStore.Status)
+	assert.Equal(t, "Inactive", s.detail.obj.Status, "the pane shows it")
+	pane = ansi.Strip(e.view(120, 40))
+	assert.Contains(t, pane, "Status           - Inactive")
+	assert.Contains(t, pane, "Merchant         "+e.scope.MerchantID, "the answer (which names no merchant) does not lose it")
+	row, _ := s.list.selected()
+	assert.Equal(t, "Inactive", row.Status, "the row shows it")
+	assert.Equal(t, e.scope.MerchantID, row.MerchantID)
+
+	j := e.journal()
+	require.Len(t, j, 2)
+	assert.Equal(t, journal.PhaseSent, j[0].Phase)
+	assert.Equal(t, string(backend.ActionToggleSticker), j[0].Action)
+	assert.Equal(t, id, j[0].ObjectID)
+	assert.Equal(t, "v2", j[0].Interface)
+	assert.NotEmpty(t, j[0].ActionID)
+	assert.Equal(t, journal.PhaseDone, j[1].Phase)
+	assert.Equal(t, j[0].ActionID, j[1].ActionID)
+
+	// On again, from the list this time.
+	e.press("esc")
+	require.False(t, s.detail.isOpen())
+	assert.Equal(t, "Switch on sticker "+id, s.ActionTarget(keys.ActToggleSticker))
+	e.act(keys.ActToggleSticker)
+	spec, found = e.confirmSpec()
+	require.True(t, found)
+	assert.Equal(t, "Switch on sticker "+id, spec.Title)
+	assert.Equal(t, "Switch on", spec.Verb)
+	assert.False(t, spec.Danger)
+	assert.Equal(t, "Now: Inactive → after: Active", spec.Lines[2])
+	assert.Equal(t, "Payers who scan it can pay again.", spec.Lines[3])
+	send = e.yes(spec)
+	assert.Contains(t, ansi.Strip(e.view(120, 40)), "→ switching", "the row says so while it is sent")
+	e.run(send)
+	ts = e.toasts()
+	require.Len(t, ts, 1)
+	assert.Equal(t, "Sticker "+id+" switched on — now Active", ts[0].Text)
+	assert.Equal(t, "Active", e.stickerInService(id).Status)
+	row, _ = s.list.selected()
+	assert.Equal(t, "Active", row.Status)
+	v := ansi.Strip(e.view(120, 40))
+	require.GreaterOrEqual(t, selectedLine(v), 0)
+	selected := strings.Split(v, "\n")[selectedLine(v)]
+	assert.Contains(t, selected, id)
+	assert.Contains(t, selected, "✓ Active")
+	j = e.journal()
+	require.Len(t, j, 4)
+	assert.Equal(t, []string{journal.PhaseSent, journal.PhaseDone}, []string{j[2].Phase, j[3].Phase})
+	assert.NotEqual(t, j[0].ActionID, j[2].ActionID, "a new action")
+}
+
+// The confirmation is of the sticker as the service has it when t is
+// pressed: switched off behind the tab's back, it offers to switch it on.
+func TestStickerToggleReadsTheStickerAgain(t *testing.T) {
+	e := newEnv(t, envOpts{tab: NewStickers})
+	e.size(120, 40)
+	e.init()
+	s := e.stickers()
+	st, _ := s.list.selected()
+	require.True(t, st.Active())
+	_, err := e.srv.Store().SetStickerActive(st.ID, false) // a colleague switched it off
+	require.NoError(t, err)
+	assert.Equal(t, "Switch off sticker "+st.ID, s.ActionTarget(keys.ActToggleSticker), "the list does not know yet")
+
+	e.act(keys.ActToggleSticker)
+	spec, found := e.confirmSpec()
+	require.True(t, found)
+	assert.Equal(t, "Switch on sticker "+st.ID, spec.Title, "the dialog names what the key would do now")
+	assert.Equal(t, "Now: Inactive → after: Active", spec.Lines[2])
+	row, _ := s.list.selected()
+	assert.Equal(t, "Inactive", row.Status, "the row was brought up to date")
+	assert.Empty(t, e.journal(), "nothing is sent before y")
+}
+
+func TestStickerToggleReadOnlyIsRefused(t *testing.T) {
+	e := newEnv(t, envOpts{tab: NewStickers, readOnly: true})
+	e.size(120, 40)
+	e.init()
+	s := e.stickers()
+	st, ok := s.list.selected()
+	require.True(t, ok)
+	const readOnly = "paydash was started read-only (--read-only)"
+
+	ok, why := e.tab.Available(keys.ActToggleSticker)
+	assert.False(t, ok)
+	assert.Equal(t, readOnly, why)
+	ok, why = e.tab.Available(keys.ActNew)
+	assert.False(t, ok, "no new sticker either")
+	assert.Equal(t, readOnly, why)
+
+	for _, act := range []keys.Action{keys.ActToggleSticker, keys.ActNew} {
+		ticket := e.act(act)
+		_, found := e.confirmSpec()
+		assert.False(t, found, "%s: no confirmation", act)
+		r := e.refused()
+		require.Len(t, r, 1, "%s is refused", act)
+		assert.Equal(t, ticket, r[0].Ticket)
+		assert.Equal(t, ui.ToastWarning, r[0].Level)
+		assert.Equal(t, readOnly, r[0].Text)
+	}
+	e.press("t") // the key itself says why
+	ts := e.toasts()
+	require.Len(t, ts, 1)
+	assert.Equal(t, readOnly, ts[0].Text)
+
+	assert.Empty(t, e.shell)
+	assert.Empty(t, e.journal(), "nothing was sent")
+	assert.Equal(t, st.Status, e.stickerInService(st.ID).Status)
+}
+
+// holdingStickers holds the answers to sticker switches until released,
+// and counts the switches that reach it.
+type holdingStickers struct {
+	backend.Backend
+	release chan struct{}
+	calls   atomic.Int32
+}
+
+func (h *holdingStickers) SetStickerActive(ctx context.Context, id string, active bool) (backend.Sticker, error) {
+	h.calls.Add(1)
+	<-h.release
+	return h.Backend.SetStickerActive(ctx, id, active)
+}
+
+// While a switch is being sent, no other reaches the sticker: not from the
+// key, not from a preparation that was under way, not from the dialog's
+// Confirm called again.
+func TestStickerSecondToggleWhileSentIsRefused(t *testing.T) {
+	hold := &holdingStickers{release: make(chan struct{})}
+	e := newEnv(t, envOpts{tab: NewStickers, wrap: func(b backend.Backend) backend.Backend {
+		hold.Backend = b
+		return hold
+	}})
+	e.size(120, 40)
+	e.init()
+	s := e.stickers()
+	st, _ := s.list.selected()
+	require.True(t, st.Active())
+
+	e.act(keys.ActToggleSticker)
+	spec, found := e.confirmSpec()
+	require.True(t, found)
+	// A second t while the first dialog is open: its preparation reads the
+	// sticker, and its answer comes only after the first is confirmed.
+	e.ticket++
+	late := e.ticket
+	prepare := e.sendHold(ui.ActionMsg{Action: keys.ActToggleSticker, Ticket: late})
+
+	send := e.yes(spec)
+	answer := make(chan tea.Msg, 1)
+	go func() { answer <- send() }()
+	require.Eventually(t, func() bool { return hold.calls.Load() == 1 }, 5*time.Second, 5*time.Millisecond, "sent")
+
+	busy := "the switch-off of sticker " + st.ID + " is being sent; wait for its answer"
+	ok, why := e.tab.Available(keys.ActToggleSticker)
+	assert.False(t, ok)
+	assert.Equal(t, busy, why)
+
+	e.run(prepare)
+	r := e.refused()
+	require.Len(t, r, 1, "the preparation under way is refused when it ends")
+	assert.Equal(t, late, r[0].Ticket)
+	assert.Equal(t, busy, r[0].Text)
+
+	ticket := e.act(keys.ActToggleSticker)
+	_, found = e.confirmSpec()
+	assert.False(t, found)
+	r = e.refused()
+	require.Len(t, r, 1, "a new t is refused at once")
+	assert.Equal(t, ticket, r[0].Ticket)
+	assert.Equal(t, ui.ToastWarning, r[0].Level)
+	assert.Equal(t, busy, r[0].Text)
+
+	// The same dialog's Confirm once more (the shell calls it once; were it
+	// called again, the tracker refuses).
+	e.run(spec.Confirm(money.Amount{}))
+	ts := e.toasts()
+	require.Len(t, ts, 1)
+	assert.Equal(t, "Not sent: "+busy, ts[0].Text)
+
+	close(hold.release)
+	e.deliver(<-answer)
+	ts = e.toasts()
+	require.Len(t, ts, 1)
+	assert.Equal(t, "Sticker "+st.ID+" switched off — now Inactive", ts[0].Text)
+	assert.Equal(t, int32(1), hold.calls.Load(), "exactly one switch reached the service")
+	j := e.journal()
+	require.Len(t, j, 2, "one action journaled: sent, done")
+	assert.Equal(t, journal.PhaseSent, j[0].Phase)
+	assert.Equal(t, journal.PhaseDone, j[1].Phase)
+	assert.Equal(t, "Inactive", e.stickerInService(st.ID).Status)
+	ok, _ = e.tab.Available(keys.ActToggleSticker)
+	assert.True(t, ok, "once the answer came, it may be switched again")
+}
+
+// A double y in the shell's dialog confirms once.
+func TestStickerToggleDoubleYSendsOnce(t *testing.T) {
+	e := newEnv(t, envOpts{tab: NewStickers})
+	e.size(120, 40)
+	e.init()
+	st, _ := e.stickers().list.selected()
+	e.act(keys.ActToggleSticker)
+	spec, found := e.confirmSpec()
+	require.True(t, found)
+	opened := e.now()
+	c := ui.NewConfirm(spec, opened, keys.Default(), ui.NewTheme(true, true))
+	var sends []tea.Cmd
+	for _, at := range []time.Duration{ui.ConfirmGuard, ui.ConfirmGuard + 30*time.Millisecond} {
+		_, cmd, _ := c.Update(keyPress("y"), opened.Add(at))
+		if cmd != nil {
+			sends = append(sends, cmd)
+		}
+	}
+	require.Len(t, sends, 1, "the second y finds the dialog closed")
+	e.run(sends[0])
+	j := e.journal()
+	require.Len(t, j, 2)
+	assert.Equal(t, "Inactive", e.stickerInService(st.ID).Status)
+}
+
+// The answer of a switch that comes after the merchant was changed goes
+// to no list: the sticker is not the new merchant's.
+func TestStickerToggleAnsweredAfterTheMerchantChanged(t *testing.T) {
+	hold := &holdingStickers{release: make(chan struct{})}
+	e := newEnv(t, envOpts{tab: NewStickers, wrap: func(b backend.Backend) backend.Backend {
+		hold.Backend = b
+		return hold
+	}})
+	e.size(120, 40)
+	e.init()
+	s := e.stickers()
+	st, _ := s.list.selected()
+	require.True(t, st.Active())
+	e.act(keys.ActToggleSticker)
+	spec, found := e.confirmSpec()
+	require.True(t, found)
+	send := e.yes(spec)
+	answer := make(chan tea.Msg, 1)
+	go func() { answer <- send() }()
+	require.Eventually(t, func() bool { return hold.calls.Load() == 1 }, 5*time.Second, 5*time.Millisecond, "sent")
+
+	other := e.scope
+	other.MerchantID = e.srv.Info().MerchantIDs[1]
+	require.NotEqual(t, e.scope.MerchantID, other.MerchantID)
+	e.send(ui.ScopeMsg{Scope: other})
+	require.NotZero(t, s.list.table.Len(), "the other merchant's stickers are listed")
+
+	close(hold.release)
+	e.deliver(<-answer)
+	ts := e.toasts()
+	require.Len(t, ts, 1)
+	assert.Equal(t, "Sticker "+st.ID+" switched off — now Inactive", ts[0].Text)
+	for _, r := range s.list.table.Rows() {
+		assert.NotEqual(t, st.ID, r.ID, "merchant %s's sticker is not listed as %s's", e.scope.MerchantID, other.MerchantID)
+		assert.Equal(t, other.MerchantID, r.MerchantID)
+	}
+	assert.Equal(t, "Inactive", e.stickerInService(st.ID).Status)
+}
+
+// The Stickers tab at 120×40 with a sticker's pane open: its facts and its
+// payload as a QR code, whole, which reads back to the payload.
+func TestGoldenStickersPane120x40(t *testing.T) {
+	e := newEnv(t, envOpts{tab: NewStickers, fixed: goldenNow})
+	e.size(120, 40)
+	e.init()
+	e.press("j", "enter")
+	s := e.stickers()
+	require.True(t, s.detail.isOpen())
+	require.NotEmpty(t, s.detail.obj.Raw, "the sticker was read in full")
+	v := ansi.Strip(e.view(120, 40))
+	assert.Equal(t, s.detail.obj.Payload, qrIn(t, v), "the code on the screen reads back to the payload")
+	assert.NotContains(t, v, "make the window", "the whole code fits")
+	goldenCheck(t, "stickers_pane_120x40", v)
+}
