@@ -178,11 +178,7 @@ func (t *Payments) onPrepared(msg prepareMsg) tea.Cmd {
 	ai := actionInfos[msg.action]
 	id := textsafe.Clean(msg.id)
 	if msg.err != nil {
-		text := "Could not read payment " + id + " before " + ai.noun + ": " + backend.Reason(msg.err)
-		if h := hintOf(msg.err); h != "" {
-			text += " — " + h
-		}
-		return refusedCmd(msg.ticket, ui.ToastError, text)
+		return couldNotRead(msg.ticket, "payment "+id+" before "+ai.noun, msg.err)
 	}
 	now := t.d.now()
 	t.list.upsert(msg.p, now)

@@ -250,39 +250,78 @@ func frame[T any](th ui.Theme, l *pagedList[T], pane []string, w, h int) string 
 	return body
 }
 
-// listKey handles the keys every list tab gives the same meaning over its
-// list and pane: moving, opening the pane (raw or not) on the selected
-// row, esc clearing the filter, the filter (which closes the pane: it
-// works on the list) and copy id of the pane's object or the selected
-// row. open and closePane are the tab's own when it does more than the
-// pane does (nil: the pane's show and close). handled is false for the
-// tab's other keys.
-func listKey[T any](l *pagedList[T], d *detail[T], msg tea.KeyPressMsg, a keys.Action,
-	open func(T, bool) tea.Cmd, closePane func()) (cmd tea.Cmd, handled bool) {
+// keyRoute is the way every list tab handles a key, built once per tab:
+// the filter prompt takes the key while it has the focus; a key the
+// keymap does not resolve here ends, and a greyed-out one says why; the
+// open pane takes its own keys (esc, w, scrolling) and enter (the tab's
+// enterPane, nil: nothing); then the keys every list gives the same
+// meaning: moving, opening the pane on the selected row, esc clearing the
+// filter, the filter (which closes the pane: it works on the list), copy
+// id. What is left is the tab's own (refresh, its actions).
+type keyRoute[T any] struct {
+	km        keys.Map
+	list      *pagedList[T]
+	pane      *detail[T]
+	context   func() keys.Context
+	available func(keys.Action) (bool, string)
+	open      func(T, bool) tea.Cmd // opens the pane on a row; nil: the pane's show
+	closePane func()                // nil: the pane's close
+	enterPane func() tea.Cmd        // enter on the open pane; nil: nothing
+}
+
+// handle handles msg; handled is false for the tab's own keys, whose
+// action it gives.
+func (r keyRoute[T]) handle(msg tea.KeyPressMsg) (a keys.Action, cmd tea.Cmd, handled bool) {
+	l, d := r.list, r.pane
+	if l.filtering {
+		return "", l.filterKey(msg, r.km), true
+	}
+	p, ok := r.km.Resolve(msg, r.context(), r.available)
+	switch {
+	case !ok:
+		return "", nil, true
+	case !p.Enabled:
+		return p.Action, refusedKey(p), true
+	}
+	a = p.Action
+	if d.isOpen() {
+		if d.key(a) {
+			if !d.isOpen() && r.closePane != nil {
+				r.closePane()
+			}
+			return a, nil, true
+		}
+		if a == keys.ActOpen {
+			if r.enterPane != nil {
+				cmd = r.enterPane()
+			}
+			return a, cmd, true
+		}
+	}
 	switch {
 	case isMove(a):
-		return l.move(msg), true
+		return a, l.move(msg), true
 	case a == keys.ActOpen || a == keys.ActRaw:
 		sel, ok := l.selected()
 		switch {
 		case !ok:
-		case open != nil:
-			cmd = open(sel, a == keys.ActRaw)
+		case r.open != nil:
+			cmd = r.open(sel, a == keys.ActRaw)
 		default:
 			cmd = d.show(sel, a == keys.ActRaw, false)
 		}
-		return cmd, true
+		return a, cmd, true
 	case a == keys.ActClose:
 		l.clearFilter()
-		return nil, true
+		return a, nil, true
 	case a == keys.ActFilter:
-		if closePane != nil {
-			closePane()
+		if r.closePane != nil {
+			r.closePane()
 		} else {
 			d.close()
 		}
 		l.focusFilter()
-		return nil, true
+		return a, nil, true
 	case a == keys.ActCopyID:
 		obj, ok := d.obj, d.isOpen()
 		if !ok {
@@ -291,7 +330,7 @@ func listKey[T any](l *pagedList[T], d *detail[T], msg tea.KeyPressMsg, a keys.A
 		if ok {
 			cmd = copyID(l.rowID(obj))
 		}
-		return cmd, true
+		return a, cmd, true
 	}
-	return nil, false
+	return a, nil, false
 }

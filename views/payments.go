@@ -30,6 +30,7 @@ type Payments struct {
 
 	list   *pagedList[backend.Payment]
 	detail *detail[backend.Payment]
+	route  keyRoute[backend.Payment] // the keys every list tab handles alike
 	// refunds are the refunds of the payment in the pane, read beside it.
 	refunds paneRefunds
 	scope   ui.Scope
@@ -116,6 +117,7 @@ func NewPayments(d Deps) ui.Tab {
 	t.list = newPagedList(cfg, d.Keys, d.Theme, paymentTime)
 	t.list.failText = "Could not load this period (the reason is below); press r to try again"
 	t.detail = newDetail(t.readPayment, t.detailLines, func(p backend.Payment) []string { return paymentRawLines(p, t.theme) })
+	t.route = keyRoute[backend.Payment]{km: t.d.Keys, list: t.list, pane: t.detail, context: t.Context, available: t.Available, open: t.openDetail, closePane: t.closeDetail}
 	t.acts.adopt(d.Pending, backend.ActionCapture, backend.ActionCancelHold, backend.ActionRefund)
 	return t
 }
@@ -297,31 +299,11 @@ func (t *Payments) refresh() tea.Cmd {
 }
 
 func (t *Payments) key(msg tea.KeyPressMsg) tea.Cmd {
-	if t.list.filtering {
-		return t.list.filterKey(msg, t.d.Keys)
-	}
-	p, ok := t.d.Keys.Resolve(msg, t.Context(), t.Available)
-	if !ok {
-		return nil
-	}
-	if !p.Enabled {
-		return refusedKey(p)
-	}
-	if t.detail.isOpen() {
-		if t.detail.key(p.Action) {
-			if !t.detail.isOpen() {
-				t.closeDetail()
-			}
-			return nil
-		}
-		if p.Action == keys.ActOpen {
-			return nil // the payment is shown
-		}
-	}
-	if cmd, handled := listKey(t.list, t.detail, msg, p.Action, t.openDetail, t.closeDetail); handled {
+	a, cmd, handled := t.route.handle(msg)
+	if handled {
 		return cmd
 	}
-	if p.Action == keys.ActRefresh {
+	if a == keys.ActRefresh {
 		return t.refresh()
 	}
 	// The action keys come as ui.ActionMsg: the shell puts up the

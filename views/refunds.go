@@ -25,6 +25,7 @@ type Refunds struct {
 
 	list   *pagedList[backend.Refund]
 	detail *detail[backend.Refund]
+	route  keyRoute[backend.Refund] // the keys every list tab handles alike
 	scope  ui.Scope
 	w, h   int
 }
@@ -48,6 +49,7 @@ func NewRefunds(d Deps) ui.Tab {
 	t.list = newPagedList(cfg, d.Keys, d.Theme, refundTime)
 	t.list.failText = "Could not load this period (the reason is below); press r to try again"
 	t.detail = newDetail(t.readRefund, t.detailLines, func(r backend.Refund) []string { return t.rawDetailLines(r) })
+	t.route = keyRoute[backend.Refund]{km: t.keys, list: t.list, pane: t.detail, context: t.Context, available: t.Available, enterPane: t.openPayment}
 	return t
 }
 
@@ -157,28 +159,11 @@ func (t *Refunds) Update(msg tea.Msg) (ui.Tab, tea.Cmd) {
 func (t *Refunds) layout() { arrange(t.list, t.detail, t.w, t.h) }
 
 func (t *Refunds) key(msg tea.KeyPressMsg) tea.Cmd {
-	if t.list.filtering {
-		return t.list.filterKey(msg, t.keys)
-	}
-	p, ok := t.keys.Resolve(msg, t.Context(), t.Available)
-	if !ok {
-		return nil
-	}
-	if !p.Enabled {
-		return refusedKey(p)
-	}
-	if t.detail.isOpen() {
-		if t.detail.key(p.Action) {
-			return nil
-		}
-		if p.Action == keys.ActOpen {
-			return t.openPayment()
-		}
-	}
-	if cmd, handled := listKey(t.list, t.detail, msg, p.Action, nil, nil); handled {
+	a, cmd, handled := t.route.handle(msg)
+	if handled {
 		return cmd
 	}
-	if p.Action == keys.ActRefresh {
+	if a == keys.ActRefresh {
 		// The refresh key re-reads the list only (a RefreshMsg re-reads
 		// the open pane too).
 		return t.list.refresh()

@@ -38,6 +38,7 @@ type Stickers struct {
 
 	list   *pagedList[backend.Sticker]
 	detail *detail[backend.Sticker]
+	route  keyRoute[backend.Sticker] // the keys every list tab handles alike
 	scope  ui.Scope
 	w, h   int
 }
@@ -67,6 +68,7 @@ func NewStickers(d Deps) ui.Tab {
 	}
 	t.list = newPagedList(cfg, d.Keys, d.Theme, nil)
 	t.detail = newDetail(t.readSticker, t.detailLines, func(s backend.Sticker) []string { return rawOrNote(s.Raw, t.theme) })
+	t.route = keyRoute[backend.Sticker]{km: t.keys, list: t.list, pane: t.detail, context: t.Context, available: t.Available}
 	t.acts.adopt(d.Pending, backend.ActionToggleSticker, backend.ActionCreateSticker)
 	return t
 }
@@ -248,25 +250,11 @@ func (t *Stickers) Update(msg tea.Msg) (ui.Tab, tea.Cmd) {
 func (t *Stickers) layout() { arrange(t.list, t.detail, t.w, t.h) }
 
 func (t *Stickers) key(msg tea.KeyPressMsg) tea.Cmd {
-	if t.list.filtering {
-		return t.list.filterKey(msg, t.keys)
-	}
-	p, ok := t.keys.Resolve(msg, t.Context(), t.Available)
-	if !ok {
-		return nil
-	}
-	if !p.Enabled {
-		return refusedKey(p)
-	}
-	if t.detail.isOpen() {
-		if t.detail.key(p.Action) || p.Action == keys.ActOpen {
-			return nil
-		}
-	}
-	if cmd, handled := listKey(t.list, t.detail, msg, p.Action, nil, nil); handled {
+	a, cmd, handled := t.route.handle(msg)
+	if handled {
 		return cmd
 	}
-	if p.Action == keys.ActRefresh && t.noV2 == "" {
+	if a == keys.ActRefresh && t.noV2 == "" {
 		return t.list.refresh()
 	}
 	return nil

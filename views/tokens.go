@@ -3,6 +3,7 @@ package views
 import (
 	"cmp"
 	"context"
+	"errors"
 	"strconv"
 	"strings"
 	"time"
@@ -42,6 +43,7 @@ type Tokens struct {
 
 	list   *pagedList[tokenView]
 	detail *detail[tokenView]
+	route  keyRoute[tokenView] // the keys every list tab handles alike
 	scope  ui.Scope
 	w, h   int
 
@@ -102,6 +104,7 @@ func NewTokens(d Deps) ui.Tab {
 		}
 		return rawOrNote(v.read.Raw, t.theme)
 	})
+	t.route = keyRoute[tokenView]{km: t.keys, list: t.list, pane: t.detail, context: t.Context, available: t.Available}
 	t.acts.adopt(d.Pending, backend.ActionRevokeToken, backend.ActionCreateTokenization)
 	return t
 }
@@ -348,25 +351,11 @@ func (t *Tokens) Update(msg tea.Msg) (ui.Tab, tea.Cmd) {
 func (t *Tokens) layout() { arrange(t.list, t.detail, t.w, t.h) }
 
 func (t *Tokens) key(msg tea.KeyPressMsg) tea.Cmd {
-	if t.list.filtering {
-		return t.list.filterKey(msg, t.keys)
-	}
-	p, ok := t.keys.Resolve(msg, t.Context(), t.Available)
-	if !ok {
-		return nil
-	}
-	if !p.Enabled {
-		return refusedKey(p)
-	}
-	if t.detail.isOpen() {
-		if t.detail.key(p.Action) || p.Action == keys.ActOpen {
-			return nil
-		}
-	}
-	if cmd, handled := listKey(t.list, t.detail, msg, p.Action, nil, nil); handled {
+	a, cmd, handled := t.route.handle(msg)
+	if handled {
 		return cmd
 	}
-	if p.Action == keys.ActRefresh && t.noV2 == "" {
+	if a == keys.ActRefresh && t.noV2 == "" {
 		return tea.Batch(t.list.refresh(), t.detail.reload())
 	}
 	return nil
@@ -447,7 +436,7 @@ func (t *Tokens) onLookup(msg tokenLookupMsg) tea.Cmd {
 	case msg.err != nil && cancelled(msg.err):
 		return nil
 	case msg.err != nil && backend.KindOf(msg.err) == backend.KindNotFound:
-		return msgCmd(ui.ErrorMsg{Err: errorText("no token " + id + " at the service"),
+		return msgCmd(ui.ErrorMsg{Err: errors.New("no token " + id + " at the service"),
 			Hint: "token ids are in a payment's pane (Token) or in the card-saving link's answer"})
 	case msg.err != nil:
 		return errorCmd(msg.err)
@@ -463,11 +452,6 @@ func (t *Tokens) onLookup(msg tokenLookupMsg) tea.Cmd {
 	t.list.selectID(v.ID)
 	return tea.Batch(save, t.detail.show(v, false, true))
 }
-
-// errorText is an error of a fixed text.
-type errorText string
-
-func (e errorText) Error() string { return string(e) }
 
 // --- actions --------------------------------------------------------------------
 
