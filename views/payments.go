@@ -118,7 +118,8 @@ func NewPayments(d Deps) ui.Tab {
 	t.list.failText = "Could not load this period (the reason is below); press r to try again"
 	t.detail = newDetail(t.readPayment, t.detailLines, func(p backend.Payment) []string { return paymentRawLines(p, t.theme) })
 	t.route = keyRoute[backend.Payment]{km: t.d.Keys, list: t.list, pane: t.detail, context: t.Context, available: t.Available, open: t.openDetail, closePane: t.closeDetail}
-	t.acts.adopt(d.Pending, backend.ActionCapture, backend.ActionCancelHold, backend.ActionRefund)
+	t.acts.adopt(d.Pending, backend.ActionCapture, backend.ActionCancelHold, backend.ActionRefund,
+		backend.ActionCreateInvoice)
 	return t
 }
 

@@ -8,6 +8,7 @@ import (
 
 	"paydash/backend"
 	"paydash/backend/action"
+	"paydash/backend/money"
 	"paydash/keys"
 	"paydash/ui"
 )
@@ -34,5 +35,31 @@ func TestEachTabAdoptsItsKindOfPendingAction(t *testing.T) {
 		tr := pay.acts.on(ref)
 		require.NotNil(t, tr, ref)
 		assert.Contains(t, tr.busyReason(), "is not known yet", "every tab sees it busy")
+	}
+}
+
+// Every kind of action an earlier run can leave open is found out at the
+// next start by exactly one tab: none is forgotten, none checked twice.
+func TestEveryKindOfPendingActionHasOneTab(t *testing.T) {
+	e := newEnv(t, envOpts{})
+	amount := money.Amount{Value: money.MustParse("10.00"), Currency: "RUB"}
+	pending := []action.Request{
+		action.New(backend.ActionCapture, "43000001", amount, backend.V2),
+		action.New(backend.ActionCancelHold, "43000002", amount, backend.V2),
+		action.New(backend.ActionRefund, "43000003", amount, backend.V2),
+		action.NewRevoke("5100001", backend.V2),
+		action.NewToggle("20001", false, backend.V2),
+		action.NewCreateInvoice(backend.InvoiceLinkRequest{MerchantID: "1001", Amount: amount}),
+		action.NewCreateSticker(backend.StickerRequest{MerchantID: "1001", Amount: amount}),
+		action.NewCreateTokenization(backend.TokenizationLinkRequest{MerchantID: "1001"}),
+	}
+	for _, req := range pending {
+		d := Deps{Backend: e.b, Keys: keys.Default(), Journal: e.j, Theme: ui.NewTheme(true, true),
+			Pending: []action.Request{req}, InFlight: NewInFlight()}
+		adopters := 0
+		for _, tab := range []ui.Tab{NewPayments(d), NewRefunds(d), NewTokens(d), NewStickers(d)} {
+			adopters += tab.Status().Checking
+		}
+		assert.Equal(t, 1, adopters, "%s is found out by exactly one tab", req.Kind)
 	}
 }
