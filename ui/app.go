@@ -57,8 +57,12 @@ type App struct {
 	// only, so a dialog never stacks on another (issue 7).
 	modal      Modal
 	nextTicket int // the last preparing dialog's ticket (ActionMsg)
-	helpOpen   bool
-	helpScroll int // the first line of the help overlay shown, when it is taller than the window
+	// confirmClosed is when a confirmation last closed by a key: keys
+	// within ConfirmGuard of it were typed for the dialog (a y too many)
+	// and do not reach the screen behind it.
+	confirmClosed time.Time
+	helpOpen      bool
+	helpScroll    int // the first line of the help overlay shown, when it is taller than the window
 
 	// Quitting while actions are being sent waits for their answers, at
 	// most until quitBy; forceQuitUntil: a second ctrl+c (or signal)

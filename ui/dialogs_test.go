@@ -249,3 +249,26 @@ func TestStatusBarSaysWhatActionsAreDoing(t *testing.T) {
 	assert.Contains(t, bar, "1 outcome unknown — checking", "from any tab")
 	assert.Contains(t, bar, "→ 2 actions sending")
 }
+
+// A y pressed once too often (y y y at a dialog that wanted two) must not
+// act on the list behind it: the dialog's own keys within ConfirmGuard of
+// a confirmation closing are dropped and said to be; other keys act.
+func TestKeysRightAfterAConfirmationCloseDoNotReachTheList(t *testing.T) {
+	ta := newTestApp(t)
+	ta.press("R")
+	p := &confirmProbe{}
+	ta.send(OpenConfirmMsg{Ticket: lastTicket(t, ta.tabs[0]), Spec: refundSpec(p)})
+	ta.clock.advance(ConfirmGuard)
+	ta.press("y", "y", "n", "j")
+	assert.Equal(t, 1, p.calls)
+	assert.Nil(t, ta.modal)
+	assert.Len(t, keysOf(ta.tabs[0]), 1, "the extra y and n did not reach the list; j did")
+	assert.Empty(t, msgsOf[ActionMsg](ta.tabs[0])[1:], "n opened nothing")
+	assert.Contains(t, unwrapped(ta.screen()), "ignored: it came just after the dialog closed")
+
+	ta.press("y")
+	assert.Len(t, keysOf(ta.tabs[0]), 2, "after another key, y acts on the list at once")
+	ta.clock.advance(ConfirmGuard)
+	ta.press("y")
+	assert.Len(t, keysOf(ta.tabs[0]), 3, "and later too")
+}

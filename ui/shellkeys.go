@@ -138,6 +138,11 @@ func (a *App) key(msg tea.KeyPressMsg, now time.Time) tea.Cmd {
 	if a.modal != nil {
 		return a.updateModal(msg, now)
 	}
+	if a.dialogKeyAfterClose(msg, now) {
+		a.addToast(ToastInfo, "key "+msg.String()+" ignored: it came just after the dialog closed", now)
+		return nil
+	}
+	a.confirmClosed = time.Time{} // another key: the user has moved on
 	if len(a.tabs) == 0 {
 		if keys.Matches(msg, a.km.Global.Quit) {
 			return a.quit(quitByKey, now)
@@ -240,6 +245,19 @@ func (a *App) shellAction(action keys.Action, now time.Time) tea.Cmd {
 	return nil
 }
 
+// dialogKeyAfterClose reports whether msg is a dialog's own key (confirm,
+// cancel, enter) pressed within ConfirmGuard of a confirmation closing,
+// with no other key between: a y or n too many, typed for the dialog,
+// which must not act on the list behind it (y copies an id there, n opens
+// a form). Any other key acts at once and ends this.
+func (a *App) dialogKeyAfterClose(msg tea.KeyPressMsg, now time.Time) bool {
+	if a.confirmClosed.IsZero() || now.Sub(a.confirmClosed) >= ConfirmGuard {
+		return false
+	}
+	act, _, _ := a.km.Lookup(msg, keys.ContextModal)
+	return act == keys.ActModalConfirm || act == keys.ActModalCancel || msg.String() == "enter"
+}
+
 // updateModal gives msg to the open dialog; when it closes, the shell acts
 // on its outcome.
 func (a *App) updateModal(msg tea.Msg, now time.Time) tea.Cmd {
@@ -252,6 +270,11 @@ func (a *App) updateModal(msg tea.Msg, now time.Time) tea.Cmd {
 		return cmd
 	}
 	a.modal = nil
+	if _, isConfirm := m.(*confirmModal); isConfirm {
+		if _, byKey := msg.(tea.KeyPressMsg); byKey {
+			a.confirmClosed = now
+		}
+	}
 	r, ok := m.(resultModal)
 	if !ok {
 		return cmd
