@@ -95,7 +95,7 @@ func NewTokens(d Deps) ui.Tab {
 		Columns:     tokenColumns(func(v tokenView) string { return t.acts.rowMark(tokenRef(v.ID)) }),
 		LoadingText: "Reading the known tokens…",
 		EndText:     "— the tokens paydash knows; : looks one up by id —",
-		EmptyText:   "No tokens known yet: open payments made with a saved card, or look one up by id with :",
+		EmptyText:   "No tokens known yet: press : to look one up by id, or open a card payment",
 	}
 	t.list = newPagedList(cfg, d.Keys, d.Theme, nil)
 	t.detail = newDetail(t.readToken, t.detailLines, func(v tokenView) []string {
