@@ -14,7 +14,8 @@ import (
 
 // Clean removes terminal escape sequences (CSI, OSC, DCS and two-byte ESC
 // sequences, in their 7-bit and 8-bit forms), turns every other control
-// character (tabs and newlines included) into a space, drops invisible
+// character (tabs and newlines included, and the line and paragraph
+// separators U+2028 and U+2029) into a space, drops invisible
 // format characters such as bidi overrides, and replaces invalid UTF-8.
 // Printable text is kept as it is. Plain ASCII text is returned without
 // copying, so calling it on every cell costs little.
@@ -37,7 +38,8 @@ func Clean(s string) string {
 		case r == 0x9b || r == 0x9d || r == 0x90: // 8-bit CSI, OSC, DCS
 			i += size + sequenceBody(s[i+size:], r == 0x9b)
 			continue
-		case unicode.IsControl(r):
+		case unicode.IsControl(r) || r == '\u2028' || r == '\u2029':
+			// Line and paragraph separators break lines like a newline.
 			b.WriteByte(' ')
 		case unicode.Is(unicode.Cf, r):
 			// invisible format characters: dropped

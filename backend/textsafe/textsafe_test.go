@@ -20,6 +20,7 @@ func TestCleanNeutralisesTerminalControl(t *testing.T) {
 		"Кофе ☕ 350 ₽":                          "Кофе ☕ 350 ₽",
 		"cursor \x1b[2J\x1b[H home":             "cursor  home",
 		"dcs \x1bPq#0;2;0;0;0\x1b\\ sixel gone": "dcs  sixel gone",
+		"line\u2028para\u2029end":               "line para end",
 	}
 	for in, want := range cases {
 		got := Clean(in)
