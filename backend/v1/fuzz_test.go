@@ -31,6 +31,12 @@ var xmlSeeds = []string{
 	`<Response xmlns="urn:x"><ErrorCode>0</ErrorCode><Payment><PaymentID>1<x>2</x>3</PaymentID><Purpose>caf&#233; ü</Purpose></Payment></Response>`,
 	`<Response><ErrorCode>0</ErrorCode><![CDATA[x]]><Register/></Response>`,
 	`<Response><ErrorCode>0</ErrorCode></Response>trailing`, `<Response>`, `<`, `<?xml version="1.1"?><Response/>`,
+	// Registers, for the register's own fast path: times and amounts on
+	// either side of what it reads by hand, ids spread over several
+	// fields, repeated and unknown children, empty lists.
+	`<Response><ErrorCode>0</ErrorCode><Register><RegisterID>1</RegisterID><Operations><Operation><OperationID> 7 </OperationID><SiteAlias>1001</SiteAlias><InvoiceID> a&amp;b </InvoiceID><Stamp>2024-02-29T23:59:59</Stamp><CurrencyCode> RUB</CurrencyCode><OperationAmount>-0.0001</OperationAmount><TransferAmount>+12345678901234.5</TransferAmount></Operation><Operation><OperationID>8<x/>9</OperationID><SiteAlias>1001</SiteAlias><Stamp> 2023-02-29T00:00:00 </Stamp><OperationAmount>1.50000</OperationAmount><TransferAmount>.5</TransferAmount><Note>n</Note></Operation></Operations><Operations><Operation/><Operation a="1"><OperationID>1</OperationID><OperationID>2</OperationID><Stamp>2024-05-01 10:00:05</Stamp><OperationAmount>1e3</OperationAmount><TransferAmount>123456789012345</TransferAmount></Operation></Operations></Register></Response>`,
+	`<Response><ErrorCode>0</ErrorCode><Register><Operations></Operations><Operations/></Register></Response>`,
+	"<Response><Register><Operations><Operation><Stamp>2024-12-31T24:00:00</Stamp><InvoiceID>x\r\ny</InvoiceID><CurrencyCode></CurrencyCode></Operation><Operation><Stamp>0000-01-01T00:00:00</Stamp><OperationAmount>5.</OperationAmount></Operation></Operations></Register></Response>",
 }
 
 // kinds is every payload kind, so each decoder runs on every input.
