@@ -40,6 +40,8 @@ type Backend interface {
 	// Transfers, their registers and documents exist only in v1. A period
 	// is whole UTC days: from From's day to To's day, both included.
 	ListTransfers(ctx context.Context, q DayQuery) ([]Transfer, error)
+	// GetRegister reads a register in XML. When the answer cannot be read
+	// (KindMalformed), its bytes still come back in Register.Raw.
 	GetRegister(ctx context.Context, registerID string) (Register, error)
 	ListDocuments(ctx context.Context, q DayQuery) ([]Document, error)
 	GetDocument(ctx context.Context, documentID string) (DocumentContent, error)

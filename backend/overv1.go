@@ -257,7 +257,8 @@ func (b *overV1) ListTransfers(ctx context.Context, q DayQuery) ([]Transfer, err
 }
 
 // GetRegister asks for the XML form, so the raw view shows the register as
-// the accountant knows it.
+// the accountant knows it. An answer that cannot be read still comes back
+// in Raw, beside the error, so the viewer can show it as far as it parses.
 func (b *overV1) GetRegister(ctx context.Context, id string) (Register, error) {
 	op := opf("read register %s", id)
 	if err := b.guard(ReadRegisters, op); err != nil {
@@ -265,7 +266,11 @@ func (b *overV1) GetRegister(ctx context.Context, id string) (Register, error) {
 	}
 	r, resp, err := b.api.GetTransferRegister(ctx, id, true)
 	if err != nil {
-		return Register{}, fromV1(op, err)
+		e := fromV1(op, err)
+		if e.Kind == KindMalformed && resp != nil {
+			return Register{ID: id, Raw: resp.Body}, e
+		}
+		return Register{}, e
 	}
 	out := Register{ID: r.RegisterID, Number: r.RegisterNumber, PeriodFrom: r.PeriodFrom, PeriodTo: r.PeriodTo,
 		Operations: make([]Operation, len(r.Operations)), Raw: resp.Body}
