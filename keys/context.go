@@ -36,6 +36,13 @@ const (
 	// ContextResult: the dialog that shows what a create made. y copies
 	// the address, esc closes it.
 	ContextResult
+	// ContextViewer: the register viewer pane (Registers tab). The list's
+	// bindings but the actions; n and N go to the next and previous match
+	// of the search, ctrl+s saves the register.
+	ContextViewer
+	// ContextSearch: the viewer's search input has the focus. Keys that
+	// type text go to the input; enter searches, esc cancels.
+	ContextSearch
 )
 
 type contextSpec struct {
@@ -52,10 +59,26 @@ type contextSpec struct {
 	desc map[Action]string
 }
 
+// viewerOnly are the actions live only in the register viewer: their
+// keys mean something else in a list (n is "new").
+var viewerOnly = []Action{ActNextMatch, ActPrevMatch}
+
 var listLive = func() []Action {
 	var live []Action
 	for _, s := range specs {
-		if s.group != GroupModal {
+		if s.group != GroupModal && !slices.Contains(viewerOnly, s.name) {
+			live = append(live, s.name)
+		}
+	}
+	return live
+}()
+
+// viewerLive is the list's bindings without the actions on objects, and
+// the search's.
+var viewerLive = func() []Action {
+	var live []Action
+	for _, s := range specs {
+		if s.group != GroupModal && s.group != GroupActions {
 			live = append(live, s.name)
 		}
 	}
@@ -115,12 +138,27 @@ var contexts = map[Context]*contextSpec{
 		short: []Action{ActModalConfirm, ActModalCancel},
 		desc:  map[Action]string{ActModalConfirm: "copy the address", ActModalCancel: "close"},
 	},
+	ContextViewer: {
+		name:    "register viewer",
+		live:    viewerLive,
+		short:   []Action{ActClose, ActRaw, ActFilter, ActNextMatch, ActPrevMatch, ActOpen, ActExport, ActUp, ActDown, ActQuit},
+		pinHelp: true,
+		desc: map[Action]string{ActRaw: "operations/XML", ActFilter: "search", ActExport: "save to file",
+			ActOpen: "open the operation's payment"},
+	},
+	ContextSearch: {
+		name:  "search input",
+		live:  []Action{ActOpen, ActClose, ActQuit},
+		short: []Action{ActOpen, ActClose, ActQuit},
+		text:  true,
+		desc:  map[Action]string{ActOpen: "search", ActClose: "cancel"},
+	},
 }
 
 // Contexts lists every context.
 func Contexts() []Context {
 	return []Context{ContextList, ContextDetail, ContextFilter, ContextJump, ContextModal, ContextModalField,
-		ContextForm, ContextResult}
+		ContextForm, ContextResult, ContextViewer, ContextSearch}
 }
 
 func (c Context) spec() *contextSpec {

@@ -17,7 +17,7 @@ var paymentsTab = Availability(func(action Action) (bool, string) {
 	switch action {
 	case ActRefund:
 		return false, "only a settled payment can be refunded"
-	case ActRevoke, ActToggleSticker:
+	case ActRevoke, ActToggleSticker, ActDocuments:
 		return false, ""
 	}
 	return true, ""

@@ -58,6 +58,11 @@ const (
 	ActOpen     Action = "open"
 	ActClose    Action = "close"
 	ActRaw      Action = "raw"
+	// The Registers tab: its second list, and the register viewer's
+	// search (live only in the viewer, where n is not "new").
+	ActDocuments Action = "documents"
+	ActNextMatch Action = "next_match"
+	ActPrevMatch Action = "prev_match"
 
 	// Actions on the selected object.
 	ActCapture       Action = "capture"
@@ -89,6 +94,8 @@ type List struct {
 	Top, Bottom                key.Binding
 	Open, Close                key.Binding
 	Raw                        key.Binding
+	Documents                  key.Binding
+	NextMatch, PrevMatch       key.Binding
 }
 
 // Actions holds the bindings that change something at the service.
@@ -176,6 +183,9 @@ var specs = []spec{
 	{ActOpen, GroupNavigation, "open details", []string{"enter"}},
 	{ActClose, GroupNavigation, "close pane", []string{"esc"}},
 	{ActRaw, GroupNavigation, "raw JSON/XML", []string{"w"}},
+	{ActDocuments, GroupNavigation, "transfers/documents", []string{"d"}},
+	{ActNextMatch, GroupNavigation, "next match", []string{"n"}},
+	{ActPrevMatch, GroupNavigation, "previous match", []string{"N"}},
 
 	{ActCapture, GroupActions, "capture hold", []string{"c"}},
 	{ActCancelHold, GroupActions, "cancel hold", []string{"x"}},
@@ -234,6 +244,12 @@ func (m *Map) field(action Action) *key.Binding {
 		return &m.Global.Messages
 	case ActRaw:
 		return &m.List.Raw
+	case ActDocuments:
+		return &m.List.Documents
+	case ActNextMatch:
+		return &m.List.NextMatch
+	case ActPrevMatch:
+		return &m.List.PrevMatch
 	case ActHelp:
 		return &m.Global.Help
 	case ActQuit:

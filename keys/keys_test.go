@@ -87,6 +87,10 @@ func TestDefaultMatchesDesign(t *testing.T) {
 		{"raw", func(m Map) []string { return m.List.Raw.Keys() }, []string{"w"}},
 		// Issue 7: every toast and error since start, to re-read.
 		{"messages", func(m Map) []string { return m.Global.Messages.Keys() }, []string{"M"}},
+		// Issue 9: the Registers tab's second list and the viewer's search.
+		{"documents", func(m Map) []string { return m.List.Documents.Keys() }, []string{"d"}},
+		{"next_match", func(m Map) []string { return m.List.NextMatch.Keys() }, []string{"n"}},
+		{"prev_match", func(m Map) []string { return m.List.PrevMatch.Keys() }, []string{"N"}},
 	}
 	require.Len(t, ActionNames(), len(want), "every action is in the contract")
 	for _, w := range want {

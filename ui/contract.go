@@ -102,6 +102,9 @@ type (
 	// ScopeMsg says the merchant or the period changed: reload from scratch,
 	// dropping any answer that belongs to the old scope.
 	ScopeMsg struct{ Scope Scope }
+	// OwnScopeMsg is the period chosen with "p" on a PeriodKeeper tab,
+	// for it alone; it keeps ignoring the ScopeMsg of everyone's.
+	OwnScopeMsg struct{ Scope Scope }
 	// RefreshMsg asks for a refresh now: the periodic timer (paused while a
 	// modal is open) or the refresh key. New rows come in at the top and
 	// changed rows update in place.

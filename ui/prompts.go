@@ -39,6 +39,15 @@ type JumpWords struct {
 var paymentJump = JumpWords{"Jump to a payment", "its id, or the order number",
 	"payment id or order number", "type a payment id or an order number"}
 
+// PeriodKeeper is a tab with a period of its own (Registers: transfers
+// come once a day, so it opens on the last 30 days whatever the others
+// show): "p" on it chooses its period, which goes to it alone as an
+// OwnScopeMsg, and the status bar shows its period. Its scope's MerchantID is
+// empty when the tab is not about one merchant (the v1 account).
+type PeriodKeeper interface {
+	OwnScope() Scope
+}
+
 // Jumper is a tab with its own ":" (the Tokens tab looks a token up by
 // id): the prompt uses its words and the JumpMsg goes to it. Without one
 // ":" jumps to a payment in the Payments tab.
@@ -185,12 +194,15 @@ type periodChooser struct {
 	problem  string
 
 	chosen *Scope
+	// keeper is the index of the tab whose own period is chosen (a
+	// PeriodKeeper); -1: the period of every tab.
+	keeper int
 }
 
 var periodPresets = []string{PresetToday, Preset7Days, Preset30Days, PresetCustom}
 
-func newPeriodChooser(s Scope, loc *time.Location, km keys.Map, th Theme) *periodChooser {
-	c := &periodChooser{km: km, th: th, loc: loc, scope: s}
+func newPeriodChooser(s Scope, keeper int, loc *time.Location, km keys.Map, th Theme) *periodChooser {
+	c := &periodChooser{km: km, th: th, loc: loc, scope: s, keeper: keeper}
 	c.list = chooserList{items: []string{"today", "7 days", "30 days", "custom…"}, current: -1}
 	for i, p := range periodPresets {
 		if p == s.Preset {

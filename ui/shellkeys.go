@@ -59,7 +59,7 @@ func (a *App) availability(i int) keys.Availability {
 }
 
 func typesText(c keys.Context) bool {
-	return c == keys.ContextFilter || c == keys.ContextJump || c == keys.ContextModalField
+	return c == keys.ContextFilter || c == keys.ContextJump || c == keys.ContextModalField || c == keys.ContextSearch
 }
 
 func (a *App) available(i int, action keys.Action) (bool, string) {
@@ -238,7 +238,11 @@ func (a *App) shellAction(action keys.Action, now time.Time) tea.Cmd {
 		}
 		a.openModal(newJumpPrompt(a.km, a.theme, words, tab))
 	case keys.ActPeriod:
-		a.openModal(newPeriodChooser(a.scope, a.loc, a.km, a.theme))
+		scope, keeper := a.scope, -1
+		if k, ok := a.tabs[a.active].(PeriodKeeper); ok {
+			scope, keeper = k.OwnScope(), a.active
+		}
+		a.openModal(newPeriodChooser(scope, keeper, a.loc, a.km, a.theme))
 	case keys.ActMerchant:
 		a.openModal(newMerchantChooser(a.cfg.Merchants, a.scope, a.km, a.theme))
 	}
@@ -288,6 +292,9 @@ func (a *App) updateModal(msg tea.Msg, now time.Time) tea.Cmd {
 		a.active = tab
 		return tea.Batch(cmd, a.updateTab(tab, res))
 	case ScopeMsg:
+		if c, ok := m.(*periodChooser); ok && c.keeper >= 0 {
+			return tea.Batch(cmd, a.updateTab(c.keeper, OwnScopeMsg(res)))
+		}
 		return tea.Batch(append(a.setScope(res.Scope, now), cmd)...)
 	}
 	return cmd

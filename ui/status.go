@@ -50,7 +50,7 @@ func (a *App) statusBar(w int) string {
 		sending += ts.Sending
 		checking += ts.Checking
 	}
-	key := statusKey{w: w, st: st, refreshedAt: refreshedAt, scope: a.scope, sending: sending, checking: checking,
+	key := statusKey{w: w, st: st, refreshedAt: refreshedAt, scope: a.shownScope(), sending: sending, checking: checking,
 		quitting: a.quitting, spin: spin, busy: busy, gen: a.gen}
 	if a.status.ok && a.status.key == key {
 		return a.status.line
@@ -100,8 +100,8 @@ func (a *App) drawStatusBar(w int, st TabStatus, refreshedAt time.Time, busy boo
 		}
 		segs = append(segs, segment{text: host, style: th.Text, prio: prio})
 	}
-	if a.scope.MerchantID != "" {
-		segs = append(segs, segment{text: "merchant " + textsafe.Line(a.scope.MerchantID, 40), style: th.Text, prio: 90})
+	if m := a.shownScope().MerchantID; m != "" {
+		segs = append(segs, segment{text: "merchant " + textsafe.Line(m, 40), style: th.Text, prio: 90})
 	}
 	if ifs := interfaces(a.desc.Interfaces); ifs != "" {
 		segs = append(segs, segment{text: ifs, style: th.Muted, prio: 40})
@@ -241,9 +241,20 @@ func interfaces(ifs []backend.Interface) string {
 	return ""
 }
 
+// shownScope is the scope the active tab shows: its own when it keeps
+// one, else everyone's.
+func (a *App) shownScope() Scope {
+	if a.active < len(a.tabs) {
+		if k, ok := a.tabs[a.active].(PeriodKeeper); ok {
+			return k.OwnScope()
+		}
+	}
+	return a.scope
+}
+
 // periodLabel is the preset, or the days of a custom period.
 func (a *App) periodLabel() string {
-	s := a.scope
+	s := a.shownScope()
 	if s.Preset != "" && s.Preset != PresetCustom {
 		return s.Preset
 	}

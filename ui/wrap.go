@@ -41,3 +41,7 @@ func wrapWords(s string, width int) []string {
 	}
 	return lines
 }
+
+// WrapWords is wrapWords for the tabs: s wrapped to width at spaces only,
+// a word wider than the line cut hard.
+func WrapWords(s string, width int) []string { return wrapWords(s, width) }
