@@ -29,7 +29,8 @@ func runUI(ctx context.Context, sess *session, stdout io.Writer) error {
 		InFlight:  views.NewInFlight(),
 		Known:     sess.known,
 	}
-	tabs := []ui.Tab{views.NewPayments(deps), views.NewRefunds(deps), views.NewTokens(deps), views.NewStickers(deps)}
+	tabs := []ui.Tab{views.NewPayments(deps), views.NewRefunds(deps), views.NewTokens(deps), views.NewStickers(deps),
+		views.NewRegisters(deps)}
 	app := ui.New(ui.Config{
 		Service:      sess.backend,
 		Tabs:         tabs,

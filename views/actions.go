@@ -72,7 +72,7 @@ func (t *Payments) Available(act keys.Action) (bool, string) {
 		return t.mayRevokeToken()
 	case keys.ActNew:
 		return mayAct(t.src, t.d.Journal, backend.ActionCreateInvoice)
-	case keys.ActToggleSticker, keys.ActExport:
+	case keys.ActToggleSticker, keys.ActExport, keys.ActDocuments:
 		return false, ""
 	case keys.ActOpen, keys.ActRaw, keys.ActCopyID:
 		if _, ok := t.target(); !ok {

@@ -261,7 +261,7 @@ func frame[T any](th ui.Theme, l *pagedList[T], pane []string, w, h int) string 
 type keyRoute[T any] struct {
 	km        keys.Map
 	list      *pagedList[T]
-	pane      *detail[T]
+	pane      *detail[T] // nil: the tab's pane is its own (open must be set)
 	context   func() keys.Context
 	available func(keys.Action) (bool, string)
 	open      func(T, bool) tea.Cmd // opens the pane on a row; nil: the pane's show
@@ -284,7 +284,7 @@ func (r keyRoute[T]) handle(msg tea.KeyPressMsg) (a keys.Action, cmd tea.Cmd, ha
 		return p.Action, refusedKey(p), true
 	}
 	a = p.Action
-	if d.isOpen() {
+	if d != nil && d.isOpen() {
 		if d.key(a) {
 			if !d.isOpen() && r.closePane != nil {
 				r.closePane()
@@ -307,7 +307,7 @@ func (r keyRoute[T]) handle(msg tea.KeyPressMsg) (a keys.Action, cmd tea.Cmd, ha
 		case !ok:
 		case r.open != nil:
 			cmd = r.open(sel, a == keys.ActRaw)
-		default:
+		case d != nil:
 			cmd = d.show(sel, a == keys.ActRaw, false)
 		}
 		return a, cmd, true
@@ -317,13 +317,17 @@ func (r keyRoute[T]) handle(msg tea.KeyPressMsg) (a keys.Action, cmd tea.Cmd, ha
 	case a == keys.ActFilter:
 		if r.closePane != nil {
 			r.closePane()
-		} else {
+		} else if d != nil {
 			d.close()
 		}
 		l.focusFilter()
 		return a, nil, true
 	case a == keys.ActCopyID:
-		obj, ok := d.obj, d.isOpen()
+		var obj T
+		ok := false
+		if d != nil {
+			obj, ok = d.obj, d.isOpen()
+		}
 		if !ok {
 			obj, ok = l.selected()
 		}

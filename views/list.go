@@ -24,6 +24,29 @@ const refreshMaxPages = 5
 // paydash knows). The list calls it to load from the start and to refresh.
 type Loader[T any] func() backend.Pager[T]
 
+// oneCall is a Loader's pager over one call that answers the whole list
+// (transfers, documents) or a local set (the tokens paydash knows).
+func oneCall[T any](call func(ctx context.Context) ([]T, error)) backend.Pager[T] {
+	return &onePager[T]{call: call}
+}
+
+type onePager[T any] struct {
+	call func(ctx context.Context) ([]T, error)
+	done bool
+}
+
+func (p *onePager[T]) Next(ctx context.Context) (backend.Page[T], error) {
+	if p.done {
+		return backend.Page[T]{Done: true}, nil
+	}
+	items, err := p.call(ctx)
+	if err != nil {
+		return backend.Page[T]{}, err
+	}
+	p.done = true
+	return backend.Page[T]{Items: items, Done: true}, nil
+}
+
 // pagedList is a datatable fed page by page from a Loader, with the filter
 // input under it. It is a component: the tab that owns it routes it its
 // messages (update) and keys (key, filterKey) and draws it (view).
@@ -94,15 +117,20 @@ func newPagedList[T any](cfg datatable.Config[T], km keys.Map, theme ui.Theme, w
 
 		failText: "Could not load the list (the reason is below); press r to try again",
 	}
-	l.table.KeyMap = datatable.KeyMap{
-		Up: km.List.Up, Down: km.List.Down, PageUp: km.List.PageUp, PageDown: km.List.PageDown,
-		Top: km.List.Top, Bottom: km.List.Bottom,
-	}
+	l.table.KeyMap = tableKeys(km)
 	l.filter = textinput.New()
 	l.filter.Prompt = "/ "
 	l.filter.Placeholder = "filter the loaded rows"
 	l.setTheme(theme)
 	return l
+}
+
+// tableKeys are the app's movement keys for a datatable.
+func tableKeys(km keys.Map) datatable.KeyMap {
+	return datatable.KeyMap{
+		Up: km.List.Up, Down: km.List.Down, PageUp: km.List.PageUp, PageDown: km.List.PageDown,
+		Top: km.List.Top, Bottom: km.List.Bottom,
+	}
 }
 
 func (l *pagedList[T]) setTheme(t ui.Theme) {

@@ -112,7 +112,7 @@ func (t *Refunds) Status() ui.TabStatus {
 func (t *Refunds) Available(action keys.Action) (bool, string) {
 	switch action {
 	case keys.ActCapture, keys.ActCancelHold, keys.ActRefund, keys.ActRevoke, keys.ActToggleSticker,
-		keys.ActNew, keys.ActExport:
+		keys.ActNew, keys.ActExport, keys.ActDocuments:
 		return false, ""
 	case keys.ActOpen, keys.ActRaw, keys.ActCopyID:
 		if _, ok := t.target(); !ok {

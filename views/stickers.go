@@ -166,7 +166,7 @@ func (t *Stickers) Status() ui.TabStatus {
 // Available implements ui.Tab.
 func (t *Stickers) Available(action keys.Action) (bool, string) {
 	switch action {
-	case keys.ActCapture, keys.ActCancelHold, keys.ActRefund, keys.ActRevoke, keys.ActExport:
+	case keys.ActCapture, keys.ActCancelHold, keys.ActRefund, keys.ActRevoke, keys.ActExport, keys.ActDocuments:
 		return false, ""
 	case keys.ActToggleSticker:
 		if t.noV2 != "" {

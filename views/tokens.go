@@ -221,22 +221,8 @@ func (t *Tokens) start(s ui.Scope) tea.Cmd {
 	t.layout()
 	memo, merchant := t.memo, s.MerchantID
 	return t.list.start(func() backend.Pager[tokenView] {
-		return &setPager[tokenView]{items: func() []tokenView { return memo.list(merchant) }}
+		return oneCall(func(context.Context) ([]tokenView, error) { return memo.list(merchant), nil })
 	}, nil)
-}
-
-// setPager gives a local set as one page.
-type setPager[T any] struct {
-	items func() []T
-	done  bool
-}
-
-func (p *setPager[T]) Next(context.Context) (backend.Page[T], error) {
-	if p.done {
-		return backend.Page[T]{Done: true}, nil
-	}
-	p.done = true
-	return backend.Page[T]{Items: p.items(), Done: true}, nil
 }
 
 // Context implements ui.Tab.
@@ -259,7 +245,7 @@ func (t *Tokens) JumpPrompt() ui.JumpWords {
 // Available implements ui.Tab.
 func (t *Tokens) Available(act keys.Action) (bool, string) {
 	switch act {
-	case keys.ActCapture, keys.ActCancelHold, keys.ActRefund, keys.ActToggleSticker, keys.ActExport:
+	case keys.ActCapture, keys.ActCancelHold, keys.ActRefund, keys.ActToggleSticker, keys.ActExport, keys.ActDocuments:
 		return false, ""
 	case keys.ActRevoke:
 		if t.noV2 != "" {

@@ -1,0 +1,448 @@
+package views
+
+import (
+	"cmp"
+	"context"
+	"slices"
+	"strings"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
+
+	"paydash/backend"
+	"paydash/backend/money"
+	"paydash/backend/textsafe"
+	"paydash/keys"
+	"paydash/ui"
+	"paydash/ui/datatable"
+)
+
+// Registers is the Registers tab (key 5): what exists only in the legacy
+// interface. Its first list is the account's transfers of a period, whole
+// UTC days, newest first; enter opens a transfer's register in the viewer
+// pane (its operations with their totals, or its XML). d switches to the
+// second list, the account's documents; enter opens one (a CSV as a
+// table). ctrl+s saves a register or a document to a file.
+//
+// The tab keeps a period of its own (ui.PeriodKeeper): transfers come once
+// a day, so it opens on the last 30 days whatever the other tabs show, and
+// "p" here chooses its period alone. Transfers are the v1 account's, not
+// one merchant's, so the merchant switcher does not touch it.
+type Registers struct {
+	src   registerSource
+	keys  keys.Map
+	theme ui.Theme
+	now   func() time.Time
+
+	scope ui.Scope // the tab's own period; MerchantID is empty (the account)
+	docs  bool     // the documents list is shown instead of the transfers
+
+	transfers *pagedList[backend.Transfer]
+	documents *pagedList[backend.Document]
+	trRoute   keyRoute[backend.Transfer]
+	docRoute  keyRoute[backend.Document]
+
+	register *registerPane
+	document *documentPane
+	w, h     int
+}
+
+// registerSource is what the Registers tab asks of the backend.
+type registerSource interface {
+	Describe() backend.Description
+	Can(a backend.Action) (bool, string)
+	ListTransfers(ctx context.Context, q backend.DayQuery) ([]backend.Transfer, error)
+	GetRegister(ctx context.Context, registerID string) (backend.Register, error)
+	ListDocuments(ctx context.Context, q backend.DayQuery) ([]backend.Document, error)
+	GetDocument(ctx context.Context, documentID string) (backend.DocumentContent, error)
+	GetRefund(ctx context.Context, id string) (backend.Refund, error)
+}
+
+// NewRegisters makes the Registers tab.
+func NewRegisters(d Deps) ui.Tab {
+	t := &Registers{src: d.Backend, keys: d.Keys, theme: d.Theme, now: d.now}
+	t.transfers = newPagedList(datatable.Config[backend.Transfer]{
+		ID:          func(tr backend.Transfer) string { return tr.RegisterID },
+		Columns:     transferColumns(),
+		LoadingText: "Loading transfers…",
+		EndText:     "— end of the period —",
+		EmptyText:   "No transfers in this period (p chooses another)",
+	}, d.Keys, d.Theme, func(tr backend.Transfer) time.Time { return tr.Created })
+	t.transfers.failText = "Could not load the transfers (the reason is below); press r to try again"
+	t.documents = newPagedList(datatable.Config[backend.Document]{
+		ID:          func(doc backend.Document) string { return doc.ID },
+		Columns:     documentColumns(),
+		LoadingText: "Loading documents…",
+		EndText:     "— end of the period —",
+		EmptyText:   "No documents in this period (p chooses another)",
+	}, d.Keys, d.Theme, func(doc backend.Document) time.Time { return doc.Created })
+	t.documents.failText = "Could not load the documents (the reason is below); press r to try again"
+	t.register = newRegisterPane(d.Backend, d.Keys, d.Theme)
+	t.document = newDocumentPane(d.Backend, d.Keys, d.Theme)
+	t.trRoute = keyRoute[backend.Transfer]{km: d.Keys, list: t.transfers, context: t.Context, available: t.Available,
+		open: func(tr backend.Transfer, raw bool) tea.Cmd { return t.register.show(tr, raw) }}
+	t.docRoute = keyRoute[backend.Document]{km: d.Keys, list: t.documents, context: t.Context, available: t.Available,
+		open: func(doc backend.Document, raw bool) tea.Cmd { return t.document.show(doc, raw) }}
+	return t
+}
+
+// transferDay is a transfer's date: the service gives it as a UTC time.
+func transferDay(t time.Time) string {
+	if t.IsZero() {
+		return ""
+	}
+	return t.UTC().Format("2006-01-02")
+}
+
+func transferColumns() []datatable.Column[backend.Transfer] {
+	return []datatable.Column[backend.Transfer]{
+		{Key: "date", Title: "Date", Width: 10, Priority: 100,
+			Text: func(tr backend.Transfer) string { return transferDay(tr.Created) },
+			Less: func(a, b backend.Transfer) int { return a.Created.Compare(b.Created) }},
+		{Key: "amount", Title: "Amount", Width: 14, Priority: 95, Align: lipgloss.Right,
+			Text: func(tr backend.Transfer) string { return money.Group(tr.Amount.Value, tr.Amount.Currency) },
+			Less: func(a, b backend.Transfer) int { return cmp.Compare(a.Amount.Value, b.Amount.Value) }},
+		{Key: "currency", Title: "Cur", Width: 3, Priority: 90,
+			Text: func(tr backend.Transfer) string { return tr.Amount.Currency }},
+		{Key: "order", Title: "Payment order", Width: 13, Priority: 80,
+			Text: func(tr backend.Transfer) string { return tr.PaymentOrderID },
+			Less: func(a, b backend.Transfer) int { return cmpIDs(a.PaymentOrderID, b.PaymentOrderID) }},
+		{Key: "register", Title: "Register", Width: 10, Flex: 1, Priority: 85,
+			Text: func(tr backend.Transfer) string { return tr.RegisterID },
+			Less: func(a, b backend.Transfer) int { return cmpIDs(a.RegisterID, b.RegisterID) }},
+	}
+}
+
+func documentColumns() []datatable.Column[backend.Document] {
+	return []datatable.Column[backend.Document]{
+		{Key: "date", Title: "Created", Width: 10, Priority: 100,
+			Text: func(doc backend.Document) string { return transferDay(doc.Created) },
+			Less: func(a, b backend.Document) int { return a.Created.Compare(b.Created) }},
+		{Key: "name", Title: "File", Width: 36, Priority: 95,
+			Text: func(doc backend.Document) string { return doc.FileName }},
+		{Key: "description", Title: "Description", Width: 16, Flex: 1, Priority: 80,
+			Text: func(doc backend.Document) string { return doc.Description }},
+		{Key: "id", Title: "ID", Width: 10, Priority: 60,
+			Text: func(doc backend.Document) string { return doc.ID }},
+	}
+}
+
+// ID implements ui.Tab.
+func (t *Registers) ID() ui.TabID { return ui.TabRegisters }
+
+// Title implements ui.Tab.
+func (t *Registers) Title() string { return "Registers" }
+
+// OwnScope implements ui.PeriodKeeper: the tab's own period.
+func (t *Registers) OwnScope() ui.Scope { return t.scope }
+
+// Init implements ui.Tab: the last 30 days, whatever the others show.
+func (t *Registers) Init(ui.Scope) tea.Cmd {
+	return t.start(ui.PresetScope("", ui.Preset30Days, t.now().Local()))
+}
+
+// start drops what the tab shows and loads the period s.
+func (t *Registers) start(s ui.Scope) tea.Cmd {
+	t.scope = s
+	t.register.close()
+	t.document.close()
+	t.layout()
+	if t.unavailable() != "" {
+		t.transfers.stop()
+		t.documents.stop()
+		return nil
+	}
+	q, src := dayQuery(s), t.src
+	return tea.Batch(
+		t.transfers.start(func() backend.Pager[backend.Transfer] {
+			return oneCall(func(ctx context.Context) ([]backend.Transfer, error) {
+				list, err := src.ListTransfers(ctx, q)
+				sortNewestFirst(list)
+				return list, err
+			})
+		}, nil),
+		t.documents.start(func() backend.Pager[backend.Document] {
+			return oneCall(func(ctx context.Context) ([]backend.Document, error) { return src.ListDocuments(ctx, q) })
+		}, nil))
+}
+
+// dayQuery is the tab's period as the whole days it covers: the calendar
+// days of its first and last instant, asked for as UTC days (the v1
+// interface's dates are UTC).
+func dayQuery(s ui.Scope) backend.DayQuery {
+	day := func(t time.Time) time.Time {
+		y, m, d := t.Date()
+		return time.Date(y, m, d, 0, 0, 0, 0, time.UTC)
+	}
+	return backend.DayQuery{From: day(s.Start), To: day(s.End.Add(-time.Nanosecond))}
+}
+
+// sortNewestFirst orders transfers newest first, as the tab shows them
+// whatever order the service answered in.
+func sortNewestFirst(list []backend.Transfer) {
+	slices.SortStableFunc(list, func(a, b backend.Transfer) int {
+		if c := b.Created.Compare(a.Created); c != 0 {
+			return c
+		}
+		return cmpIDs(b.RegisterID, a.RegisterID)
+	})
+}
+
+// unavailable is why the tab cannot show anything ("" when it can): the
+// legacy interface is not configured, or its login may not read registers
+// (a Cashier; learned when the shell probes the login).
+func (t *Registers) unavailable() string {
+	if t.src == nil {
+		return "no service is configured"
+	}
+	if !slices.Contains(t.src.Describe().Interfaces, backend.V1) {
+		return "Transfers, registers and documents exist only in the service's legacy (v1) interface, and paydash " +
+			"has only the v2 token. Set PAYDASH_V1_LOGIN and PAYDASH_V1_PASSWORD (or v1_login and v1_password " +
+			"in the config file) to an Accountant's login to see them."
+	}
+	if ok, why := t.src.Can(backend.ReadRegisters); !ok {
+		return "Transfers, registers and documents cannot be read with this login: " + strings.TrimSuffix(why, ".") +
+			". Set PAYDASH_V1_LOGIN and PAYDASH_V1_PASSWORD (or v1_login and v1_password in the config file) " +
+			"to an Accountant's login to see them."
+	}
+	return ""
+}
+
+// Context implements ui.Tab.
+func (t *Registers) Context() keys.Context {
+	switch {
+	case t.register.isOpen():
+		return t.register.context()
+	case t.document.isOpen():
+		return t.document.context()
+	case t.docs:
+		return listContext(t.documents.filtering, false)
+	}
+	return listContext(t.transfers.filtering, false)
+}
+
+// Status implements ui.Tab.
+func (t *Registers) Status() ui.TabStatus {
+	var st ui.TabStatus
+	if t.docs {
+		st = t.documents.status()
+	} else {
+		st = t.transfers.status()
+	}
+	st.Loading = st.Loading || t.register.busy() || t.document.busy()
+	return st
+}
+
+// Available implements ui.Tab: the tab has no actions on the service.
+func (t *Registers) Available(action keys.Action) (bool, string) {
+	switch action {
+	case keys.ActCapture, keys.ActCancelHold, keys.ActRefund, keys.ActRevoke, keys.ActToggleSticker, keys.ActNew:
+		return false, ""
+	case keys.ActJump:
+		return false, "the jump looks for payments: use it on the Payments tab (1)"
+	}
+	if why := t.unavailable(); why != "" {
+		switch action {
+		case keys.ActPeriod, keys.ActRefresh:
+			return true, ""
+		case keys.ActOpen, keys.ActRaw, keys.ActCopyID, keys.ActExport, keys.ActFilter, keys.ActDocuments:
+			return false, "the legacy interface is not available (see the tab)"
+		}
+	}
+	switch {
+	case t.register.isOpen():
+		return t.register.available(action)
+	case t.document.isOpen():
+		return t.document.available(action)
+	}
+	switch action {
+	case keys.ActNextMatch, keys.ActPrevMatch:
+		return false, ""
+	case keys.ActOpen, keys.ActRaw, keys.ActCopyID, keys.ActExport:
+		if !t.hasSelection() {
+			if t.docs {
+				return false, "no document is selected"
+			}
+			return false, "no transfer is selected"
+		}
+	}
+	return true, ""
+}
+
+func (t *Registers) hasSelection() bool {
+	if t.docs {
+		_, ok := t.documents.selected()
+		return ok
+	}
+	_, ok := t.transfers.selected()
+	return ok
+}
+
+// Update implements ui.Tab: each message to the part it is for.
+func (t *Registers) Update(msg tea.Msg) (ui.Tab, tea.Cmd) {
+	now := t.now()
+	if cmd, _, ok := t.transfers.update(msg, now); ok {
+		return t, cmd
+	}
+	if cmd, _, ok := t.documents.update(msg, now); ok {
+		return t, cmd
+	}
+	if cmd, ok := t.register.update(msg); ok {
+		t.layout()
+		return t, cmd
+	}
+	if cmd, ok := t.document.update(msg); ok {
+		t.layout()
+		return t, cmd
+	}
+	switch msg := msg.(type) {
+	case tea.KeyPressMsg:
+		cmd := t.key(msg)
+		t.layout()
+		return t, cmd
+	case tea.PasteMsg:
+		return t, t.register.paste(msg)
+	case ui.OwnScopeMsg:
+		return t, t.start(msg.Scope)
+	case ui.RefreshMsg:
+		return t, t.refresh(msg.Manual)
+	case ui.SizeMsg:
+		t.w, t.h = msg.Width, msg.Height
+		t.layout()
+	case ui.ThemeMsg:
+		t.theme = msg.Theme
+		t.register.setTheme(msg.Theme)
+		t.document.setTheme(msg.Theme)
+	}
+	return t, nil
+}
+
+// refresh reads the list shown again. A register never changes once made,
+// so the periodic refresh leaves an open one alone; r reads it again.
+func (t *Registers) refresh(manual bool) tea.Cmd {
+	if t.unavailable() != "" {
+		return nil
+	}
+	var cmds []tea.Cmd
+	if t.docs {
+		cmds = append(cmds, t.documents.refresh())
+	} else {
+		cmds = append(cmds, t.transfers.refresh())
+	}
+	if manual {
+		cmds = append(cmds, t.register.reload(), t.document.reload())
+	}
+	return tea.Batch(cmds...)
+}
+
+func (t *Registers) key(msg tea.KeyPressMsg) tea.Cmd {
+	switch {
+	case t.register.isOpen():
+		return t.register.key(msg, t.Available)
+	case t.document.isOpen():
+		return t.document.key(msg, t.Available)
+	}
+	var a keys.Action
+	var cmd tea.Cmd
+	var handled bool
+	if t.docs {
+		a, cmd, handled = t.docRoute.handle(msg)
+	} else {
+		a, cmd, handled = t.trRoute.handle(msg)
+	}
+	if handled {
+		return cmd
+	}
+	switch a {
+	case keys.ActRefresh:
+		return t.refresh(false)
+	case keys.ActDocuments:
+		t.docs = !t.docs
+	case keys.ActExport:
+		return t.saveSelected()
+	}
+	return nil
+}
+
+// saveSelected saves what the selected row names: a transfer's register as
+// received, or a document under its own name.
+func (t *Registers) saveSelected() tea.Cmd {
+	if t.docs {
+		if doc, ok := t.documents.selected(); ok {
+			return t.document.save(doc, nil)
+		}
+		return nil
+	}
+	if tr, ok := t.transfers.selected(); ok {
+		return t.register.saveXML(tr, nil)
+	}
+	return nil
+}
+
+// layout sizes the lists under their heading line, and the panes.
+func (t *Registers) layout() {
+	listH := max(t.h-1, 0)
+	t.transfers.setSize(t.w, listH, t.w)
+	t.documents.setSize(t.w, listH, t.w)
+	t.register.setSize(t.w, t.h)
+	t.document.setSize(t.w, t.h)
+}
+
+// View implements ui.Tab.
+func (t *Registers) View(w, h int) string {
+	if w <= 0 || h <= 0 {
+		return ""
+	}
+	if why := t.unavailable(); why != "" {
+		return strings.Join(block(t.unavailableLines(why, w), w, h), "\n")
+	}
+	switch {
+	case t.register.isOpen():
+		return strings.Join(block(t.register.lines(), w, h), "\n")
+	case t.document.isOpen():
+		return strings.Join(block(t.document.lines(), w, h), "\n")
+	}
+	head := t.listHead(w)
+	if h == 1 {
+		return head
+	}
+	if t.docs {
+		return head + "\n" + frame(t.theme, t.documents, nil, w, h-1)
+	}
+	return head + "\n" + frame(t.theme, t.transfers, nil, w, h-1)
+}
+
+// listHead names the list shown and the other one d switches to.
+func (t *Registers) listHead(w int) string {
+	th := t.theme
+	name, other := "Transfers", "documents"
+	if t.docs {
+		name, other = "Documents", "transfers"
+	}
+	days := dayQuery(t.scope)
+	period := days.From.Format("02 Jan") + " – " + days.To.Format("02 Jan 2006") + " (UTC days)"
+	d := keyName(t.keys, keys.ActDocuments, "d")
+	head := th.Title.Render(name) + th.Muted.Render(" of the v1 account · "+period+" · "+d+": "+other)
+	return fit(head, w)
+}
+
+func (t *Registers) unavailableLines(why string, w int) []string {
+	th := t.theme
+	out := []string{th.Title.Render("Transfers, registers and documents"), ""}
+	for _, l := range ui.WrapWords(why, max(w-2, 10)) {
+		out = append(out, th.Warning.Render(l))
+	}
+	return out
+}
+
+// keyName is the first key bound to an action, for hints in text.
+func keyName(km keys.Map, a keys.Action, fallback string) string {
+	if b, ok := km.Binding(a); ok && len(b.Keys()) > 0 {
+		return keys.Label(b.Keys()[:1])
+	}
+	return fallback
+}
+
+// cleanName is a server's name for a heading, one line.
+func cleanName(s string) string { return textsafe.Line(s, 80) }
