@@ -32,8 +32,7 @@ type documentPane struct {
 
 	open    bool
 	doc     backend.Document
-	gen     uint64
-	cancel  context.CancelFunc
+	reads   reads
 	loading bool
 	got     *documentData // nil until downloaded
 	asText  bool          // the text view of a CSV
@@ -61,6 +60,9 @@ type documentMsg struct {
 // maxCSVRows bounds the table of a document; the text view and the saved
 // file still hold all of it.
 const maxCSVRows = 200_000
+
+// maxCSVColumns bounds the table's columns: more would not fit any screen.
+const maxCSVColumns = 64
 
 // csvTable is a CSV document read: its header and rows.
 type csvTable struct {
@@ -96,12 +98,9 @@ func (p *documentPane) reload() tea.Cmd {
 	if !p.open {
 		return nil
 	}
-	p.abandon()
-	p.gen++
-	ctx, cancel := context.WithCancel(context.Background())
-	p.cancel = cancel
+	ctx, gen := p.reads.next()
 	p.loading = true
-	pane, gen, src, id := p.id, p.gen, p.src, p.doc.ID
+	pane, src, id := p.id, p.src, p.doc.ID
 	return func() tea.Msg {
 		c, err := src.GetDocument(ctx, id)
 		return documentMsg{pane: pane, gen: gen, data: prepareDocument(c, err)}
@@ -174,7 +173,7 @@ func newCSVTable(t *csvTable, km keys.Map, th ui.Theme) datatable.Model[int32] {
 	var cols []datatable.Column[int32]
 	var rows []int32
 	if t != nil {
-		for j, title := range t.header {
+		for j, title := range t.header[:min(len(t.header), maxCSVColumns)] {
 			cols = append(cols, csvColumn(t, j, title))
 		}
 		rows = make([]int32, len(t.rows))
@@ -221,17 +220,9 @@ func csvColumn(t *csvTable, j int, title string) datatable.Column[int32] {
 }
 
 func (p *documentPane) close() {
-	p.abandon()
+	p.reads.stop()
 	p.open, p.loading, p.got = false, false, nil
 	p.table = newCSVTable(nil, p.km, p.theme)
-	p.gen++
-}
-
-func (p *documentPane) abandon() {
-	if p.cancel != nil {
-		p.cancel()
-		p.cancel = nil
-	}
 }
 
 // update takes the pane's answers; ok is false for other messages.
@@ -240,7 +231,7 @@ func (p *documentPane) update(msg tea.Msg) (tea.Cmd, bool) {
 	if !mine || m.pane != p.id {
 		return nil, false
 	}
-	if !p.open || m.gen != p.gen {
+	if !p.open || !p.reads.current(m.gen) {
 		return nil, true
 	}
 	p.loading = false

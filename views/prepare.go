@@ -58,3 +58,41 @@ func couldNotRead(ticket int, what string, err error) tea.Cmd {
 	}
 	return refusedCmd(ticket, ui.ToastError, text)
 }
+
+// reads are a pane's reads of its object: a new one abandons the one under
+// way, and every answer carries the generation it was asked in, so that
+// an answer for what the pane no longer shows is dropped.
+type reads struct {
+	gen    uint64
+	ctx    context.Context
+	cancel context.CancelFunc
+}
+
+// next abandons the read under way and starts a generation: the context
+// of the new read and the generation its answer carries.
+func (r *reads) next() (context.Context, uint64) {
+	r.stop()
+	r.ctx, r.cancel = context.WithCancel(context.Background())
+	return r.ctx, r.gen
+}
+
+// context is the last read's context and generation, for the pane's own
+// further reads about the same object: they end with it.
+func (r *reads) context() (context.Context, uint64) {
+	if r.ctx == nil {
+		return context.Background(), r.gen
+	}
+	return r.ctx, r.gen
+}
+
+// stop abandons the read under way; its answer will be dropped.
+func (r *reads) stop() {
+	if r.cancel != nil {
+		r.cancel()
+		r.cancel = nil
+	}
+	r.gen++
+}
+
+// current reports whether an answer of generation gen is the last read's.
+func (r *reads) current(gen uint64) bool { return gen == r.gen }

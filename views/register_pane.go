@@ -35,8 +35,7 @@ type registerPane struct {
 
 	open     bool
 	transfer backend.Transfer // the list's row: what the register is checked against
-	gen      uint64           // bumped on every read and close: older answers are dropped
-	cancel   context.CancelFunc
+	reads    reads            // the register's read: older answers are dropped
 	loading  bool
 	data     *registerData // nil until read
 	showXML  bool
@@ -72,6 +71,7 @@ type registerMsg struct {
 // command: its payment, or its order number when the payment is unknown.
 type operationTargetMsg struct {
 	pane  uint64
+	gen   uint64
 	jump  string
 	toast string
 	err   error
@@ -127,12 +127,9 @@ func (p *registerPane) reload() tea.Cmd {
 	if !p.open {
 		return nil
 	}
-	p.abandon()
-	p.gen++
-	ctx, cancel := context.WithCancel(context.Background())
-	p.cancel = cancel
+	ctx, gen := p.reads.next()
 	p.loading = true
-	pane, gen, src, id := p.id, p.gen, p.src, p.transfer.RegisterID
+	pane, src, id := p.id, p.src, p.transfer.RegisterID
 	return func() tea.Msg {
 		return registerMsg{pane: pane, gen: gen, data: readRegister(ctx, src, id)}
 	}
@@ -150,18 +147,10 @@ func readRegister(ctx context.Context, src registerSource, id string) *registerD
 }
 
 func (p *registerPane) close() {
-	p.abandon()
+	p.reads.stop()
 	p.open, p.loading, p.data = false, false, nil
 	p.ops = newOperationsTable(nil, p.km, p.theme)
 	p.clearSearch()
-	p.gen++
-}
-
-func (p *registerPane) abandon() {
-	if p.cancel != nil {
-		p.cancel()
-		p.cancel = nil
-	}
 }
 
 // update takes the pane's answers; ok is false for other messages.
@@ -171,7 +160,7 @@ func (p *registerPane) update(msg tea.Msg) (tea.Cmd, bool) {
 		if msg.pane != p.id {
 			return nil, false
 		}
-		if !p.open || msg.gen != p.gen {
+		if !p.open || !p.reads.current(msg.gen) {
 			return nil, true
 		}
 		p.loading = false
@@ -277,7 +266,11 @@ func (p *registerPane) available(a keys.Action) (bool, string) {
 		if d == nil {
 			return false, "the register is being read"
 		}
-		if a == keys.ActExport && !p.showXML && d.err != nil {
+		switch {
+		case a != keys.ActExport:
+		case d.doc == nil && d.err != nil:
+			return false, "the register could not be read; r reads it again"
+		case !p.showXML && d.err != nil:
 			return false, "the operations could not be read: w shows the XML, which ctrl+s saves"
 		}
 	case keys.ActFilter:
@@ -499,24 +492,30 @@ func (p *registerPane) openOperation() tea.Cmd {
 	if op.OperationAmount >= 0 {
 		return msgCmd(ui.SwitchTabMsg{Tab: ui.TabPayments, Then: ui.JumpMsg{Query: op.ID}})
 	}
-	pane, src, ctx := p.id, p.src, context.Background()
+	ctx, gen := p.reads.context()
+	pane, src := p.id, p.src
 	return func() tea.Msg {
 		r, err := src.GetRefund(ctx, op.ID)
 		switch {
 		case err == nil && r.PaymentID != "":
-			return operationTargetMsg{pane: pane, jump: r.PaymentID}
+			return operationTargetMsg{pane: pane, gen: gen, jump: r.PaymentID}
 		case op.InvoiceID != "":
-			return operationTargetMsg{pane: pane, jump: op.InvoiceID,
+			return operationTargetMsg{pane: pane, gen: gen, jump: op.InvoiceID,
 				toast: "Refund " + textsafe.Line(op.ID, 30) + " cannot be read here; looking for its payment by order number " +
 					textsafe.Line(op.InvoiceID, 40)}
 		case err == nil:
 			err = fmt.Errorf("refund %s names no payment", textsafe.Line(op.ID, 30))
 		}
-		return operationTargetMsg{pane: pane, err: err}
+		return operationTargetMsg{pane: pane, gen: gen, err: err}
 	}
 }
 
+// onTarget goes to the refund's payment, unless the register was closed
+// or read again meanwhile: then the user has moved on.
 func (p *registerPane) onTarget(msg operationTargetMsg) tea.Cmd {
+	if !p.open || !p.reads.current(msg.gen) || cancelled(msg.err) {
+		return nil
+	}
 	if msg.err != nil {
 		return toastCmd(ui.ToastError, "Could not find the refund's payment: "+errText(msg.err))
 	}
@@ -638,6 +637,9 @@ func (p *registerPane) opsHead() []string {
 	out := []string{p.titleLine("operations", w+": XML")}
 	if d.err != nil {
 		out = append(out, th.Danger.Render(fit("✗ Could not read the operations: "+errText(d.err), p.w)))
+		if h := hintOf(d.err); h != "" {
+			out = append(out, th.Muted.Render(fit("  "+h, p.w)))
+		}
 		if d.doc != nil {
 			out = append(out, th.Muted.Render(fit("  "+w+" shows the answer as far as it parses", p.w)))
 		}

@@ -239,8 +239,6 @@ func (t *Registers) Available(action keys.Action) (bool, string) {
 	switch action {
 	case keys.ActCapture, keys.ActCancelHold, keys.ActRefund, keys.ActRevoke, keys.ActToggleSticker, keys.ActNew:
 		return false, ""
-	case keys.ActJump:
-		return false, "the jump looks for payments: use it on the Payments tab (1)"
 	}
 	if why := t.unavailable(); why != "" {
 		switch action {
