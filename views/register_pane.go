@@ -610,17 +610,19 @@ func (p *registerPane) lines() []string {
 	return append(p.opsHead(), strings.Split(p.ops.View(), "\n")...)
 }
 
-// titleLine is the pane's first line: the register, the view, and right
-// of it what the view says of its position.
+// titleLine is the pane's first line: the register, then the transfer
+// (the operations view, whose check is against it) or what the view is
+// (the XML's size), and right of it the other view's key or the position.
 func (p *registerPane) titleLine(view, right string) string {
 	th := p.theme
 	name := p.transfer.RegisterID
 	if p.data != nil && p.data.reg.Number != "" {
 		name = p.data.reg.Number
 	}
-	left := th.Title.Render("Register "+cleanName(name)) + th.Muted.Render(" · "+transferDay(p.transfer.Created)+
-		" · "+fmtAmount(p.transfer.Amount))
-	if view != "" {
+	left := th.Title.Render("Register " + cleanName(name))
+	if view == "" {
+		left += th.Muted.Render(" · transfer of " + transferDay(p.transfer.Created) + ", " + fmtAmount(p.transfer.Amount))
+	} else {
 		left += th.Muted.Render(" · ") + th.Accent.Render(view)
 	}
 	return spread(left, th.Muted.Render(right), p.w)
@@ -634,7 +636,7 @@ func (p *registerPane) opsHead() []string {
 	}
 	th, d := p.theme, p.data
 	w := keyName(p.km, keys.ActRaw, "w")
-	out := []string{p.titleLine("operations", w+": XML")}
+	out := []string{p.titleLine("", w+": XML")}
 	if d.err != nil {
 		out = append(out, th.Danger.Render(fit("✗ Could not read the operations: "+errText(d.err), p.w)))
 		if h := hintOf(d.err); h != "" {
@@ -679,6 +681,9 @@ func (p *registerPane) xmlView() []string {
 	size := ""
 	if d.doc != nil {
 		size = "XML as received, " + ui.HumanBytes(int64(len(d.doc.Raw())))
+		if p.w < 100 {
+			size = "XML, " + ui.HumanBytes(int64(len(d.doc.Raw())))
+		}
 	}
 	out := []string{p.titleLine(size, pos)}
 	out = append(out, p.xmlNotes()...)
