@@ -143,7 +143,7 @@ var contexts = map[Context]*contextSpec{
 		live:    viewerLive,
 		short:   []Action{ActClose, ActRaw, ActFilter, ActNextMatch, ActPrevMatch, ActOpen, ActExport, ActUp, ActDown, ActQuit},
 		pinHelp: true,
-		desc: map[Action]string{ActRaw: "operations/XML", ActFilter: "search", ActExport: "save to file",
+		desc: map[Action]string{ActRaw: "switch view", ActFilter: "search", ActExport: "save to file",
 			ActOpen: "open the operation's payment"},
 	},
 	ContextSearch: {
