@@ -369,7 +369,11 @@ func (p *documentPane) lines() []string {
 	case d == nil || d.err != nil:
 		return head
 	case p.asText || d.csv == nil && d.text != nil:
-		rest := p.textSc.render(p.theme, "text", d.text, p.w, max(p.h-len(head), 0), false)
+		title := "As text"
+		if d.csv != nil {
+			title = "As text (" + keyName(p.km, keys.ActRaw, "w") + ": the table)"
+		}
+		rest := p.textSc.render(p.theme, title, d.text, p.w, max(p.h-len(head), 0), false)
 		return append(head, rest...)
 	case d.csv != nil:
 		return append(head, strings.Split(p.table.View(), "\n")...)

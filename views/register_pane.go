@@ -202,15 +202,16 @@ func newOperationsTable(ops []backend.Operation, km keys.Map, th ui.Theme) datat
 	}
 	cols := []datatable.Column[int32]{
 		{Key: "id", Title: "Operation", Width: 10, Priority: 100, Text: text(func(o *backend.Operation) string { return o.ID })},
-		{Key: "kind", Title: "Kind", Width: 6, Priority: 92, Text: text(operationKind)},
+		{Key: "kind", Title: "Kind", Width: 7, Priority: 92, Text: text(operationKind)},
 		{Key: "site", Title: "Site", Width: 6, Priority: 40, Text: text(func(o *backend.Operation) string { return o.SiteAlias })},
-		{Key: "invoice", Title: "Invoice", Width: 12, Priority: 70,
+		{Key: "invoice", Title: "Invoice", Width: 16, Priority: 70,
 			Text: text(func(o *backend.Operation) string { return o.InvoiceID })},
-		{Key: "time", Title: "Time (UTC)", Width: 16, Priority: 80, Text: text(func(o *backend.Operation) string {
+		{Key: "time", Title: "Time (UTC)", Width: 12, Priority: 80, Text: text(func(o *backend.Operation) string {
 			if o.Stamp.IsZero() {
 				return ""
 			}
-			return o.Stamp.UTC().Format("2006-01-02 15:04") // the seconds are in the XML and the CSV
+			// The year is the register's; the seconds are in the XML and the CSV.
+			return o.Stamp.UTC().Format(listTimeLayout)
 		})},
 		{Key: "currency", Title: "Cur", Width: 3, Priority: 50, Text: text(func(o *backend.Operation) string { return o.Currency })},
 		{Key: "amount", Title: "Amount", Width: 13, Priority: 95, Align: lipgloss.Right,
@@ -311,9 +312,10 @@ func (p *registerPane) key(msg tea.KeyPressMsg, avail keys.Availability) tea.Cmd
 		p.showXML = !p.showXML
 		p.layout()
 	case keys.ActFilter:
+		// A new search starts empty: n and N repeat the last one.
 		p.showXML, p.searching, p.searchNote = true, true, ""
+		p.searchInput.SetValue("")
 		_ = p.searchInput.Focus() // no blink: the command would only schedule blinking
-		p.searchInput.CursorEnd()
 		p.layout()
 	case keys.ActNextMatch:
 		p.step(+1)
@@ -763,14 +765,18 @@ func (p *registerPane) xmlBody() int {
 	return max(p.h-2-len(p.xmlNotes()), 1)
 }
 
-// spread puts left and right on one line of w cells, right-aligned right
-// when there is room for both.
+// spread puts left and right on one line of w cells, right right-aligned;
+// left is cut to leave right room, unless that would leave left too
+// little (then right goes).
 func spread(left, right string, w int) string {
-	lw, rw := ansi.StringWidth(left), ansi.StringWidth(right)
-	if right == "" || lw+2+rw > w {
+	rw := ansi.StringWidth(right)
+	if right == "" || w-rw-2 < 24 {
 		return fit(left, w)
 	}
-	return left + strings.Repeat(" ", w-lw-rw) + right
+	if ansi.StringWidth(left) > w-rw-2 {
+		left = fit(left, w-rw-2)
+	}
+	return left + strings.Repeat(" ", w-ansi.StringWidth(left)-rw) + right
 }
 
 // thousands writes n with comma separators: 1,250,000.

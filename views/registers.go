@@ -280,6 +280,9 @@ func (t *Registers) hasSelection() bool {
 // Update implements ui.Tab: each message to the part it is for.
 func (t *Registers) Update(msg tea.Msg) (ui.Tab, tea.Cmd) {
 	now := t.now()
+	if paste, ok := msg.(tea.PasteMsg); ok {
+		return t, t.paste(paste)
+	}
 	if cmd, _, ok := t.transfers.update(msg, now); ok {
 		return t, cmd
 	}
@@ -299,8 +302,6 @@ func (t *Registers) Update(msg tea.Msg) (ui.Tab, tea.Cmd) {
 		cmd := t.key(msg)
 		t.layout()
 		return t, cmd
-	case tea.PasteMsg:
-		return t, t.register.paste(msg)
 	case ui.OwnScopeMsg:
 		return t, t.start(msg.Scope)
 	case ui.RefreshMsg:
@@ -314,6 +315,20 @@ func (t *Registers) Update(msg tea.Msg) (ui.Tab, tea.Cmd) {
 		t.document.setTheme(msg.Theme)
 	}
 	return t, nil
+}
+
+// paste types pasted text where the focus is: the register's search,
+// or the filter of the list shown.
+func (t *Registers) paste(msg tea.PasteMsg) tea.Cmd {
+	switch {
+	case t.register.isOpen():
+		return t.register.paste(msg)
+	case t.document.isOpen():
+		return nil
+	case t.docs:
+		return t.documents.paste(msg)
+	}
+	return t.transfers.paste(msg)
 }
 
 // refresh reads the list shown again. A register never changes once made,
