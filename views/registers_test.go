@@ -1,0 +1,1252 @@
+package views
+
+import (
+	"bytes"
+	"context"
+	"crypto/x509"
+	"encoding/csv"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+	"unicode"
+	"unicode/utf8"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"paydash/backend"
+	"paydash/backend/money"
+	"paydash/backend/sandbox"
+	"paydash/keys"
+	"paydash/ui"
+)
+
+// The Registers tab (registers.go), its register viewer (register_pane.go,
+// register_totals.go) and its document viewer (document_pane.go), driven
+// by keys through Update and View: against the real sandbox for what the
+// service really answers, and against a small v1 server of the test's for
+// registers that do not add up and for hostile ones.
+
+// --- helpers ------------------------------------------------------------------
+
+func (e *env) registers() *Registers { return e.tab.(*Registers) }
+
+// newRegistersEnv is the Registers tab on the sandbox with the
+// accountant's v1 login beside the v2 token, on the golden clock.
+func newRegistersEnv(t *testing.T, o envOpts) *env {
+	t.Helper()
+	o.tab = NewRegisters
+	if !o.v1Only {
+		o.withV1 = true
+	}
+	if o.fixed.IsZero() {
+		o.fixed = goldenNow
+	}
+	return newEnv(t, o)
+}
+
+// ctrl is a key press with ctrl held: ctrl('s') is ctrl+s.
+func ctrl(r rune) tea.KeyPressMsg { return tea.KeyPressMsg{Code: r, Mod: tea.ModCtrl} }
+
+// flat is a view without styles, its runs of spaces and its line ends
+// made one space: text that wraps or is padded still reads as one line.
+func flat(view string) string { return strings.Join(strings.Fields(ansi.Strip(view)), " ") }
+
+// transfersShown are the rows of the transfers list, in the order shown.
+func (e *env) transfersShown() []backend.Transfer { return e.registers().transfers.table.Rows() }
+
+// selectTransfer moves the list's selection to the transfer of register id.
+func (e *env) selectTransfer(id string) backend.Transfer {
+	e.t.Helper()
+	l := e.registers().transfers
+	e.press("g")
+	for range l.table.Len() + 1 {
+		if tr, ok := l.selected(); ok && tr.RegisterID == id {
+			return tr
+		}
+		e.press("down")
+	}
+	require.FailNow(e.t, "transfer not listed", "register %s", id)
+	return backend.Transfer{}
+}
+
+// openRegister selects the transfer of register id and opens it.
+func (e *env) openRegister(id string) backend.Transfer {
+	e.t.Helper()
+	tr := e.selectTransfer(id)
+	e.press("enter")
+	p := e.registers().register
+	require.True(e.t, p.isOpen(), "enter opens the register")
+	require.NotNil(e.t, p.data, "the register was read")
+	return tr
+}
+
+// selectOperation moves the operations table's selection to row i.
+func (e *env) selectOperation(i int) {
+	e.t.Helper()
+	p := e.registers().register
+	for range i + 1 {
+		if k, ok := p.ops.Selected(); ok && int(k) == i {
+			return
+		}
+		e.press("down")
+	}
+	k, _ := p.ops.Selected()
+	require.Equal(e.t, i, int(k), "the operation's row is selected")
+}
+
+// sandboxTransfers are the transfers the sandbox lists for the tab's days.
+func (e *env) sandboxTransfers() []sandbox.Transfer {
+	days := dayQuery(e.registers().OwnScope())
+	return e.srv.Store().Transfers(days.From, days.To.AddDate(0, 0, 1))
+}
+
+// sandboxRegister is the sandbox's own register.
+func (e *env) sandboxRegister(id string) sandbox.Register {
+	e.t.Helper()
+	reg, err := e.srv.Store().Register(id)
+	require.NoError(e.t, err)
+	return reg
+}
+
+// openModal returns the dialog the tab asked the shell to open, driven as
+// the shell drives it (create_test.go's dialog).
+func (e *env) openModal() *dialog {
+	e.t.Helper()
+	opened := take[ui.OpenModalMsg](e)
+	require.Len(e.t, opened, 1, "one dialog; the shell got %v", e.shell)
+	return &dialog{e: e, m: opened[0].Modal, now: e.now()}
+}
+
+// saveTo replaces the save dialog's path with p and presses enter; the
+// dialog's commands run to their end.
+func (d *dialog) saveTo(p string) {
+	d.e.t.Helper()
+	d.clear()
+	d.typ(p)
+	d.press("enter")
+}
+
+// saved is the "Saved …" toast the save dialog sent, and forgets the toasts.
+func (e *env) saved() string {
+	e.t.Helper()
+	for _, t := range e.toasts() {
+		if t.Level == ui.ToastSuccess && strings.HasPrefix(t.Text, "Saved ") {
+			return t.Text
+		}
+	}
+	require.FailNow(e.t, "no Saved toast", "the shell got %v", e.shell)
+	return ""
+}
+
+// countingRegisters counts the Registers tab's list reads.
+type countingRegisters struct {
+	backend.Backend
+	transfers, documents atomic.Int64
+}
+
+func (c *countingRegisters) ListTransfers(ctx context.Context, q backend.DayQuery) ([]backend.Transfer, error) {
+	c.transfers.Add(1)
+	return c.Backend.ListTransfers(ctx, q)
+}
+
+func (c *countingRegisters) ListDocuments(ctx context.Context, q backend.DayQuery) ([]backend.Document, error) {
+	c.documents.Add(1)
+	return c.Backend.ListDocuments(ctx, q)
+}
+
+// reversedRuns are the runs of text a view draws in reverse video (SGR 7),
+// without styles: what the XML view highlights as search matches.
+func reversedRuns(view string) []string {
+	var runs []string
+	for _, line := range strings.Split(view, "\n") {
+		reverse := false
+		var run strings.Builder
+		flush := func() {
+			if run.Len() > 0 {
+				runs = append(runs, run.String())
+				run.Reset()
+			}
+		}
+		for i := 0; i < len(line); {
+			if m := sgrAt.FindStringSubmatchIndex(line[i:]); m != nil && m[0] == 0 {
+				params := line[i+m[2] : i+m[3]]
+				reverse = applySGR(reverse, params)
+				i += m[1]
+				continue
+			}
+			r, size := utf8.DecodeRuneInString(line[i:])
+			if reverse {
+				run.WriteRune(r)
+			} else {
+				flush()
+			}
+			i += size
+		}
+		flush()
+	}
+	return runs
+}
+
+var (
+	sgrAt = regexp.MustCompile(`^\x1b\[([0-9;:]*)m`)
+	sgrRE = regexp.MustCompile(`\x1b\[[0-9;:]*m`)
+)
+
+// applySGR is whether text is reversed after an SGR sequence's params.
+func applySGR(reverse bool, params string) bool {
+	if params == "" {
+		return false
+	}
+	ps := strings.Split(params, ";")
+	for i := 0; i < len(ps); i++ {
+		switch p := strings.SplitN(ps[i], ":", 2)[0]; p {
+		case "", "0":
+			reverse = false
+		case "7":
+			reverse = true
+		case "27":
+			reverse = false
+		case "38", "48", "58": // a colour: its own parameters follow
+			if i+1 < len(ps) && ps[i+1] == "5" {
+				i += 2
+			} else if i+1 < len(ps) && ps[i+1] == "2" {
+				i += 4
+			}
+		}
+	}
+	return reverse
+}
+
+// assertNeutralView fails when a view holds anything a terminal would act
+// on besides lipgloss's own well-formed SGR: ESC, C0 and C1 controls (the
+// line ends aside), line and paragraph separators, bidi controls.
+func assertNeutralView(t *testing.T, view, what string) {
+	t.Helper()
+	s := sgrRE.ReplaceAllString(view, "")
+	require.True(t, utf8.ValidString(s), "%s: invalid UTF-8", what)
+	for _, r := range s {
+		bad := r == 0x1b || (r < 0x20 && r != '\n') || r == 0x7f || (r >= 0x80 && r <= 0x9f) ||
+			r == '\u2028' || r == '\u2029' || unicode.Is(unicode.Bidi_Control, r)
+		if bad {
+			require.Failf(t, "unsafe character in the view", "%s: %U in\n%q", what, r, s)
+		}
+	}
+}
+
+// searchCount counts query in the XML view's pretty text, as a reader
+// would: case-insensitively, line by line.
+func searchCount(p *registerPane, query string) int {
+	n := 0
+	q := strings.ToLower(query)
+	for i := range p.data.doc.Len() {
+		n += strings.Count(strings.ToLower(p.data.doc.Plain(i)), q)
+	}
+	return n
+}
+
+// --- the list and the register, against the sandbox ------------------------
+
+func TestRegistersListsItsOwnPeriodAndOpensARegisterThatAddsUp(t *testing.T) {
+	e := newRegistersEnv(t, envOpts{})
+	e.size(120, 40)
+	e.init()
+	require.Empty(t, e.errors())
+	r := e.registers()
+
+	// Its own 30 days, whatever the scope of the others (7 days here).
+	own := r.OwnScope()
+	assert.Equal(t, ui.Preset30Days, own.Preset)
+	assert.Empty(t, own.MerchantID, "the v1 account's transfers, not one merchant's")
+	days := dayQuery(own)
+	assert.Equal(t, time.Date(2026, 10, 22, 0, 0, 0, 0, time.UTC), days.From, "30 days: today and the 29 before")
+	assert.Equal(t, time.Date(2026, 11, 20, 0, 0, 0, 0, time.UTC), days.To)
+	view := ansi.Strip(e.view(120, 40))
+	assert.Contains(t, strings.Split(view, "\n")[0], "Transfers of the v1 account · 22 Oct – 20 Nov 2026 (UTC days) · d: documents")
+
+	// The sandbox's transfers of those days, newest first.
+	want := e.sandboxTransfers()
+	require.NotEmpty(t, want, "the sandbox made transfers in 30 days")
+	got := e.transfersShown()
+	require.Len(t, got, len(want))
+	for i := range want {
+		assert.Equal(t, want[i].RegisterID, got[i].RegisterID, "row %d", i)
+		assert.True(t, want[i].Created.Equal(got[i].Created), "row %d", i)
+		assert.Equal(t, want[i].Amount, got[i].Amount.Value, "row %d", i)
+		assert.Equal(t, want[i].Currency, got[i].Amount.Currency, "row %d", i)
+		if i > 0 {
+			assert.False(t, got[i].Created.After(got[i-1].Created), "newest first: row %d", i)
+		}
+	}
+	assert.True(t, r.Status().AtEnd)
+	assert.Equal(t, len(want), r.Status().Rows)
+	first := got[0]
+	assert.Contains(t, lineWith(view, first.RegisterID), money.Group(first.Amount.Value, first.Amount.Currency))
+
+	// enter opens the newest transfer's register: it adds up.
+	e.press("enter")
+	p := r.register
+	require.True(t, p.isOpen())
+	require.NotNil(t, p.data)
+	require.NoError(t, p.data.err)
+	reg := e.sandboxRegister(first.RegisterID)
+	require.Len(t, p.data.reg.Operations, len(reg.Operations))
+	payments, refunds := 0, 0
+	var paid, refunded, transfer money.Decimal
+	for _, op := range reg.Operations {
+		if op.Refund {
+			refunds++
+			refunded += op.Amount
+		} else {
+			payments++
+			paid += op.Amount
+		}
+		transfer += op.TransferAmount
+	}
+	require.Equal(t, reg.Amount, transfer, "the sandbox's register adds up by construction")
+
+	view = e.view(120, 40)
+	lines := strings.Split(ansi.Strip(view), "\n")
+	cur := first.Amount.Currency
+	amount := money.Group(first.Amount.Value, cur) + " " + cur
+	assert.Contains(t, lines[0], "Register "+reg.RegisterNumber+" · transfer of "+first.Created.UTC().Format("2006-01-02")+", "+amount)
+	assert.Contains(t, lines[0], "w: XML")
+	assert.Equal(t, "✓ The operations add up to the transfer: "+amount, strings.TrimSpace(lines[1]))
+	word := func(n int, one string) string {
+		if n == 1 {
+			return "1 " + one
+		}
+		return fmt.Sprintf("%d %ss", n, one)
+	}
+	assert.Equal(t, fmt.Sprintf("%s: %s %s · %s %s · to transfer %s", cur,
+		word(payments, "payment"), money.Group(paid, cur), word(refunds, "refund"), money.Group(refunded, cur),
+		money.Group(transfer, cur)), strings.TrimSpace(lines[2]))
+	assert.Contains(t, lines[3], "Operation")
+	assert.Contains(t, lines[4], reg.Operations[0].OperationID, "oldest first, as the register lists them")
+	assert.Contains(t, lines[4], money.Group(reg.Operations[0].TransferAmount, cur))
+	assert.Equal(t, keys.ContextViewer, r.Context())
+}
+
+func TestRegisterXMLViewSearchesAndEscBacksOutStepByStep(t *testing.T) {
+	e := newRegistersEnv(t, envOpts{})
+	e.size(120, 40)
+	e.init()
+	first := e.transfersShown()[0]
+	e.openRegister(first.RegisterID)
+	p := e.registers().register
+
+	e.press("w")
+	view := ansi.Strip(e.view(120, 40))
+	lines := strings.Split(view, "\n")
+	assert.Contains(t, lines[0], "XML as received, "+ui.HumanBytes(int64(len(p.data.reg.Raw))))
+	assert.Regexp(t, `lines 1–\d+ of `+regexp.QuoteMeta(thousands(p.data.doc.Len())), lines[0])
+	assert.Equal(t, `<?xml version="1.0" encoding="UTF-8"?>`, strings.TrimSpace(lines[1]))
+	assert.Contains(t, lines[len(lines)-1], "/ search")
+
+	// Search, case-insensitively: every tag name counts, open and close.
+	const query = "invoiceid"
+	n := searchCount(p, query)
+	require.Equal(t, 2*len(p.data.reg.Operations), n, "an <InvoiceID> and a </InvoiceID> per operation")
+	e.press("/")
+	assert.Equal(t, keys.ContextSearch, e.tab.Context(), "the search input has the keys")
+	e.typeText(query)
+	assert.Contains(t, ansi.Strip(e.view(120, 40)), "/ "+query, "the query is typed in the search line")
+	e.press("enter")
+	assert.Equal(t, keys.ContextViewer, e.tab.Context())
+	matchLine := func() string {
+		ls := strings.Split(ansi.Strip(e.view(120, 40)), "\n")
+		return strings.TrimSpace(ls[len(ls)-1])
+	}
+	total := thousands(n)
+	assert.True(t, strings.HasPrefix(matchLine(), "match 1 of "+total+` for "invoiceid"`), matchLine())
+
+	// The matches are drawn reversed, and nothing else is.
+	raw := e.view(120, 40)
+	runs := reversedRuns(raw)
+	shown := 0
+	xmlLines := strings.Split(ansi.Strip(raw), "\n")
+	for _, l := range xmlLines[1 : len(xmlLines)-1] { // the title and the search line aside
+		shown += strings.Count(strings.ToLower(l), query)
+	}
+	require.NotEmpty(t, runs, "matches on screen are reversed")
+	assert.Len(t, runs, shown, "every match on screen, and only they, are reversed: %q", runs)
+	for _, run := range runs {
+		assert.True(t, strings.EqualFold(query, run), "a reversed run is a match: %q", run)
+	}
+	assert.Regexp(t, `\x1b\[(?:[0-9;]*;)?7(?:;[0-9;]*)?m`, raw, "SGR 7")
+
+	e.press("n")
+	assert.True(t, strings.HasPrefix(matchLine(), "match 2 of "+total), matchLine())
+	e.press("n")
+	assert.True(t, strings.HasPrefix(matchLine(), "match 3 of "+total), matchLine())
+	e.press("N")
+	assert.True(t, strings.HasPrefix(matchLine(), "match 2 of "+total), matchLine())
+	e.press("N", "N")
+	assert.True(t, strings.HasPrefix(matchLine(), "match "+total+" of "+total), "N wraps to the last: %s", matchLine())
+	assert.Contains(t, ansi.Strip(e.view(120, 40)), "lines ", "scrolled to the last match")
+	e.press("n")
+	assert.True(t, strings.HasPrefix(matchLine(), "match 1 of "+total), "n wraps to the first: %s", matchLine())
+
+	// esc: the matches go, then the XML view, then the pane.
+	e.press("esc")
+	view = ansi.Strip(e.view(120, 40))
+	assert.NotContains(t, view, "match ")
+	assert.Contains(t, strings.Split(view, "\n")[0], "XML as received")
+	assert.Empty(t, reversedRuns(e.view(120, 40)), "nothing is reversed once the search is cleared")
+	e.press("esc")
+	view = ansi.Strip(e.view(120, 40))
+	assert.Contains(t, strings.Split(view, "\n")[0], "· transfer of ", "the operations view's title")
+	assert.Contains(t, view, "✓ The operations add up")
+	e.press("esc")
+	assert.False(t, p.isOpen())
+	assert.Contains(t, strings.Split(ansi.Strip(e.view(120, 40)), "\n")[0], "Transfers of the v1 account")
+
+	// A search with no match says so where the count goes.
+	e.press("enter", "/")
+	e.send(ctrl('u')) // the input offers the last query again
+	e.typeText("no such text")
+	e.press("enter")
+	assert.Contains(t, matchLine(), `no match for "no such text"`)
+	e.press("esc")
+	assert.NotContains(t, matchLine(), "no match")
+	assert.True(t, p.isOpen())
+}
+
+func TestRegisterSavesTheXMLAsReceivedAndTheOperationsAsCSV(t *testing.T) {
+	e := newRegistersEnv(t, envOpts{})
+	e.size(120, 40)
+	e.init()
+	first := e.transfersShown()[0]
+	e.openRegister(first.RegisterID)
+	reg := e.sandboxRegister(first.RegisterID)
+	dir := t.TempDir()
+
+	// The XML view saves the XML, byte for byte as the service sent it.
+	e.press("w")
+	e.send(ctrl('s'))
+	d := e.openModal()
+	screen := d.screen()
+	assert.Contains(t, screen, "Save register "+reg.RegisterNumber)
+	assert.Contains(t, screen, "> register-"+reg.RegisterNumber+".xml", "the default file name")
+	xmlPath := filepath.Join(dir, "register.xml")
+	d.saveTo(xmlPath)
+	require.True(t, d.closed, "saved: %s", d.screen())
+	assert.Equal(t, "Saved "+ui.HumanBytes(int64(len(e.registers().register.data.reg.Raw)))+" to "+xmlPath, e.saved())
+	got, err := os.ReadFile(xmlPath)
+	require.NoError(t, err)
+	served, err := e.b.GetRegister(context.Background(), first.RegisterID)
+	require.NoError(t, err)
+	require.NotEmpty(t, served.Raw)
+	assert.True(t, bytes.Equal(served.Raw, got), "the file is the register as the service sent it")
+
+	// The operations view saves the operations as CSV.
+	e.press("w")
+	require.False(t, e.registers().register.showXML)
+	e.send(ctrl('s'))
+	d = e.openModal()
+	screen = d.screen()
+	assert.Contains(t, screen, "Save the operations of register "+reg.RegisterNumber)
+	assert.Contains(t, screen, "> register-"+reg.RegisterNumber+".csv")
+	csvPath := filepath.Join(dir, "operations.csv")
+	d.saveTo(csvPath)
+	require.True(t, d.closed, "saved: %s", d.screen())
+	e.saved()
+	f, err := os.Open(csvPath)
+	require.NoError(t, err)
+	records, err := csv.NewReader(f).ReadAll()
+	require.NoError(t, f.Close())
+	require.NoError(t, err)
+	require.Len(t, records, 1+len(reg.Operations), "a header and a row per operation")
+	assert.Equal(t, []string{"operation_id", "kind", "site", "invoice_id", "time_utc", "currency", "operation_amount", "transfer_amount"}, records[0])
+	op := reg.Operations[0]
+	places := money.Decimals(op.Currency)
+	row := records[1]
+	assert.Equal(t, op.OperationID, row[0])
+	assert.Equal(t, map[bool]string{false: "payment", true: "refund"}[op.Refund], row[1])
+	assert.Equal(t, op.MerchantID, row[2])
+	assert.Equal(t, op.InvoiceID, row[3])
+	assert.Equal(t, op.Stamp.UTC().Format(time.RFC3339), row[4])
+	assert.True(t, strings.HasSuffix(row[4], "Z"), "UTC: %s", row[4])
+	assert.Equal(t, op.Currency, row[5])
+	assert.Equal(t, op.Amount.StringFixed(places), row[6])
+	assert.Equal(t, op.TransferAmount.StringFixed(places), row[7])
+	assert.Regexp(t, `^-?\d+\.\d{`+strconv.Itoa(places)+`}$`, row[6], "exact, with the currency's decimals")
+	var sum money.Decimal
+	for _, rec := range records[1:] {
+		v, err := money.Parse(rec[7])
+		require.NoError(t, err)
+		sum += v
+	}
+	assert.Equal(t, reg.Amount, sum, "the CSV's transfer amounts add up to the transfer")
+
+	// Saving again to the same path asks first; n leaves the file alone.
+	before, err := os.ReadFile(csvPath)
+	require.NoError(t, err)
+	e.send(ctrl('s'))
+	d = e.openModal()
+	d.saveTo(csvPath)
+	require.False(t, d.closed)
+	screen = strings.Join(strings.Fields(strings.ReplaceAll(d.screen(), "│", "")), " ")
+	assert.Contains(t, screen, "exists")
+	assert.Contains(t, screen, "Overwrite it?")
+	d.press("n")
+	assert.False(t, d.closed, "n goes back to the path")
+	assert.Equal(t, keys.ContextModalField, d.m.Context())
+	after, err := os.ReadFile(csvPath)
+	require.NoError(t, err)
+	assert.Equal(t, before, after, "the file is untouched")
+	d.press("esc")
+	assert.True(t, d.closed)
+	assert.Empty(t, take[ui.ToastMsg](e), "nothing was saved")
+}
+
+func TestRegistersSaveFromTheListsReadsWhatTheRowNames(t *testing.T) {
+	e := newRegistersEnv(t, envOpts{})
+	e.size(120, 40)
+	e.init()
+	r := e.registers()
+	dir := t.TempDir()
+
+	// The selected transfer's register, read for the purpose.
+	first := e.transfersShown()[0]
+	e.send(ctrl('s'))
+	d := e.openModal()
+	assert.Contains(t, d.screen(), "the XML as received (it is read first)")
+	assert.Contains(t, d.screen(), "> register-"+first.RegisterID+".xml", "named by the id: the number is not known yet")
+	assert.False(t, r.register.isOpen(), "the pane stays closed")
+	d.saveTo(filepath.Join(dir, "from-list.xml"))
+	require.True(t, d.closed, d.screen())
+	e.saved()
+	got, err := os.ReadFile(filepath.Join(dir, "from-list.xml"))
+	require.NoError(t, err)
+	served, err := e.b.GetRegister(context.Background(), first.RegisterID)
+	require.NoError(t, err)
+	assert.Equal(t, served.Raw, got)
+
+	// The selected document, downloaded for the purpose.
+	e.press("d")
+	doc, ok := r.documents.selected()
+	require.True(t, ok)
+	e.send(ctrl('s'))
+	d = e.openModal()
+	assert.Contains(t, d.screen(), "> "+doc.FileName)
+	d.saveTo(filepath.Join(dir, "doc"))
+	require.True(t, d.closed, d.screen())
+	e.saved()
+	_, content, err := e.srv.Store().DocumentContent(doc.ID)
+	require.NoError(t, err)
+	got, err = os.ReadFile(filepath.Join(dir, "doc"))
+	require.NoError(t, err)
+	assert.Equal(t, content, got)
+}
+
+func TestRegisterOperationOpensItsPayment(t *testing.T) {
+	e := newRegistersEnv(t, envOpts{})
+	e.size(120, 40)
+	e.init()
+
+	// A register with a refund among its operations.
+	var tr backend.Transfer
+	var reg sandbox.Register
+	refundAt := -1
+	for _, row := range e.transfersShown() {
+		r := e.sandboxRegister(row.RegisterID)
+		for i, op := range r.Operations {
+			if op.Refund {
+				tr, reg, refundAt = row, r, i
+				break
+			}
+		}
+		if refundAt >= 0 {
+			break
+		}
+	}
+	require.GreaterOrEqual(t, refundAt, 0, "the sandbox refunded something in 30 days")
+	paymentAt := -1
+	for i, op := range reg.Operations {
+		if !op.Refund {
+			paymentAt = i
+			break
+		}
+	}
+	require.GreaterOrEqual(t, paymentAt, 0)
+	e.openRegister(tr.RegisterID)
+
+	// A payment's operation id is the payment's.
+	e.selectOperation(paymentAt)
+	e.press("enter")
+	switches := take[ui.SwitchTabMsg](e)
+	require.Len(t, switches, 1)
+	assert.Equal(t, ui.SwitchTabMsg{Tab: ui.TabPayments, Then: ui.JumpMsg{Query: reg.Operations[paymentAt].OperationID}}, switches[0])
+
+	// A refund's is the refund's: its payment is read first.
+	refund := reg.Operations[refundAt]
+	require.NotEqual(t, refund.OperationID, refund.PaymentID)
+	e.selectOperation(refundAt)
+	assert.Contains(t, lineWith(ansi.Strip(e.view(120, 40)), refund.OperationID), "refund")
+	e.press("enter")
+	switches = take[ui.SwitchTabMsg](e)
+	require.Len(t, switches, 1, "the shell got %v", e.shell)
+	assert.Equal(t, ui.SwitchTabMsg{Tab: ui.TabPayments, Then: ui.JumpMsg{Query: refund.PaymentID}}, switches[0])
+	assert.Empty(t, e.errors())
+
+	// enter in the XML view opens nothing.
+	e.press("w", "enter")
+	assert.Empty(t, take[ui.SwitchTabMsg](e))
+}
+
+func TestRegisterRefundOverV1OnlyLooksForItsPaymentByOrderNumber(t *testing.T) {
+	e := newRegistersEnv(t, envOpts{v1Only: true})
+	e.size(120, 40)
+	e.init()
+	require.Empty(t, e.errors())
+	for _, row := range e.transfersShown() {
+		reg := e.sandboxRegister(row.RegisterID)
+		for i, op := range reg.Operations {
+			if !op.Refund {
+				continue
+			}
+			e.openRegister(row.RegisterID)
+			e.selectOperation(i)
+			e.press("enter")
+			switches := take[ui.SwitchTabMsg](e)
+			require.Len(t, switches, 1, "the shell got %v", e.shell)
+			assert.Equal(t, ui.JumpMsg{Query: op.InvoiceID}, switches[0].Then, "v1 cannot read a refund: its order number")
+			toasts := e.toasts()
+			require.Len(t, toasts, 1)
+			assert.Contains(t, toasts[0].Text, "Refund "+op.OperationID+" cannot be read here")
+			return
+		}
+	}
+	t.Fatal("the sandbox refunded nothing in 30 days")
+}
+
+// --- registers that do not add up, and hostile ones, from a test server --------
+
+// fakeTransfer is one transfer the test server lists.
+type fakeTransfer struct {
+	created           string // yyyy-MM-ddTHH:mm:ss
+	amount, currency  string
+	order, registerID string
+}
+
+// fakeV1 is a v1 server of the test's: listTransfers answers transfers
+// (JSON), getTransferRegister the XML of registers[registerID],
+// listDocuments an empty list, anything else "no access".
+func fakeV1(t *testing.T, transfers []fakeTransfer, registers map[string][]byte) backend.Backend {
+	t.Helper()
+	var list strings.Builder
+	for i, tr := range transfers {
+		if i > 0 {
+			list.WriteString(",")
+		}
+		fmt.Fprintf(&list, `{"Created":%s,"CurrencyCode":%s,"TransferAmount":%s,"PaymentOrderID":%s,"RegisterID":%s}`,
+			jsonString(tr.created), jsonString(tr.currency), tr.amount, jsonString(tr.order), jsonString(tr.registerID))
+	}
+	transfersBody := []byte(`{"ErrorCode":0,"Response":{"Overflow":false,"Transfers":[` + list.String() + `]}}`)
+	srv := httptest.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch path.Base(r.URL.Path) {
+		case "listTransfers":
+			w.Header().Set("Content-Type", "application/json")
+			_, _ = w.Write(transfersBody)
+		case "listDocuments":
+			w.Header().Set("Content-Type", "application/json")
+			_, _ = w.Write([]byte(`{"ErrorCode":0,"Response":{"Overflow":false,"Documents":[]}}`))
+		case "getTransferRegister":
+			body, ok := registers[r.URL.Query().Get("registerID")]
+			if !ok {
+				w.Header().Set("Content-Type", "application/json")
+				_, _ = w.Write([]byte(`{"ErrorCode":-1,"Message":"no such register"}`))
+				return
+			}
+			w.Header().Set("Content-Type", "application/xml; charset=utf-8")
+			_, _ = w.Write(body)
+		default:
+			w.Header().Set("Content-Type", "application/json")
+			_, _ = w.Write([]byte(`{"ErrorCode":-6,"Message":"not in this test"}`))
+		}
+	}))
+	t.Cleanup(srv.Close)
+	pool := x509.NewCertPool()
+	pool.AddCert(srv.Certificate())
+	b, err := backend.Open(backend.Config{BaseURL: srv.URL, RootCAs: pool, V1Login: "accountant", V1Password: "secret",
+		MerchantIDs: []string{"1001"}})
+	require.NoError(t, err)
+	return b
+}
+
+// jsonString is s as a JSON string.
+func jsonString(s string) string {
+	b, err := json.Marshal(s)
+	if err != nil {
+		panic(err)
+	}
+	return string(b)
+}
+
+// newFakeEnv is the Registers tab on b, on the golden clock.
+func newFakeEnv(t *testing.T, b backend.Backend) *env {
+	now := func() time.Time { return goldenNow }
+	return &env{t: t, b: b, now: now, tab: NewRegisters(Deps{Backend: b, Keys: keys.Default(), Now: now,
+		Theme: ui.NewTheme(true, true)})}
+}
+
+// fakeRegister is a register's XML as the service writes it; each
+// operation is currency, operation amount, transfer amount.
+func fakeRegister(id string, ops ...[3]string) []byte {
+	var b strings.Builder
+	b.WriteString(`<?xml version="1.0" encoding="UTF-8"?>` + "\n")
+	fmt.Fprintf(&b, `<Response><ErrorCode>0</ErrorCode><Register><PeriodFrom>2026-11-18T00:00:00</PeriodFrom>`+
+		`<PeriodTo>2026-11-18T23:59:59</PeriodTo><RegisterID>%s</RegisterID><RegisterNumber>R-%s</RegisterNumber><Operations>`, id, id)
+	for i, op := range ops {
+		fmt.Fprintf(&b, `<Operation><OperationID>%d</OperationID><SiteAlias>1001</SiteAlias><InvoiceID>ORD-%d</InvoiceID>`+
+			`<Stamp>2026-11-18T10:%02d:00</Stamp><CurrencyCode>%s</CurrencyCode><OperationAmount>%s</OperationAmount>`+
+			`<TransferAmount>%s</TransferAmount></Operation>`, 43000000+i, i, i, op[0], op[1], op[2])
+	}
+	b.WriteString(`</Operations></Register></Response>`)
+	return []byte(b.String())
+}
+
+func TestRegisterTotalsThatDoNotAddUpAreFlagged(t *testing.T) {
+	b := fakeV1(t, []fakeTransfer{
+		{created: "2026-11-19T06:00:00", amount: "1000.00", currency: "RUB", order: "100001", registerID: "501"},
+		{created: "2026-11-18T06:00:00", amount: "1000.00", currency: "RUB", order: "100002", registerID: "502"},
+		{created: "2026-11-17T06:00:00", amount: "1000.00", currency: "RUB", order: "100003", registerID: "503"},
+	}, map[string][]byte{
+		"501": fakeRegister("501", [3]string{"RUB", "1100.00", "1100.00"}, [3]string{"RUB", "-100.00", "-100.00"}),
+		"502": fakeRegister("502", [3]string{"RUB", "600.00", "600.00"}, [3]string{"RUB", "390.00", "390.00"}),
+		"503": fakeRegister("503", [3]string{"RUB", "1000.00", "1000.00"}, [3]string{"USD", "5.00", "5.00"}),
+	})
+	e := newFakeEnv(t, b)
+	e.size(100, 30)
+	e.init()
+	require.Empty(t, e.errors())
+	require.Len(t, e.transfersShown(), 3)
+
+	check := func(id string) string {
+		t.Helper()
+		e.openRegister(id)
+		require.NoError(t, e.registers().register.data.err)
+		v := e.view(100, 30)
+		e.press("esc")
+		require.False(t, e.registers().register.isOpen())
+		return v
+	}
+
+	// It adds up (a refund included): ✓.
+	v := flat(check("501"))
+	assert.Contains(t, v, "✓ The operations add up to the transfer: 1,000.00 RUB")
+	assert.Contains(t, v, "RUB: 1 payment 1,100.00 · 1 refund -100.00 · to transfer 1,000.00")
+	assert.NotContains(t, v, "✗")
+
+	// 990.00 for a transfer of 1,000.00: 10.00 off.
+	raw := check("502")
+	v = flat(raw)
+	assert.Contains(t, v, "✗ Does not add up: the operations add up to 990.00 RUB, the transfer is 1,000.00 RUB: "+
+		"10.00 RUB more than its operations")
+	assert.NotContains(t, v, "✓")
+	assert.Contains(t, v, "RUB: 2 payments 990.00 · 0 refunds 0.00 · to transfer 990.00")
+	assert.Contains(t, ansi.Strip(raw), "\n✗ Does not add up", "the check is the line under the title")
+
+	// An operation in another currency.
+	v = flat(check("503"))
+	assert.Contains(t, v, "✗ Does not add up: 1 operation is in USD, not the transfer's currency")
+	assert.NotContains(t, v, "more than its operations", "the RUB operations add up")
+	assert.Contains(t, v, "USD: 1 payment 5.00 · 0 refunds 0.00 · to transfer 5.00")
+}
+
+// hostileText is text meant to take over a terminal: colour, a window
+// title (OSC), an 8-bit CSI, C0 controls, line and paragraph separators,
+// a bidi override, "]]>".
+const hostileText = "red\x1b[31mALERT\x1b[0m title\x1b]0;pwned\x07 csi\u009b2J c0\x01\x02\x08\x0b\x0c\x0d\x7f " +
+	"ls\u2028ps\u2029 bidi\u202eevil\u202c cdata]]> clear\x1b[2J\x1b[H"
+
+// deepNesting is how deep the hostile register nests (the viewer stops at 256).
+const deepNesting = 300
+
+// hostileRegister is a register no parser should trust: hostile text in
+// its fields, comments, CDATA sections (one of them hiding "]]>"), a
+// "billion laughs" DOCTYPE whose biggest entity a field references, and
+// elements nested 300 deep.
+func hostileRegister() []byte {
+	var b strings.Builder
+	b.WriteString(`<?xml version="1.0" encoding="UTF-8"?>` + "\n")
+	b.WriteString("<!DOCTYPE Response [\n  <!ENTITY lol \"lol\">\n")
+	for i := 1; i <= 9; i++ {
+		prev := "lol"
+		if i > 1 {
+			prev = "lol" + strconv.Itoa(i-1)
+		}
+		fmt.Fprintf(&b, "  <!ENTITY lol%d \"%s\">\n", i, strings.Repeat("&"+prev+";", 10))
+	}
+	b.WriteString("]>\n")
+	b.WriteString("<Response><ErrorCode>0</ErrorCode><Register>\n")
+	b.WriteString("<RegisterID>666</RegisterID><RegisterNumber>R-666</RegisterNumber>\n")
+	b.WriteString("<Bomb>&lol9;</Bomb>\n")
+	b.WriteString("<Operations><Operation><OperationID>1</OperationID><SiteAlias>" + hostileText + "</SiteAlias>\n")
+	b.WriteString("<InvoiceID><![CDATA[" + hostileText + "]]]]><![CDATA[>" + hostileText + "]]></InvoiceID>\n")
+	b.WriteString("<!-- " + hostileText + " -->\n")
+	b.WriteString("<Stamp>2026-11-18T10:00:00</Stamp><CurrencyCode>RUB</CurrencyCode><OperationAmount>1.00</OperationAmount>" +
+		"<TransferAmount>1.00</TransferAmount></Operation></Operations>\n")
+	b.WriteString("<Note>" + hostileText + "</Note>\n")
+	for range deepNesting {
+		b.WriteString("<d>\n")
+	}
+	b.WriteString("deep\n")
+	for range deepNesting {
+		b.WriteString("</d>\n")
+	}
+	b.WriteString("</Register></Response>\n")
+	return []byte(b.String())
+}
+
+// hostileButValid is a register that encoding/xml reads: only characters
+// XML allows, yet C1 controls (raw and as references), separators, a bidi
+// override and a CDATA section hiding "]]>" in its fields.
+func hostileButValid() []byte {
+	text := "c1\u009b31m ref&#x9b;2J nel&#x85; ls\u2028 ps&#x2029; bidi\u202e&#x202e;evil"
+	var b strings.Builder
+	b.WriteString(`<?xml version="1.0" encoding="UTF-8"?>` + "\n")
+	b.WriteString(`<Response><ErrorCode>0</ErrorCode><Register><PeriodFrom>2026-11-18T00:00:00</PeriodFrom>` +
+		`<PeriodTo>2026-11-18T23:59:59</PeriodTo><RegisterID>667</RegisterID><RegisterNumber>R-` + text + `</RegisterNumber><Operations>`)
+	for i, cur := range []string{"RUB", "RU\u009bB\u202e"} {
+		fmt.Fprintf(&b, `<Operation><OperationID>4300%d%s</OperationID><SiteAlias><![CDATA[s]]]]><![CDATA[>%s]]></SiteAlias>`+
+			`<InvoiceID>%s</InvoiceID><Stamp>2026-11-18T10:00:00</Stamp><CurrencyCode>%s</CurrencyCode>`+
+			`<OperationAmount>500.00</OperationAmount><TransferAmount>500.00</TransferAmount></Operation>`, i, text, text, text, cur)
+	}
+	b.WriteString(`</Operations></Register></Response>`)
+	return []byte(b.String())
+}
+
+func TestRegisterHostileContentNeverReachesTheTerminal(t *testing.T) {
+	bad := hostileRegister()
+	b := fakeV1(t, []fakeTransfer{
+		{created: "2026-11-19T06:00:00", amount: "1.00", currency: "RUB", order: "\x1b]0;pwned\x07\u009b31m\u202e1", registerID: "666"},
+		{created: "2026-11-18T06:00:00", amount: "1000.00", currency: "RUB", order: "100002", registerID: "667"},
+	}, map[string][]byte{"666": bad, "667": hostileButValid()})
+	e := newFakeEnv(t, b)
+	const w, h = 120, 50
+	e.size(w, h)
+	e.init()
+	require.Empty(t, e.errors())
+	require.Len(t, e.transfersShown(), 2)
+	assertNeutralView(t, e.view(w, h), "the transfers list")
+
+	bounded := func(view, what string) {
+		t.Helper()
+		assertNeutralView(t, view, what)
+		assert.Less(t, len(view), 64<<10, "%s: %d bytes for %d lines", what, len(view), h)
+	}
+
+	// The malformed one: the operations cannot be read, the pane opens on
+	// the XML, which says where it stops; the entity is never expanded.
+	e.openRegister("666")
+	p := e.registers().register
+	require.Error(t, p.data.err, "encoding/xml refuses it")
+	require.True(t, p.showXML, "opened on the XML")
+	view := e.view(w, h)
+	bounded(view, "the hostile XML")
+	plain := ansi.Strip(view)
+	assert.Contains(t, plain, "&lol9;", "the reference is shown as written")
+	assert.Less(t, strings.Count(plain, "lol"), 200, "never expanded")
+	assert.Contains(t, lineWith(plain, "<Note>"), "redALERT title csi c0", "the text is there, its controls gone")
+	m := regexp.MustCompile(`✗ Malformed XML, shown as far as it parses: line (\d+), column (\d+)`).FindStringSubmatch(plain)
+	require.NotNil(t, m, "the error names a line and column:\n%s", plain)
+	line, _ := strconv.Atoi(m[1])
+	col, _ := strconv.Atoi(m[2])
+	rawLines := strings.Split(string(bad), "\n")
+	require.Less(t, line-1, len(rawLines))
+	require.Less(t, col-1, len(rawLines[line-1]))
+	assert.True(t, strings.HasPrefix(rawLines[line-1][col-1:], "<d>"), "line %d column %d is a nested element: %q", line, col, rawLines[line-1])
+	firstD := slices.Index(rawLines, "<d>") + 1
+	assert.GreaterOrEqual(t, line, firstD+250, "it stops past 250 levels, not earlier")
+	assert.Less(t, line, firstD+deepNesting)
+
+	// Scrolled to the end, searched for the escapes: still neutral.
+	e.press("G")
+	bounded(e.view(w, h), "the hostile XML's end")
+	e.press("/")
+	e.typeText("[31m")
+	e.press("enter")
+	view = e.view(w, h)
+	bounded(view, "the hostile XML searched")
+	assert.Contains(t, ansi.Strip(view), `for "[31m"`)
+	e.press("esc", "g")
+
+	// Its operations view says why there are none, neutralised too.
+	e.press("w")
+	require.False(t, p.showXML)
+	view = e.view(w, h)
+	bounded(view, "the hostile register's operations")
+	assert.Contains(t, ansi.Strip(view), "✗ Could not read the operations")
+	assert.Contains(t, ansi.Strip(view), "w shows the answer as far as it parses")
+	e.press("esc")
+	require.False(t, p.isOpen())
+
+	// The valid one decodes: its operations table, its totals and its XML.
+	e.openRegister("667")
+	require.NoError(t, p.data.err)
+	require.Len(t, p.data.reg.Operations, 2)
+	require.Contains(t, p.data.reg.Operations[0].InvoiceID, "\u009b", "the C1 control reached the operations")
+	require.False(t, p.showXML)
+	for _, size := range [][2]int{{w, h}, {80, 24}, {200, 50}} {
+		view = e.view(size[0], size[1])
+		bounded(view, fmt.Sprintf("the hostile operations at %dx%d", size[0], size[1]))
+	}
+	view = ansi.Strip(e.view(w, h))
+	assert.Contains(t, lineWith(view, "> 43000"), "payme", "the operations are drawn, cleaned")
+	assert.Contains(t, flat(view), "✗ Does not add up")
+	e.press("w")
+	view = e.view(w, h)
+	bounded(view, "the hostile valid XML")
+	assert.Contains(t, ansi.Strip(view), "&#x9b;2J", "references are shown as written")
+	e.press("/")
+	e.typeText("evil")
+	e.press("enter")
+	bounded(e.view(w, h), "the hostile valid XML searched")
+}
+
+// --- documents -------------------------------------------------------------------
+
+func TestRegistersDocumentsShowsACSVAsATableAndSavesUnderItsName(t *testing.T) {
+	e := newRegistersEnv(t, envOpts{})
+	const w, h = 200, 40
+	e.size(w, h)
+	e.init()
+	r := e.registers()
+
+	e.press("d")
+	require.True(t, r.docs)
+	view := ansi.Strip(e.view(w, h))
+	assert.Contains(t, strings.Split(view, "\n")[0], "Documents of the v1 account · 22 Oct – 20 Nov 2026 (UTC days) · d: transfers")
+	docs := r.documents.table.Rows()
+	require.NotEmpty(t, docs)
+
+	// The newest acceptance report: a CSV.
+	var doc backend.Document
+	for _, d := range docs {
+		if strings.HasPrefix(d.FileName, "acceptance-report-") {
+			doc = d
+			break
+		}
+	}
+	require.NotEmpty(t, doc.ID, "an acceptance report was listed: %v", docs)
+	_, content, err := e.srv.Store().DocumentContent(doc.ID)
+	require.NoError(t, err)
+	records, err := csv.NewReader(bytes.NewReader(content)).ReadAll()
+	require.NoError(t, err)
+	require.Greater(t, len(records), 1)
+	for range docs {
+		if sel, _ := r.documents.selected(); sel.ID == doc.ID {
+			break
+		}
+		e.press("down")
+	}
+	e.press("enter")
+	require.True(t, r.document.isOpen())
+	view = ansi.Strip(e.view(w, h))
+	lines := strings.Split(view, "\n")
+	assert.Contains(t, lines[0], "Document "+doc.FileName)
+	assert.Contains(t, lines[0], "text/csv")
+	header := strings.Fields(lines[1])
+	assert.Equal(t, strings.Fields(strings.Join(records[0], " ")), header, "the CSV's header is the table's")
+	assert.Contains(t, lines[2], records[1][0], "the first row")
+	assert.Contains(t, lines[2], records[1][3], "its amount")
+	assert.True(t, strings.HasPrefix(strings.TrimSpace(lines[2]), "> "+records[1][0]))
+
+	// ctrl+s: under the document's own name.
+	e.send(ctrl('s'))
+	d := e.openModal()
+	assert.Contains(t, d.screen(), "> "+doc.FileName, "the default path is the document's name")
+	path := filepath.Join(t.TempDir(), doc.FileName)
+	d.saveTo(path)
+	require.True(t, d.closed)
+	e.saved()
+	got, err := os.ReadFile(path)
+	require.NoError(t, err)
+	assert.Equal(t, content, got, "saved as received")
+
+	// w: its text.
+	e.press("w")
+	view = ansi.Strip(e.view(w, h))
+	assert.Contains(t, view, strings.Join(records[0], ","))
+	assert.Contains(t, view, strings.Join(records[1], ","))
+	e.press("esc")
+	assert.True(t, r.document.isOpen(), "esc goes back to the table first")
+	assert.Contains(t, strings.Fields(strings.Split(ansi.Strip(e.view(w, h)), "\n")[1]), records[0][0])
+	e.press("esc")
+	assert.False(t, r.document.isOpen())
+	assert.True(t, r.docs, "back on the documents")
+
+	// A PDF: its facts, and how to save it.
+	var pdf backend.Document
+	for _, d := range docs {
+		if strings.HasSuffix(d.FileName, ".pdf") {
+			pdf = d
+			break
+		}
+	}
+	require.NotEmpty(t, pdf.ID)
+	for range docs {
+		if sel, _ := r.documents.selected(); sel.ID == pdf.ID {
+			break
+		}
+		e.press("up")
+	}
+	e.press("enter")
+	view = ansi.Strip(e.view(w, h))
+	assert.Contains(t, lineWith(view, "Type"), "application/pdf")
+	assert.Contains(t, lineWith(view, "File"), pdf.FileName)
+	assert.Contains(t, view, "ctrl+s saves this one as "+pdf.FileName)
+	assert.NotContains(t, view, "%PDF", "a PDF's bytes are not drawn")
+	e.send(ctrl('s'))
+	d = e.openModal()
+	assert.Contains(t, d.screen(), "> "+pdf.FileName)
+}
+
+// --- rights --------------------------------------------------------------------------
+
+func TestRegistersWithoutV1SaysWhatIsNeeded(t *testing.T) {
+	var count *countingRegisters
+	e := newEnv(t, envOpts{tab: NewRegisters, fixed: goldenNow, wrap: func(b backend.Backend) backend.Backend {
+		count = &countingRegisters{Backend: b}
+		return count
+	}})
+	e.size(80, 24)
+	e.init()
+	view := flat(e.view(80, 24))
+	assert.Contains(t, view, "legacy (v1) interface")
+	assert.Contains(t, view, "PAYDASH_V1_LOGIN")
+	assert.Contains(t, view, "PAYDASH_V1_PASSWORD")
+
+	e.press("enter", "d", "w", "/", "n", "N")
+	e.send(ctrl('s'))
+	e.send(ui.RefreshMsg{Manual: true})
+	assert.Equal(t, view, flat(e.view(80, 24)), "nothing changes")
+	r := e.registers()
+	assert.False(t, r.register.isOpen())
+	assert.False(t, r.document.isOpen())
+	assert.False(t, r.docs)
+	assert.Empty(t, take[ui.OpenModalMsg](e))
+	assert.Empty(t, take[ui.SwitchTabMsg](e))
+	assert.Empty(t, e.errors())
+	for _, toast := range e.toasts() {
+		assert.NotEqual(t, ui.ToastError, toast.Level, toast.Text)
+	}
+	assert.Zero(t, count.transfers.Load(), "nothing is asked of the service")
+	assert.Zero(t, count.documents.Load())
+	ok, why := r.Available(keys.ActOpen)
+	assert.False(t, ok)
+	assert.NotEmpty(t, why)
+}
+
+func TestRegistersWithACashierLoginSaysWhy(t *testing.T) {
+	e := newRegistersEnv(t, envOpts{})
+	var cashier sandbox.V1User
+	for _, u := range e.srv.Info().V1Users {
+		if u.Role == sandbox.RoleCashier {
+			cashier = u
+		}
+	}
+	require.NotEmpty(t, cashier.Login)
+	b, err := backend.Open(backend.Config{BaseURL: e.srv.BaseURL(), RootCAs: e.srv.CertPool(), V1Login: cashier.Login,
+		V1Password: cashier.Password, MerchantIDs: e.srv.Info().MerchantIDs, Sandbox: true})
+	require.NoError(t, err)
+	require.NoError(t, b.Probe(context.Background()), "a Cashier's login is a good login")
+	ok, _ := b.Can(backend.ReadRegisters)
+	require.False(t, ok, "the probe learned the role")
+	count := &countingRegisters{Backend: b}
+	e.tab = NewRegisters(Deps{Backend: count, Keys: keys.Default(), Now: e.now, Theme: ui.NewTheme(true, true)})
+	e.size(100, 24)
+	e.init()
+	view := flat(e.view(100, 24))
+	assert.Contains(t, view, "cannot be read with this login")
+	assert.Contains(t, view, "Cashier")
+	assert.Contains(t, view, "it may read payments only")
+	assert.Contains(t, view, "an Accountant's login")
+	e.press("enter", "d")
+	e.send(ctrl('s'))
+	assert.Empty(t, take[ui.OpenModalMsg](e))
+	assert.False(t, e.registers().register.isOpen())
+	assert.Empty(t, e.errors())
+	assert.Zero(t, count.transfers.Load())
+}
+
+// --- its own period ---------------------------------------------------------------
+
+func TestRegistersKeepsItsOwnPeriod(t *testing.T) {
+	var count *countingRegisters
+	e := newRegistersEnv(t, envOpts{wrap: func(b backend.Backend) backend.Backend {
+		count = &countingRegisters{Backend: b}
+		return count
+	}})
+	e.size(120, 30)
+	e.init()
+	r := e.registers()
+	var _ ui.PeriodKeeper = r
+	require.Equal(t, int64(1), count.transfers.Load())
+	before := e.transfersShown()
+	head := strings.Split(ansi.Strip(e.view(120, 30)), "\n")[0]
+
+	// Everyone's scope changes (another merchant, another period): not this tab's.
+	e.send(ui.ScopeMsg{Scope: ui.Scope{MerchantID: "1002", Start: goldenNow.AddDate(0, 0, -1), End: goldenNow, Preset: ui.PresetToday}})
+	assert.Equal(t, int64(1), count.transfers.Load(), "no reload")
+	assert.Equal(t, before, e.transfersShown())
+	assert.Equal(t, head, strings.Split(ansi.Strip(e.view(120, 30)), "\n")[0])
+	assert.Equal(t, ui.Preset30Days, r.OwnScope().Preset)
+
+	// Its own period, chosen with p: reloaded.
+	own := ui.CustomScope("", time.Date(2026, 11, 10, 0, 0, 0, 0, time.UTC), time.Date(2026, 11, 15, 0, 0, 0, 0, time.UTC))
+	e.send(ui.OwnScopeMsg{Scope: own})
+	assert.Equal(t, int64(2), count.transfers.Load(), "reloaded")
+	assert.Equal(t, own, r.OwnScope())
+	assert.Contains(t, strings.Split(ansi.Strip(e.view(120, 30)), "\n")[0], "Transfers of the v1 account · 10 Nov – 15 Nov 2026 (UTC days)")
+	got := e.transfersShown()
+	want := e.srv.Store().Transfers(time.Date(2026, 11, 10, 0, 0, 0, 0, time.UTC), time.Date(2026, 11, 16, 0, 0, 0, 0, time.UTC))
+	require.NotEmpty(t, want)
+	require.Len(t, got, len(want))
+	for i, tr := range got {
+		assert.Equal(t, want[i].RegisterID, tr.RegisterID)
+		day := tr.Created.UTC().Format(time.DateOnly)
+		assert.True(t, day >= "2026-11-10" && day <= "2026-11-15", "row %d made on %s", i, day)
+	}
+
+	// The open register closes with the period it belonged to.
+	e.press("enter")
+	require.True(t, r.register.isOpen())
+	e.send(ui.ScopeMsg{Scope: e.scope})
+	assert.True(t, r.register.isOpen(), "everyone's scope leaves it open")
+	e.send(ui.OwnScopeMsg{Scope: ui.PresetScope("", ui.Preset7Days, goldenNow)})
+	assert.False(t, r.register.isOpen())
+	assert.Equal(t, int64(3), count.transfers.Load())
+}
+
+// --- keys of one screen do not act on another ---------------------------------------
+
+func TestRegistersKeysStayOnTheirScreen(t *testing.T) {
+	e := newRegistersEnv(t, envOpts{})
+	e.size(120, 40)
+	e.init()
+	r := e.registers()
+	first := e.transfersShown()[0]
+
+	// With the pane open, d does not switch the lists behind it.
+	e.openRegister(first.RegisterID)
+	e.press("d")
+	assert.False(t, r.docs)
+	assert.True(t, r.register.isOpen())
+	e.press("w", "d")
+	assert.False(t, r.docs)
+	assert.True(t, r.register.showXML)
+
+	// n and N before any search: nothing.
+	top := r.register.xmlTop
+	e.press("n", "N")
+	assert.Equal(t, top, r.register.xmlTop)
+	assert.NotContains(t, ansi.Strip(e.view(120, 40)), "match ")
+
+	// A search, then back to the list: n there is not "next match".
+	e.press("/")
+	e.typeText("invoiceid")
+	e.press("enter")
+	require.Positive(t, r.register.matches.Len())
+	e.press("esc", "esc", "esc")
+	require.False(t, r.register.isOpen())
+	sel, _ := r.transfers.selected()
+	e.press("n", "N")
+	assert.False(t, r.register.isOpen(), "n does not open the pane on a match")
+	now, _ := r.transfers.selected()
+	assert.Equal(t, sel.RegisterID, now.RegisterID)
+	view := ansi.Strip(e.view(120, 40))
+	assert.Contains(t, strings.Split(view, "\n")[0], "Transfers of the v1 account")
+	assert.NotContains(t, view, "match ")
+	assert.Empty(t, take[ui.OpenModalMsg](e))
+
+	// Typed into the search, d and w are text, not keys.
+	e.press("enter", "/")
+	e.send(ctrl('u'))
+	e.typeText("dw")
+	assert.False(t, r.docs)
+	assert.True(t, r.register.showXML, "/ shows the XML")
+	assert.Contains(t, ansi.Strip(e.view(120, 40)), "/ dw")
+	e.press("esc")
+	assert.False(t, r.register.searching)
+	assert.True(t, r.register.isOpen(), "esc leaves the search input, not the pane")
+
+	// The list's filter takes its own keys: d typed there is text.
+	e.press("esc", "esc")
+	require.False(t, r.register.isOpen())
+	e.press("/")
+	e.typeText("d")
+	assert.False(t, r.docs)
+	e.press("esc")
+}
+
+func TestRegistersPastedTextGoesWhereTheFocusIs(t *testing.T) {
+	e := newRegistersEnv(t, envOpts{})
+	e.size(120, 40)
+	e.init()
+	r := e.registers()
+
+	t.Run("transfers filter", func(t *testing.T) {
+		e.t = t
+		e.press("/")
+		e.send(tea.PasteMsg{Content: "3142"})
+		assert.Equal(t, "3142", r.transfers.filter.Value())
+		e.press("esc", "esc")
+	})
+	t.Run("register search", func(t *testing.T) {
+		e.t = t
+		e.openRegister(e.transfersShown()[0].RegisterID)
+		e.press("/")
+		e.send(tea.PasteMsg{Content: "InvoiceID"})
+		got := r.register.searchInput.Value()
+		e.press("esc", "esc", "esc")
+		assert.Equal(t, "InvoiceID", got)
+	})
+	t.Run("documents filter", func(t *testing.T) {
+		e.t = t
+		e.press("d", "/")
+		e.send(tea.PasteMsg{Content: "acceptance"})
+		assert.Equal(t, "acceptance", r.documents.filter.Value())
+	})
+}
+
+// --- golden screens ---------------------------------------------------------------
+
+func TestRegistersGoldenScreens(t *testing.T) {
+	e := newRegistersEnv(t, envOpts{})
+	e.size(80, 24)
+	e.init()
+	// The newest register with a refund: both kinds of operation show.
+	id := ""
+	for _, tr := range e.transfersShown() {
+		if slices.ContainsFunc(e.sandboxRegister(tr.RegisterID).Operations, func(op sandbox.RegisterOperation) bool { return op.Refund }) {
+			id = tr.RegisterID
+			break
+		}
+	}
+	require.NotEmpty(t, id)
+	e.openRegister(id)
+	goldenCheck(t, "registers_ops_80x24", ansi.Strip(e.view(80, 24)))
+	goldenCheck(t, "registers_ops_200x50", ansi.Strip(e.view(200, 50)))
+
+	e.size(80, 24)
+	e.press("w", "/")
+	e.typeText("invoiceid")
+	e.press("enter", "n")
+	goldenCheck(t, "registers_xml_search_80x24", ansi.Strip(e.view(80, 24)))
+}
