@@ -189,7 +189,11 @@ func (p *registerPane) adopt(d *registerData) {
 	if d.err != nil && d.doc != nil && len(d.reg.Operations) == 0 {
 		p.showXML = true
 	}
+	cursor := p.ops.Cursor()
 	p.ops = newOperationsTable(d.reg.Operations, p.km, p.theme)
+	if keepTop {
+		p.ops.SetCursor(cursor) // r read the same register again: stay on the row
+	}
 	if p.matches != nil && d.doc != nil {
 		p.runSearch(p.matches.Query())
 	}

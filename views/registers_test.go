@@ -1250,3 +1250,39 @@ func TestRegistersGoldenScreens(t *testing.T) {
 	e.press("enter", "n")
 	goldenCheck(t, "registers_xml_search_80x24", ansi.Strip(e.view(80, 24)))
 }
+
+// r reads an open register again and stays where the reader was: on the
+// same operation, at the same XML line; the periodic refresh leaves an
+// open register alone (a register never changes once made).
+func TestRegisterReadAgainKeepsThePlace(t *testing.T) {
+	e := newRegistersEnv(t, envOpts{})
+	e.size(120, 40)
+	e.init()
+	p := e.registers().register
+	var tr backend.Transfer
+	for _, row := range e.transfersShown() { // one long enough to scroll
+		if tr = e.openRegister(row.RegisterID); len(p.data.reg.Operations) > 40 {
+			break
+		}
+		e.press("esc")
+	}
+	require.Greater(t, len(p.data.reg.Operations), 40)
+	e.press("down", "down", "down")
+	before := p.data
+
+	e.send(ui.RefreshMsg{})
+	assert.Same(t, before, p.data, "the periodic refresh does not read the register again")
+
+	e.send(ui.RefreshMsg{Manual: true})
+	require.NotSame(t, before, p.data, "r reads it again")
+	i, ok := p.ops.Selected()
+	require.True(t, ok)
+	assert.Equal(t, int32(3), i, "still on the fourth operation")
+	assert.Equal(t, tr.RegisterID, p.transfer.RegisterID)
+
+	e.press("w", "pgdown")
+	top := p.xmlTop
+	require.Positive(t, top)
+	e.send(ui.RefreshMsg{Manual: true})
+	assert.Equal(t, top, p.xmlTop, "the XML view keeps its line")
+}
