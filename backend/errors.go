@@ -7,6 +7,8 @@ import (
 	"net"
 	"strconv"
 	"strings"
+
+	"paydash/backend/transport"
 )
 
 // ErrorKind sorts failures by what the person at the keyboard can do about them.
@@ -25,6 +27,7 @@ const (
 	KindTokenBlocked              // the saved card is locked out
 	KindMalformed                 // the service answered something that cannot be read
 	KindUnsupported               // the configured interfaces cannot do this at all
+	KindTooLarge                  // the service's answer is larger than the client reads: ask for less
 )
 
 // Error is the adapter's error: the same shape whichever interface answered.
@@ -45,9 +48,12 @@ func (e *Error) Error() string {
 // reason is the failure without the op and without the service's code.
 func (e *Error) reason() string {
 	var b strings.Builder
+	var tl *transport.TooLargeError
 	switch {
 	case e.Message != "":
 		b.WriteString(e.Message)
+	case errors.As(e.Err, &tl):
+		b.WriteString(tl.Error()) // what happened and what to do, without "v2: GET /api/v2/...:"
 	case e.Err != nil && e.Kind == KindUnavailable:
 		b.WriteString(unreachable(e.Err))
 	case e.Err != nil && e.Kind == KindMalformed:
@@ -102,6 +108,9 @@ func (e *Error) Unwrap() error { return e.Err }
 
 // Hint says what to do next, in words a support person can act on.
 func (e *Error) Hint() string {
+	if e.Kind == KindTooLarge || errors.Is(e.Err, transport.ErrAnswerTooLarge) {
+		return "ask for less: choose a shorter period (retrying gets the same answer)"
+	}
 	switch e.Kind {
 	case KindNotFound:
 		return "check the id; it may belong to another merchant"
@@ -151,6 +160,8 @@ func (k ErrorKind) String() string {
 		return "malformed answer"
 	case KindUnsupported:
 		return "not supported"
+	case KindTooLarge:
+		return "answer too large"
 	}
 	return "error"
 }

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"paydash/backend/money"
+	"paydash/backend/transport"
 	v1 "paydash/backend/v1"
 )
 
@@ -138,6 +139,8 @@ func fromV1(op string, err error) *Error {
 	switch {
 	case errors.Is(err, context.Canceled):
 		e.Message = "cancelled"
+	case errors.Is(err, transport.ErrAnswerTooLarge):
+		e.Kind = KindTooLarge
 	case errors.Is(err, v1.ErrMalformedResponse):
 		e.Kind = KindMalformed
 	}
@@ -145,8 +148,11 @@ func fromV1(op string, err error) *Error {
 }
 
 // lostAnswer reports whether a failure leaves it open whether the request
-// had its effect: no answer, or one that could not be read.
-func lostAnswer(k ErrorKind) bool { return k == KindUnavailable || k == KindMalformed }
+// had its effect: no answer, or one that could not be read (garbled, or
+// larger than paydash reads).
+func lostAnswer(k ErrorKind) bool {
+	return k == KindUnavailable || k == KindMalformed || k == KindTooLarge
+}
 
 // --- reads -------------------------------------------------------------
 

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"time"
 
+	"paydash/backend/transport"
 	v2 "paydash/backend/v2"
 )
 
@@ -85,6 +86,8 @@ func fromV2(op string, err error) *Error {
 		switch {
 		case errors.Is(err, context.Canceled):
 			e.Kind, e.Message = KindUnavailable, "cancelled"
+		case errors.Is(err, transport.ErrAnswerTooLarge):
+			e.Kind = KindTooLarge
 		case errors.Is(err, v2.ErrMalformedResponse):
 			e.Kind = KindMalformed
 		default:
@@ -494,6 +497,13 @@ func probeOp(k ErrorKind, credentials string) string {
 // service answers with the refund it made under the key, or makes it now if
 // the first request never arrived, so exactly one exists either way. A
 // refund sent through v1 cannot be looked up here.
+//
+// A replay is the first answer as it was (the Stripe model, which the
+// sandbox follows: sandbox doc.go, "Tolerance and bounds"): a refund made
+// an hour ago still says Pending in it even if it has settled since. So the
+// replay only says which refund the key made; its state now is read with a
+// GET. If that read fails, the replayed refund is still the answer: it
+// exists, its state may be old.
 func (b *overV2) CheckRefund(ctx context.Context, r RefundRequest, via Interface) (Refund, bool, error) {
 	op := opf("check refund %s of payment %s", r.Amount, r.PaymentID)
 	switch {
@@ -511,6 +521,9 @@ func (b *overV2) CheckRefund(ctx context.Context, r RefundRequest, via Interface
 	ref, err := b.RefundPayment(ctx, r)
 	if err != nil {
 		return Refund{}, false, err
+	}
+	if now, err := b.GetRefund(ctx, ref.ID); err == nil {
+		return now, true, nil
 	}
 	return ref, true, nil
 }

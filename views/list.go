@@ -232,8 +232,13 @@ func (l *pagedList[T]) onPage(msg pageMsg[T], now time.Time) (tea.Cmd, []T) {
 		if cancelled(msg.err) {
 			return nil, nil
 		}
-		// An empty list must not claim there is nothing to show.
-		l.table.SetEmptyText(l.failText)
+		// An empty list must not claim there is nothing to show; r does
+		// not help an answer too large to read.
+		text := l.failText
+		if backend.KindOf(msg.err) == backend.KindTooLarge {
+			text = "This period's answer is larger than paydash reads (the reason is below); p chooses a shorter period"
+		}
+		l.table.SetEmptyText(text)
 		return errorCmd(msg.err), nil
 	}
 	l.table.SetEmptyText("")

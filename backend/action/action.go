@@ -710,7 +710,7 @@ func noAnswer(err error) bool {
 		return true
 	}
 	switch backend.KindOf(err) {
-	case backend.KindUnavailable, backend.KindMalformed, backend.KindUnknown:
+	case backend.KindUnavailable, backend.KindMalformed, backend.KindTooLarge, backend.KindUnknown:
 		return true
 	}
 	return false

@@ -340,7 +340,9 @@ func (c *Client) send(ctx context.Context, r call, attempt int) (resp *Response,
 	status = hr.StatusCode
 	resp.Body, err = readBody(hr)
 	if err != nil {
-		if errors.Is(err, errBodyTooLarge) {
+		if errors.Is(err, transport.ErrAnswerTooLarge) {
+			// A complete answer, too big to read: not a lost one, and
+			// asking again gets the same. Not retried.
 			return resp, false, fmt.Errorf("v1: %s: %w", r.op, err)
 		}
 		// A connection dropped mid-body is a network failure like any other.
@@ -382,18 +384,11 @@ func (c *Client) networkError(ctx, actx context.Context, r call, err error) erro
 	return fmt.Errorf("v1: %s: %w", r.op, err)
 }
 
-var errBodyTooLarge = fmt.Errorf("answer larger than %d MiB", maxBodyBytes>>20)
-
+// readBody reads an answer of at most maxBodyBytes; a larger one is a
+// *transport.TooLargeError (errors.Is transport.ErrAnswerTooLarge), whose
+// message tells the user to ask for less.
 func readBody(hr *http.Response) ([]byte, error) {
-	defer hr.Body.Close()
-	b, err := io.ReadAll(io.LimitReader(hr.Body, maxBodyBytes+1))
-	if err != nil {
-		return b, err
-	}
-	if len(b) > maxBodyBytes {
-		return nil, errBodyTooLarge
-	}
-	return b, nil
+	return transport.ReadAnswer(hr.Body, hr.ContentLength, maxBodyBytes)
 }
 
 // retryWait says how long to wait before attempt+1, or false when waiting is

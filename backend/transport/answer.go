@@ -1,0 +1,44 @@
+package transport
+
+import (
+	"errors"
+	"fmt"
+	"io"
+)
+
+// ErrAnswerTooLarge is matched (errors.Is) by a *TooLargeError.
+var ErrAnswerTooLarge = errors.New("answer too large")
+
+// TooLargeError is an answer larger than a client reads. It is not a lost
+// answer or a network failure: the service did answer, completely, and
+// asking again gets the same answer, so it is never retried. The way out is
+// a smaller question (a shorter period), and the message says so.
+type TooLargeError struct {
+	Limit int64 // bytes the client reads at most
+	Size  int64 // the answer's declared size (Content-Length), or -1 if it did not say
+}
+
+func (e *TooLargeError) Error() string {
+	return fmt.Sprintf("the service's answer is larger than %d MiB, more than paydash reads; choose a shorter period", e.Limit>>20)
+}
+
+func (e *TooLargeError) Is(target error) bool { return target == ErrAnswerTooLarge }
+
+// ReadAnswer reads and closes an answer's body, at most limit bytes: a
+// larger one is a *TooLargeError, found out at once when the answer
+// declares its length (declared, -1 if it does not) and otherwise after
+// limit bytes. Other errors are those of the body's reads.
+func ReadAnswer(body io.ReadCloser, declared, limit int64) ([]byte, error) {
+	defer body.Close()
+	if declared > limit {
+		return nil, &TooLargeError{Limit: limit, Size: declared}
+	}
+	b, err := io.ReadAll(io.LimitReader(body, limit+1))
+	if err != nil {
+		return b, err
+	}
+	if int64(len(b)) > limit {
+		return nil, &TooLargeError{Limit: limit, Size: declared}
+	}
+	return b, nil
+}
