@@ -72,6 +72,95 @@
 // documents are derived when asked, never stored, and answer the same every
 // time.
 //
+// # Tolerance and bounds
+//
+// Tolerant where the real service is, so clients written against it work
+// here (each choice is a request in tolerance_test.go):
+//
+//   - A path with one trailing slash is the path without it, in v2
+//     (POST /api/v2/invoices/, GET /api/v2/payments/?merchantId=...,
+//     /api/v2/payments/{id}/cancel/) and v1 (/api/v1/getPayment/): served, not
+//     redirected, so a POST keeps its body; an Idempotency-Key is the same key
+//     with or without the slash.
+//   - A decimal sent as a JSON string ("amount": {"value": "11.00"}) is read
+//     as the number, in every v2 request with an amount (invoices, payments,
+//     refunds, confirm, stickers); the string must hold a JSON number
+//     exactly ("+5", ".5", " 5", "1,000.00" are validation_error naming the
+//     field) and is then held to the number's rules (4 decimals, > 0).
+//   - v1 JSON payments carry LastUpdate (the XML name, which some clients
+//     read from JSON) beside LastUpdateTime, with the same value, in every
+//     answer with a payment (getPayment, getPaymentByInvoiceID, confirm,
+//     cancel, listPaymentsFilter). The spec allows new fields.
+//   - A v2 refund's create and get answers always carry resultCode (list
+//     items still do not, spec 2.12). While the refund is Pending it is
+//     "Success": the spec's codes are authorization results, and the
+//     refund's was accepted with nothing failed, just as an Authorized
+//     payment says "Success" before it is captured; status says whether it
+//     is over. An empty or made-up code ("Pending") would break clients that
+//     read the code into the spec's list. A refund Rejected later carries its
+//     reason (OperationNotAllowed).
+//
+// The paydash client stays strict in what it sends: numbers as numbers, no
+// trailing slashes (backend/v2's TestRequestShapes checks every request).
+//
+// Strict where money is ambiguous: a member given twice in one JSON object,
+// at any depth ({"paymentId":"A","paymentId":"B"}, or amount.value twice),
+// is validation_error naming it by its path; encoding/json would keep the
+// last one silently. A date the store cannot hold (its keys are int64
+// nanoseconds: 1677-09-21 to 2262-04-11) is refused, never wrapped into
+// another date: v2 start, end and invoice.expires are validation_error
+// naming the parameter; v1 periodFrom and periodTo (whose day must end in
+// range too) are ErrorCode -1 naming it, in every operation with a period.
+//
+// Bounded:
+//
+//   - Idempotency-Key: at most 255 characters (longer: validation_error).
+//     Only an answer that created something (2xx) is kept, as its status,
+//     content type and body plus SHA-256 digests of the key (with token and
+//     route) and of the canonical request body, never the request itself; a
+//     refused request is forgotten once answered, so sent again it is served
+//     again. At most 100,000 keys are kept, the oldest dropped first, and
+//     none longer than 24 h of store time.
+//   - A replay is the first answer as it was (Stripe's model), marked
+//     Idempotent-Replayed: true: a refund replayed after it settled still says
+//     Pending, because the replay answers "what did this request do", not
+//     "what is the refund now". The client (backend overV2.CheckRefund) reads
+//     the refund with a GET after a replay, so it shows the state now.
+//   - A v2 list page is bounded in bytes as well as items: it stops before
+//     the item that would take it past 4 MiB (holding at least one item), and
+//     its cursor continues after the last item sent, so paging yields every
+//     item exactly once. A v1 list answer holds the newest matches that fit
+//     in 4 MiB and sets Overflow, as at 1,000 items, so the client narrows
+//     the period. With the maxima below neither budget is reached by real
+//     data; they guard the client's own limits (32 MiB v2, 64 MiB v1), which
+//     it reports as "the service's answer is larger than N MiB, more than
+//     paydash reads; choose a shorter period", never as a lost answer.
+//
+// Text members have maximum lengths, in characters, in both interfaces
+// (validation_error, or v1 ErrorCode -1, naming the field; the refusal does
+// not echo the text):
+//
+//	invoice.description, sticker description           1,000  (v1 Purpose shows it)
+//	invoice.orderNo; v1 invoiceID                          64
+//	invoice.params                                         50 members; names 40; each value 500 as JSON
+//	customer.email                                        254  (RFC 5321's limit)
+//	customer.phone                                         32
+//	customer.ip                                            45  (the longest IPv6 text form)
+//	customer.account                                      255
+//	every returnUrl, callbackUrl, threeDSCompleteUrl    2,048
+//	tokenization.purpose, token purpose                   255
+//	sticker paymentPurpose                                210  (a bank payment order's purpose field)
+//	sticker productCode                                    64
+//	merchantId, paymentId, token.id, stickerId             64
+//	v1 paymentID, siteAlias, accountID, documentID,
+//	  registerID                                           64
+//	v1 externalID                                         255
+//	v1 nonce                                              255  (spec v1 part 5)
+//
+// Members checked against a fixed form (card number, expiry, cvc, codes,
+// enumerations) are bounded by that check; members the sandbox neither keeps
+// nor checks (device, dsrp) only by the 1 MiB body.
+//
 // # Test cards
 //
 // Direct payments accept only these numbers (anything else, or a number

@@ -11,7 +11,9 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"time"
+	"unicode/utf8"
 
 	"paydash/backend/money"
 )
@@ -115,6 +117,7 @@ func writeV1XML(w http.ResponseWriter, body *v1XML) {
 // that order, then the operation.
 func (s *Server) v1(w http.ResponseWriter, r *http.Request) {
 	name := strings.TrimPrefix(r.URL.Path, "/api/v1/")
+	name = strings.TrimSuffix(name, "/") // /api/v1/getPayment/ is getPayment: served, not redirected
 	op := v1Ops[strings.ToLower(name)]
 	if op == nil || strings.Contains(name, "/") {
 		writeV1JSON(w, http.StatusNotFound, &v1Envelope{ErrorCode: v1ErrUnknown, Message: "unknown operation " + strconv.Quote(name)})
@@ -166,7 +169,28 @@ func (s *Server) v1(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	c.user = u
+	for _, p := range v1Bounded {
+		if v := c.get(p.name); len(v) > p.max && utf8.RuneCountInString(v) > p.max {
+			c.fail(v1ErrUnknown, "%s is longer than %d characters", p.name, p.max)
+			return
+		}
+	}
 	op.run(s, c)
+}
+
+// v1Bounded are the text parameters with a maximum length (doc.go's
+// table): the same bounds as the v2 members they match.
+var v1Bounded = []struct {
+	name string
+	max  int
+}{
+	{"externalID", maxExternalID},
+	{"invoiceID", maxOrderNo},
+	{"paymentID", maxID},
+	{"siteAlias", maxID},
+	{"accountID", maxID},
+	{"documentID", maxID},
+	{"registerID", maxID},
 }
 
 // v1Params reads the query and (for a form body) the form, keyed by the
@@ -238,7 +262,12 @@ func (c *v1Call) period() (start, end time.Time, ok bool) {
 		}
 		t, err := time.Parse(time.DateOnly, v)
 		if err != nil {
-			c.fail(v1ErrUnknown, "%s %q is not a date yyyy-MM-dd", name, v)
+			c.fail(v1ErrUnknown, "%s %q is not a date yyyy-MM-dd", name, clip(v, 40))
+			return time.Time{}, false
+		}
+		// periodTo's day ends a day later: that end must be representable too.
+		if last := t.AddDate(0, 0, 1); !representable(t) || name == "periodTo" && !representable(last) {
+			c.fail(v1ErrUnknown, "%s %s is out of range: %s", name, v, dateRange)
 			return time.Time{}, false
 		}
 		return t, true
@@ -385,11 +414,7 @@ func (s *Server) v1ListPayments(c *v1Call) {
 		}
 	}
 	list, overflow := s.store.FilterPayments(f)
-	out := v1PaymentList{Overflow: overflow, Payments: make([]v1Payment, len(list))}
-	for i := range list {
-		out.Payments[i] = renderV1Payment(&list[i])
-	}
-	c.ok(&v1Envelope{Response: &out})
+	writeV1List(c, "Payments", overflow, len(list), func(i int) any { return renderV1Payment(&list[i]) })
 }
 
 func (s *Server) v1ListRefunds(c *v1Call) {
@@ -409,11 +434,47 @@ func (s *Server) v1ListRefunds(c *v1Call) {
 		f.PaymentID = id
 	}
 	list, overflow := s.store.FilterRefunds(f)
-	out := v1RefundList{Overflow: overflow, Refunds: make([]v1Refund, len(list))}
-	for i := range list {
-		out.Refunds[i] = renderV1Refund(&list[i])
+	writeV1List(c, "Refunds", overflow, len(list), func(i int) any { return renderV1Refund(&list[i]) })
+}
+
+// v1ListBytes bounds a list answer in bytes as v1ListLimit does in items:
+// the newest matches that fit, and Overflow, so the client narrows the
+// period as it does at 1,000 items. Tests lower it.
+var v1ListBytes atomic.Int64
+
+func init() { v1ListBytes.Store(4 << 20) }
+
+// writeV1List writes {"ErrorCode":0,"Response":{"Overflow":...,"<member>":[...]}}
+// as json.Marshal would write the v1Envelope of a v1PaymentList or
+// v1RefundList, holding the first of n items (newest first) that fit in
+// v1ListBytes.
+func writeV1List(c *v1Call, member string, overflow bool, n int, render func(i int) any) {
+	budget := int(v1ListBytes.Load())
+	items := make([][]byte, 0, n)
+	size := 0
+	for i := range n {
+		b, err := json.Marshal(render(i))
+		if err != nil {
+			writeV1JSON(c.w, http.StatusInternalServerError, &v1Envelope{ErrorCode: v1ErrUnknown, Message: "could not render the answer"})
+			return
+		}
+		if size+len(b)+1 > budget-128 {
+			overflow = true
+			break
+		}
+		size += len(b) + 1
+		items = append(items, b)
 	}
-	c.ok(&v1Envelope{Response: &out})
+	var buf bytes.Buffer
+	buf.Grow(size + 128)
+	buf.WriteString(`{"ErrorCode":0,"Response":{"Overflow":`)
+	buf.WriteString(strconv.FormatBool(overflow))
+	buf.WriteString(`,"` + member + `":[`)
+	buf.Write(bytes.Join(items, []byte{','}))
+	buf.WriteString(`]}}`)
+	c.w.Header().Set("Content-Type", "application/json")
+	c.w.WriteHeader(http.StatusOK)
+	_, _ = c.w.Write(buf.Bytes())
 }
 
 func (s *Server) v1RefundPayment(c *v1Call) {

@@ -166,6 +166,7 @@ type v1Payment struct {
 	Purpose             string   `json:"Purpose"`
 	IsTestPayment       bool     `json:"IsTestPayment"`
 	LastUpdateTime      v1Time   `json:"LastUpdateTime"`
+	LastUpdate          v1Time   `json:"LastUpdate"` // the XML name, read from JSON by some clients: the same time
 	UserIdentifier      string   `json:"UserIdentifier"`
 	UserPhoneNumber     string   `json:"UserPhoneNumber"`
 	ErrorCode           int      `json:"ErrorCode,omitempty"`
@@ -288,7 +289,7 @@ func renderV1Payment(p *Payment) v1Payment {
 		PaymentID: v1Number(p.ID), SiteInvoiceID: p.SiteInvoiceID(), SiteID: v1Number(p.MerchantID),
 		CurrencyCode: cur, Amount: v1Money(p.Amount.Value, cur), PaymentMethod: v1Method(p),
 		PaymentCurrencyCode: cur, PaymentAmount: v1Money(p.PaidAmount(), cur), State: p.Status.V1State(),
-		Purpose: p.Purpose(), IsTestPayment: p.TestMode, LastUpdateTime: v1Time(p.Updated),
+		Purpose: p.Purpose(), IsTestPayment: p.TestMode, LastUpdateTime: v1Time(p.Updated), LastUpdate: v1Time(p.Updated),
 		UserIdentifier: p.UserIdentifier(), UserPhoneNumber: p.UserPhoneNumber(), ErrorCode: p.V1ErrorCode(),
 	}
 }

@@ -1,12 +1,16 @@
 package sandbox
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"net/http"
 	"strings"
+	"sync/atomic"
 	"time"
+	"unicode/utf8"
 )
 
 // The /api/v2 HTTP side: routes, bearer auth, request decoding and answers
@@ -39,7 +43,26 @@ func (s *Server) v2Routes() http.Handler {
 	mux.HandleFunc("PUT /api/v2/stickers/{id}", s.updateSticker)
 	mux.HandleFunc("GET /api/v2/stickers/{id}", s.getSticker)
 	mux.HandleFunc("GET /api/v2/stickers", s.listStickers)
-	return s.auth(jsonErrorsFor(mux))
+	return trimV2TrailingSlash(s.auth(jsonErrorsFor(mux)))
+}
+
+// trimV2TrailingSlash serves a path with one trailing slash as the path
+// without it (POST /api/v2/invoices/, GET /api/v2/payments/{id}/): a
+// published SDK adds the slash to every call, and the service answers them
+// alike. The request is served, not redirected, so a POST keeps its body.
+func trimV2TrailingSlash(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if p := r.URL.Path; len(p) > len("/api/v2/") && strings.HasSuffix(p, "/") && !strings.HasSuffix(p, "//") {
+			u := *r.URL
+			u.Path = strings.TrimSuffix(p, "/")
+			u.RawPath = strings.TrimSuffix(u.RawPath, "/")
+			r2 := new(http.Request)
+			*r2 = *r
+			r2.URL = &u
+			r = r2
+		}
+		next.ServeHTTP(w, r)
+	})
 }
 
 // jsonErrorsFor answers an unknown path with a JSON 404 and a known path
@@ -108,6 +131,10 @@ func (s *Server) keyed(h func(http.ResponseWriter, *http.Request, []byte)) http.
 		key := r.Header.Get("Idempotency-Key")
 		if key == "" {
 			h(w, r, body)
+			return
+		}
+		if len(key) > maxIdempotencyKey {
+			badRequest(w, []string{fmt.Sprintf("Idempotency-Key is longer than %d characters", maxIdempotencyKey)})
 			return
 		}
 		token, _ := r.Context().Value(tokenKey).(string)
@@ -280,6 +307,8 @@ func (s *Server) listQuery(w http.ResponseWriter, r *http.Request, ranged bool) 
 	var problems []string
 	if lq.MerchantID == "" {
 		problems = append(problems, "merchantId is required")
+	} else if utf8.RuneCountInString(lq.MerchantID) > maxID {
+		problems = append(problems, fmt.Sprintf("merchantId is longer than %d characters", maxID))
 	} else if _, ok := s.store.Merchant(lq.MerchantID); !ok {
 		problems = append(problems, `merchantId "`+lq.MerchantID+`" is unknown`)
 	}
@@ -303,8 +332,12 @@ func dateParam(v, name string, problems *[]string) time.Time {
 		return time.Time{}
 	}
 	t, ok := parseDate(v)
-	if !ok {
+	switch {
+	case !ok:
 		*problems = append(*problems, name+" must be an RFC 3339 date (or yyyy-MM-dd)")
+	case !representable(t):
+		*problems = append(*problems, name+" is out of range: "+dateRange)
+		return time.Time{}
 	}
 	return t
 }
@@ -319,11 +352,8 @@ func (s *Server) listPayments(w http.ResponseWriter, r *http.Request) {
 		fail(w, err)
 		return
 	}
-	out := wireList[wirePayment]{Items: make([]wirePayment, len(page.Items)), Cursor: page.Cursor}
-	for i := range page.Items {
-		out.Items[i] = renderPaymentItem(&page.Items[i])
-	}
-	writeJSON(w, http.StatusOK, out)
+	writePage(w, page, func(p *Payment) any { return renderPaymentItem(p) },
+		func(p *Payment) string { return cursorAfter("payments", lq, true, p) })
 }
 
 // --- refunds ---
@@ -334,14 +364,7 @@ func (s *Server) createRefund(w http.ResponseWriter, r *http.Request, body []byt
 		badRequest(w, problems)
 		return
 	}
-	var problems []string
-	req := RefundRequest{PaymentID: in.PaymentID}
-	req.Amount, req.amountBad = in.Amount.parse("amount", &problems)
-	if req.Amount != nil && !req.amountBad && req.Amount.Currency == "" {
-		problems = append(problems, "amount.currency is required")
-	}
-	req.problems = problems
-	ref, err := s.store.CreateRefund(req)
+	ref, err := s.store.CreateRefund(in.request())
 	if err != nil {
 		fail(w, err)
 		return
@@ -368,11 +391,8 @@ func (s *Server) listRefunds(w http.ResponseWriter, r *http.Request) {
 		fail(w, err)
 		return
 	}
-	out := wireList[wireRefund]{Items: make([]wireRefund, len(page.Items)), Cursor: page.Cursor}
-	for i := range page.Items {
-		out.Items[i] = renderRefund(&page.Items[i], false)
-	}
-	writeJSON(w, http.StatusOK, out)
+	writePage(w, page, func(r *Refund) any { return renderRefund(r, false) },
+		func(r *Refund) string { return cursorAfter("refunds", lq, true, r) })
 }
 
 // --- payment tokens ---
@@ -383,10 +403,7 @@ func (s *Server) createTokenization(w http.ResponseWriter, r *http.Request, body
 		badRequest(w, problems)
 		return
 	}
-	t, err := s.store.CreateTokenization(TokenizationRequest{
-		MerchantID: in.MerchantID, TestMode: in.TestMode, Type: in.Type, Purpose: in.Purpose,
-		PaymentMethod: in.PaymentMethod, CallbackURL: in.CallbackURL, ReturnURL: in.ReturnURL, Customer: in.Customer.get(),
-	})
+	t, err := s.store.CreateTokenization(in.request())
 	if err != nil {
 		fail(w, err)
 		return
@@ -400,14 +417,7 @@ func (s *Server) createPaymentToken(w http.ResponseWriter, r *http.Request, body
 		badRequest(w, problems)
 		return
 	}
-	req := PaymentTokenRequest{
-		MerchantID: in.MerchantID, TestMode: in.TestMode, Type: in.Type, Purpose: in.Purpose,
-		Protocol: in.Protocol.get(), Customer: in.Customer.get(),
-	}
-	if d := in.PaymentData; d != nil {
-		req.PaymentMethod, req.Card = d.PaymentMethod, d.Card.get()
-	}
-	t, err := s.store.CreatePaymentToken(req)
+	t, err := s.store.CreatePaymentToken(in.request())
 	if err != nil {
 		fail(w, err)
 		return
@@ -453,14 +463,7 @@ func (s *Server) createSticker(w http.ResponseWriter, r *http.Request, body []by
 		badRequest(w, problems)
 		return
 	}
-	var problems []string
-	req := StickerRequest{
-		MerchantID: in.MerchantID, StickerType: in.StickerType, Cashlink: in.Cashlink, Description: in.Description,
-		ProductCode: in.ProductCode, PaymentPurpose: in.PaymentPurpose, CallbackURL: in.CallbackURL,
-	}
-	req.Amount, req.amountBad = in.Amount.parse("amount", &problems)
-	req.problems = problems
-	st, err := s.store.CreateSticker(req)
+	st, err := s.store.CreateSticker(in.request())
 	if err != nil {
 		fail(w, err)
 		return
@@ -504,9 +507,51 @@ func (s *Server) listStickers(w http.ResponseWriter, r *http.Request) {
 		fail(w, err)
 		return
 	}
-	out := wireList[wireSticker]{Items: make([]wireSticker, len(page.Items)), Cursor: page.Cursor}
+	writePage(w, page, func(st *Sticker) any { return renderSticker(st) },
+		func(st *Sticker) string { return cursorAfter("stickers", lq, false, st) })
+}
+
+// v2PageBytes bounds a list page in bytes as well as in items: a page stops
+// before the item that would take it past this (always holding at least one
+// item, or paging could not move on), and its cursor continues after the
+// last item sent, so nothing is lost or repeated. 4 MiB is far above what
+// 100 items with bounded text need and far below the client's limit; tests
+// lower it.
+var v2PageBytes atomic.Int64
+
+func init() { v2PageBytes.Store(4 << 20) }
+
+// writePage writes {"items":[...],"cursor":"..."} as json.Marshal would
+// write a wireList, cut at v2PageBytes.
+func writePage[T any](w http.ResponseWriter, page Page[T], render func(*T) any, cursorAfter func(*T) string) {
+	budget := int(v2PageBytes.Load())
+	const tail = len(`],"cursor":""}`) + 64 // a cursor is 28 characters
+	var buf bytes.Buffer
+	buf.WriteString(`{"items":[`)
+	cursor := page.Cursor
 	for i := range page.Items {
-		out.Items[i] = renderSticker(&page.Items[i])
+		b, err := json.Marshal(render(&page.Items[i]))
+		if err != nil {
+			writeJSON(w, http.StatusInternalServerError, wireError{Code: "internal_error", Message: "could not render the answer"})
+			return
+		}
+		if i > 0 && buf.Len()+1+len(b)+tail > budget {
+			cursor = cursorAfter(&page.Items[i-1])
+			break
+		}
+		if i > 0 {
+			buf.WriteByte(',')
+		}
+		buf.Write(b)
 	}
-	writeJSON(w, http.StatusOK, out)
+	buf.WriteByte(']')
+	if cursor != "" {
+		buf.WriteString(`,"cursor":`)
+		b, _ := json.Marshal(cursor)
+		buf.Write(b)
+	}
+	buf.WriteByte('}')
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(http.StatusOK)
+	_, _ = w.Write(buf.Bytes())
 }

@@ -239,10 +239,21 @@ func renderPaymentNotification(p *Payment) wirePayment {
 	}
 }
 
+// pendingRefundResult is the resultCode of a refund still Pending (doc.go,
+// "Tolerance and bounds"): the request was accepted and nothing has failed,
+// as an Authorized payment's "Success" says before it is captured; status
+// says whether it is over, and a Rejected refund then carries its reason.
+const pendingRefundResult = "Success"
+
+// renderRefund is a refund; withResult (create and get, not list items)
+// adds resultCode, always: a Pending refund's is pendingRefundResult.
 func renderRefund(r *Refund, withResult bool) wireRefund {
 	w := wireRefund{ID: r.ID, Created: r.Created, PaymentID: r.PaymentID, Amount: r.Amount, Status: r.Status}
 	if withResult {
 		w.ResultCode = r.ResultCode
+		if w.ResultCode == "" {
+			w.ResultCode = pendingRefundResult
+		}
 	}
 	return w
 }
