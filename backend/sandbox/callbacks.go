@@ -2,6 +2,7 @@ package sandbox
 
 import (
 	"bytes"
+	"container/list"
 	"context"
 	"crypto/tls"
 	"crypto/x509"
@@ -13,6 +14,7 @@ import (
 	"net"
 	"net/http"
 	"net/url"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -26,14 +28,26 @@ import (
 // delivers only to loopback hosts: anything else is logged and dropped before
 // a connection is even tried, and the dialer refuses non-loopback addresses
 // again after name resolution (no proxies, no redirects).
+//
+// Every delivery has an id ("cb_1", "cb_2", ... in the order they start; a
+// retry keeps its delivery's id) that the log shows. The deliverer keeps the
+// last notification sent for each of the callbackHistory objects most
+// recently notified, so that POST /_sandbox/callbacks/{id}/resend (control.go)
+// can send it again, {id} being the payment's or payment token's id.
 
 // callbackRetries is how many times a failed callback is tried again.
 const callbackRetries = 5
 
+// callbackHistory is how many objects' last notifications are kept for a
+// resend (a few hundred bytes each).
+const callbackHistory = 10000
+
 type notification struct {
-	URL  string
-	Body []byte
-	What string // "payment 43000001 Settled", for the log
+	URL    string
+	Body   []byte
+	What   string // "payment 43000001 Settled", for the log
+	Object string // the payment's or token's id
+	ID     string // the delivery id, given when the delivery starts
 }
 
 // notePayment queues the payment's status notification (under the lock).
@@ -43,7 +57,7 @@ func (s *Store) notePayment(p *Payment) {
 		return
 	}
 	body, _ := json.Marshal(renderPaymentNotification(p))
-	s.outbox = append(s.outbox, notification{URL: u, Body: body, What: "payment " + p.ID + " " + string(p.Status)})
+	s.outbox = append(s.outbox, notification{URL: u, Body: body, What: "payment " + p.ID + " " + string(p.Status), Object: p.ID})
 }
 
 // noteToken queues the token's status notification (under the lock).
@@ -52,7 +66,7 @@ func (s *Store) noteToken(t *PaymentToken) {
 		return
 	}
 	body, _ := json.Marshal(wireTokenNotification{ID: t.ID, Status: t.Status, Title: t.Title, Expires: t.Expires})
-	s.outbox = append(s.outbox, notification{URL: t.Protocol.CallbackURL, Body: body, What: "payment token " + t.ID + " " + string(t.Status)})
+	s.outbox = append(s.outbox, notification{URL: t.Protocol.CallbackURL, Body: body, What: "payment token " + t.ID + " " + string(t.Status), Object: t.ID})
 }
 
 // checkCallbackURL allows http(s) to loopback hosts only.
@@ -79,11 +93,14 @@ type deliverer struct {
 	backoff time.Duration
 	log     *slog.Logger
 
-	ctx    context.Context
-	cancel context.CancelFunc
-	mu     sync.Mutex
-	closed bool
-	wg     sync.WaitGroup
+	mu      sync.Mutex
+	ctx     context.Context // the deliveries' context; reset replaces it
+	cancel  context.CancelFunc
+	closed  bool
+	seq     int64                    // delivery ids
+	last    map[string]*list.Element // object id -> its element in order
+	order   *list.List               // of notification, least recently notified object first
+	running sync.WaitGroup
 }
 
 func newDeliverer(ca *x509.Certificate, backoff time.Duration, log *slog.Logger) *deliverer {
@@ -124,6 +141,8 @@ func newDeliverer(ca *x509.Certificate, backoff time.Duration, log *slog.Logger)
 		log:     log,
 		ctx:     ctx,
 		cancel:  cancel,
+		last:    map[string]*list.Element{},
+		order:   list.New(),
 	}
 }
 
@@ -138,39 +157,99 @@ func (d *deliverer) send(n notification) {
 	if d.closed {
 		return
 	}
-	d.wg.Add(1)
-	go d.run(n)
+	d.remember(n)
+	d.start(n)
 }
 
-func (d *deliverer) run(n notification) {
-	defer d.wg.Done()
+// resend delivers the last notification sent for the object again, as a new
+// delivery; it reports false if none is known.
+func (d *deliverer) resend(object string) (notification, bool) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	e, ok := d.last[object]
+	if !ok || d.closed {
+		return notification{}, false
+	}
+	n := e.Value.(notification)
+	return d.start(n), true
+}
+
+// start gives n a delivery id and runs it (under mu).
+func (d *deliverer) start(n notification) notification {
+	d.seq++
+	n.ID = "cb_" + strconv.FormatInt(d.seq, 10)
+	d.running.Add(1)
+	go d.run(d.ctx, n)
+	return n
+}
+
+// remember keeps n as its object's last notification (under mu), forgetting
+// the least recently notified object beyond callbackHistory.
+func (d *deliverer) remember(n notification) {
+	if n.Object == "" {
+		return
+	}
+	if e, ok := d.last[n.Object]; ok {
+		e.Value = n
+		d.order.MoveToBack(e)
+		return
+	}
+	d.last[n.Object] = d.order.PushBack(n)
+	for d.order.Len() > callbackHistory {
+		old := d.order.Remove(d.order.Front()).(notification)
+		delete(d.last, old.Object)
+	}
+}
+
+// reset cancels the deliveries under way (their retries included) and
+// forgets every notification sent: the objects they were about are gone
+// (POST /_sandbox/reset).
+func (d *deliverer) reset() {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	d.cancel()
+	d.ctx, d.cancel = context.WithCancel(context.Background())
+	clear(d.last)
+	d.order.Init()
+}
+
+func (d *deliverer) run(ctx context.Context, n notification) {
+	defer d.running.Done()
 	delay := d.backoff
 	for attempt := 0; attempt <= callbackRetries; attempt++ {
 		if attempt > 0 {
 			t := time.NewTimer(delay)
 			select {
-			case <-d.ctx.Done():
+			case <-ctx.Done():
 				t.Stop()
 				return
 			case <-t.C:
 			}
 			delay *= 2
 		}
-		err := d.post(n)
+		err := d.postCtx(ctx, n)
 		if err == nil {
-			d.log.Debug("callback delivered", "what", n.What, "url", n.URL, "attempt", attempt+1)
+			d.log.Info("callback delivered", "delivery", n.ID, "what", n.What, "url", n.URL, "attempt", attempt+1)
 			return
 		}
-		if d.ctx.Err() != nil {
+		if ctx.Err() != nil {
 			return
 		}
-		d.log.Info("callback failed", "what", n.What, "url", n.URL, "attempt", attempt+1, "error", err.Error())
+		d.log.Info("callback failed", "delivery", n.ID, "what", n.What, "url", n.URL, "attempt", attempt+1, "error", err.Error())
 	}
-	d.log.Warn("callback given up", "what", n.What, "url", n.URL, "attempts", callbackRetries+1)
+	d.log.Warn("callback given up", "delivery", n.ID, "what", n.What, "url", n.URL, "attempts", callbackRetries+1)
 }
 
+// post sends n once, within the deliveries' current context.
 func (d *deliverer) post(n notification) error {
-	req, err := http.NewRequestWithContext(d.ctx, http.MethodPost, n.URL, bytes.NewReader(n.Body))
+	d.mu.Lock()
+	ctx := d.ctx
+	d.mu.Unlock()
+	return d.postCtx(ctx, n)
+}
+
+func (d *deliverer) postCtx(ctx context.Context, n notification) error {
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, n.URL, bytes.NewReader(n.Body))
 	if err != nil {
 		return err
 	}
@@ -192,8 +271,8 @@ func (d *deliverer) post(n notification) error {
 func (d *deliverer) close() {
 	d.mu.Lock()
 	d.closed = true
-	d.mu.Unlock()
 	d.cancel()
-	d.wg.Wait()
+	d.mu.Unlock()
+	d.running.Wait()
 	d.client.CloseIdleConnections()
 }

@@ -11,7 +11,10 @@ import (
 // is an event in a min-heap by due time, so the settler only ever looks at
 // the earliest one instead of scanning the store. Due times are store-clock
 // times; the settler sleeps on real time, at most a second at a stretch, so a
-// test clock that jumps ahead is noticed quickly.
+// test clock that jumps ahead is noticed quickly. The store clock is
+// Options.Now plus the offset Advance adds (reset.go); every move the clock
+// makes is logged at Info (kind, id, from -> to, result code; ids and states
+// only), after the lock is released, like callbacks.
 
 type eventKind uint8
 
@@ -63,6 +66,11 @@ func (s *Store) schedule(at time.Time, kind eventKind, seq int64) {
 func (s *Store) RunDue() int {
 	s.mu.Lock()
 	defer s.unlock()
+	return s.runDueLocked()
+}
+
+// runDueLocked applies the due events in due order (under the write lock).
+func (s *Store) runDueLocked() int {
 	now := s.clock().UnixNano()
 	n := 0
 	for len(s.events) > 0 && s.events[0].at <= now {
@@ -94,28 +102,55 @@ func (s *Store) apply(e event) {
 		if p == nil || p.Status != PaymentPending || p.IsInvoice {
 			return
 		}
+		from := p.Status
 		if p.flow == flowPendingDecline {
 			s.reject(p, "InsufficientFunds", at)
 		} else {
 			s.approve(p, at)
 		}
 		s.notePayment(p)
+		s.noteChange("payment", p.ID, string(from), string(p.Status), p.ResultCode, at)
 	case evExpireInvoice:
 		p := itemAt(s.payments, paymentBase, e.seq)
 		if p == nil || p.Status != PaymentPending || !p.IsInvoice || at.Before(p.Invoice.Expires) {
 			return
 		}
+		from := p.Status
 		s.reject(p, "PaymentExpired", at)
 		s.notePayment(p)
+		s.noteChange("invoice", p.ID, string(from), string(p.Status), p.ResultCode, at)
 	case evSettleRefund:
-		if r := itemAt(s.refunds, refundBase, e.seq); r != nil {
+		if r := itemAt(s.refunds, refundBase, e.seq); r != nil && r.Status == RefundPending {
+			from := r.Status
 			s.settleRefund(r, at)
+			s.noteChange("refund", r.ID, string(from), string(r.Status), r.ResultCode, at)
 		}
 	case evActivateToken:
-		if t := itemAt(s.tokens, tokenBase, e.seq); t != nil {
+		if t := itemAt(s.tokens, tokenBase, e.seq); t != nil && t.Status == TokenCreated && t.FromPage {
+			from := t.Status
 			s.activateFromPage(t, at)
+			s.noteChange("payment token", t.ID, string(from), string(t.Status), t.ResultCode, at)
 		}
 	}
+}
+
+// stateLog is one state change by the clock, logged after the lock is
+// released (like callbacks, so a slow log never holds the store).
+type stateLog struct {
+	msg  string
+	args []any
+}
+
+// noteChange records a state move the clock made: kind, id, from -> to.
+// Only ids and states: never a token's secret, a password or a hash.
+func (s *Store) noteChange(kind, id, from, to, resultCode string, at time.Time) {
+	s.logf("sandbox state change", "kind", kind, "id", id, "from", from, "to", to,
+		"resultCode", resultCode, "at", at.Format(time.RFC3339Nano))
+}
+
+// logf queues an Info record (under the write lock; unlock writes it).
+func (s *Store) logf(msg string, args ...any) {
+	s.logbox = append(s.logbox, stateLog{msg: msg, args: args})
 }
 
 // runSettler moves time until ctx ends.

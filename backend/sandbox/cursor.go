@@ -3,9 +3,11 @@ package sandbox
 import (
 	"encoding/base64"
 	"encoding/binary"
+	"fmt"
 	"hash/fnv"
 	"math"
 	"strconv"
+	"unicode/utf8"
 )
 
 // Paging (design §4): newest first, by (created, id). A cursor is the key of
@@ -94,11 +96,7 @@ func (s *Store) listSpec(kind string, q ListQuery, ranged bool) (*merchantData, 
 	if len(problems) > 0 {
 		return nil, 0, 0, nil, 0, invalid(problems...)
 	}
-	lo, hi := int64(math.MinInt64), int64(math.MaxInt64)
-	if ranged {
-		lo, hi = timeBounds(q.Start, q.End)
-	}
-	fp := fingerprint(kind, q.MerchantID, strconv.FormatInt(lo, 10), strconv.FormatInt(hi, 10))
+	lo, hi, fp := queryBounds(kind, q, ranged)
 	var before *sortKey
 	if q.Cursor != "" {
 		k, err := decodeCursor(q.Cursor, fp)
@@ -108,6 +106,23 @@ func (s *Store) listSpec(kind string, q ListQuery, ranged bool) (*merchantData, 
 		before = &k
 	}
 	return m, lo, hi, before, fp, nil
+}
+
+// queryBounds is a list query's range of creation times and its
+// fingerprint.
+func queryBounds(kind string, q ListQuery, ranged bool) (lo, hi int64, fp uint32) {
+	lo, hi = int64(math.MinInt64), int64(math.MaxInt64)
+	if ranged {
+		lo, hi = timeBounds(q.Start, q.End)
+	}
+	return lo, hi, fingerprint(kind, q.MerchantID, strconv.FormatInt(lo, 10), strconv.FormatInt(hi, 10))
+}
+
+// cursorAfter is the cursor that continues query q after item last: the
+// v2 list handlers cut a page short at its byte budget with it.
+func cursorAfter[T keyed](kind string, q ListQuery, ranged bool, last T) string {
+	_, _, fp := queryBounds(kind, q, ranged)
+	return encodeCursor(keyOf(last), fp)
 }
 
 func limitOf(q ListQuery) int {
@@ -120,6 +135,7 @@ func limitOf(q ListQuery) int {
 // ListPayments serves one page of a merchant's payments created in
 // [q.Start, q.End) (a zero bound is open), newest first.
 func (s *Store) ListPayments(q ListQuery) (Page[Payment], error) {
+	s.awaitPage("payments", q) // the days it reaches are seeded
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	m, lo, hi, before, fp, err := s.listSpec("payments", q, true)
@@ -139,6 +155,7 @@ func (s *Store) ListPayments(q ListQuery) (Page[Payment], error) {
 
 // ListRefunds serves one page of a merchant's refunds, like ListPayments.
 func (s *Store) ListRefunds(q ListQuery) (Page[Refund], error) {
+	s.awaitPage("refunds", q)
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	m, lo, hi, before, fp, err := s.listSpec("refunds", q, true)
@@ -180,6 +197,10 @@ func (s *Store) ListStickers(q ListQuery) (Page[Sticker], error) {
 func (s *Store) checkMerchant(id string, problems *[]string) *merchantData {
 	if id == "" {
 		*problems = append(*problems, "merchantId is required")
+		return nil
+	}
+	if utf8.RuneCountInString(id) > maxID {
+		*problems = append(*problems, fmt.Sprintf("merchantId is longer than %d characters", maxID))
 		return nil
 	}
 	m := s.merchantByID[id]

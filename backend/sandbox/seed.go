@@ -1,11 +1,14 @@
 package sandbox
 
 import (
-	"math"
+	"context"
 	rnd "math/rand/v2"
 	"net/url"
+	"runtime"
 	"slices"
 	"strconv"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	"paydash/backend/money"
@@ -13,8 +16,12 @@ import (
 
 // The seed: deterministic from the seed number and the store clock, spread
 // over the 90 days before now with each merchant's daily and weekly rhythm.
-// Everything is drawn from one PCG source in a fixed order, so the same seed
-// and clock give the same data. Strings and card info come from the tables
+// Every part is drawn from a PCG source of the seed in a fixed order
+// (customers, tokens, stickers and the live part from one - customers by
+// blocks from their own in a big seed; each local day of payments with
+// their refunds from its own), so the same seed and clock give the
+// same data however the parts are scheduled (seed_async.go makes the
+// newest days first and the rest in the background). Strings and card info come from the tables
 // in seeddata.go and are shared, so 100,000 payments cost little more than
 // their structs.
 //
@@ -37,8 +44,10 @@ const (
 )
 
 type generator struct {
+	seed      int64
 	rng       *rnd.Rand
 	now       time.Time
+	orders    *orderRanks // set while seeding a chunk: order numbers from ranks
 	customers []*Customer
 	cards     []*Instrument // the card of customers[i]
 	domestic  int           // customers[:domestic] live in Russia
@@ -76,8 +85,9 @@ func (g *generator) between(lo, hi time.Duration) time.Duration {
 	return lo + time.Duration(g.rng.Int64N(int64(hi-lo)))
 }
 
-func newGenerator(seed int64, now time.Time, payments int) *generator {
+func newGenerator(ctx context.Context, seed int64, now time.Time, payments int) (*generator, error) {
 	g := &generator{
+		seed:      seed,
 		rng:       rnd.New(rnd.NewPCG(uint64(seed), 0x9a7da5b0)),
 		now:       now,
 		orderSeq:  []int64{1000, 0, 20000, 1040000},
@@ -107,13 +117,61 @@ func newGenerator(seed int64, now time.Time, payments int) *generator {
 
 	n := min(max(payments/5, 300), 200000)
 	g.domestic = n * 9 / 10
-	for i := range n {
-		c, card := g.makeCustomer(i < g.domestic)
-		g.customers = append(g.customers, c)
-		g.cards = append(g.cards, card)
+	if payments > seedClassicMax {
+		if err := g.makeCustomersInBlocks(ctx, n); err != nil {
+			return nil, err
+		}
+	} else {
+		g.makeCustomers(n)
 	}
-	return g
+	return g, nil
 }
+
+// makeCustomers draws n customers from the generator's source, before
+// the tokens and stickers.
+func (g *generator) makeCustomers(n int) {
+	g.customers = make([]*Customer, n)
+	g.cards = make([]*Instrument, n)
+	for i := range n {
+		g.customers[i], g.cards[i] = g.makeCustomer(i < g.domestic)
+	}
+}
+
+// Sources of the seed: each part draws from its own PCG stream of the seed.
+// makeCustomersInBlocks draws n customers in blocks, each from its own
+// source, side by side (a seed of more than seedClassicMax payments: the
+// result does not depend on how the blocks are scheduled).
+func (g *generator) makeCustomersInBlocks(ctx context.Context, n int) error {
+	const block = 4096
+	g.customers = make([]*Customer, n)
+	g.cards = make([]*Instrument, n)
+	blocks := (n + block - 1) / block
+	var wg sync.WaitGroup
+	var next atomic.Int64
+	for range min(runtime.GOMAXPROCS(0), 8, blocks) {
+		wg.Go(func() {
+			for {
+				b := int(next.Add(1)) - 1
+				if b >= blocks || ctx.Err() != nil {
+					return
+				}
+				bg := *g
+				bg.rng = rnd.New(rnd.NewPCG(uint64(g.seed), streamCustomers|uint64(b)))
+				for i := b * block; i < min(n, (b+1)*block); i++ {
+					g.customers[i], g.cards[i] = bg.makeCustomer(i < g.domestic)
+				}
+			}
+		})
+	}
+	wg.Wait()
+	return ctx.Err()
+}
+
+// Sources of a seed made by days (seed_async.go), beside the generator's.
+const (
+	streamChunk     = 0xc4a70000 << 32 // | chunk index: a day of payments and their refunds
+	streamCustomers = 0xc0570000 << 32 // | block index
+)
 
 func (g *generator) digits(b []byte, n int) []byte {
 	for range n {
@@ -190,7 +248,7 @@ type slot struct {
 }
 
 // times draws n creation times for each merchant, by rejection sampling of
-// the rhythm, and returns them all in order.
+// the rhythm, and returns them all in order (the classic seed).
 func (g *generator) times(counts []int, start, end time.Time) []slot {
 	total := 0
 	for _, c := range counts {
@@ -222,7 +280,34 @@ func (g *generator) times(counts []int, start, end time.Time) []slot {
 	return out
 }
 
+// seedClassic makes a small seed in one pass from the oldest payment, all
+// from the generator's source: payments, then their refunds, then the live
+// part (under lockRaw or before the store is shared).
+func (s *Store) seedClassic(g *generator, counts []int, live bool) {
+	now := g.now
+	start := now.Add(-seedDays * 24 * time.Hour)
+	s.payments = make([]*Payment, 0, s.seedSize+64)
+	for _, sl := range g.times(counts, start, now.Add(-liveWindow)) {
+		mi := int(sl.mi)
+		p := g.basePayment(mi, time.Unix(sl.t, 0).UTC())
+		g.settleSeeded(mi, p)
+		s.addPayment(s.merchants[mi], p)
+	}
+	var refunds []seedRefund
+	for _, p := range s.payments {
+		refunds = g.refundsOf(s.merchantIndex(p.MerchantID), p, refunds)
+	}
+	run := &seedRun{refunds: [][]seedRefund{refunds}}
+	if live {
+		run.live = seedLive(s, g, now)
+	}
+	s.finishSeed(run)
+}
+
 func (g *generator) orderNo(mi int, created time.Time, prod *product) string {
+	if g.orders != nil {
+		return g.orders.next(g, mi, prod)
+	}
 	b := make([]byte, 0, 20)
 	switch profiles[mi].kind {
 	case "coffee":
@@ -232,14 +317,7 @@ func (g *generator) orderNo(mi int, created time.Time, prod *product) string {
 	case "books":
 		y := created.Add(mskOffsetSecs * time.Second).Year()
 		g.bookYear[y]++
-		b = append(b, "BK-"...)
-		b = strconv.AppendInt(b, int64(y), 10)
-		b = append(b, '-')
-		n := strconv.AppendInt(nil, g.bookYear[y], 10)
-		for range 6 - len(n) {
-			b = append(b, '0')
-		}
-		b = append(b, n...)
+		b = appendBookOrder(b, y, g.bookYear[y])
 	case "travel":
 		g.orderSeq[mi]++
 		b = append(b, "TRV-"...)
@@ -250,6 +328,52 @@ func (g *generator) orderNo(mi int, created time.Time, prod *product) string {
 		g.orderSeq[mi] += 1 + int64(g.rng.IntN(3))
 		b = append(b, "EL-"...)
 		b = strconv.AppendInt(b, g.orderSeq[mi], 10)
+	}
+	return string(b)
+}
+
+func appendBookOrder(b []byte, year int, n int64) []byte {
+	b = append(b, "BK-"...)
+	b = strconv.AppendInt(b, int64(year), 10)
+	b = append(b, '-')
+	d := strconv.AppendInt(nil, n, 10)
+	for range 6 - len(d) {
+		b = append(b, '0')
+	}
+	return append(b, d...)
+}
+
+// orderRanks numbers the orders of one chunk of the seed from the number
+// of each merchant's payments before it, so that chunks can be made in any
+// order and still number their orders as one pass from the oldest would:
+// ORD-1001, 1002, ... (coffee), BK-<year>-000001, ... per local year
+// (books), TRV-<code>-20001, ... (travel), EL-<1040000 + 2n + 0 or 1>
+// (electronics: ascending by 1 to 3).
+type orderRanks struct {
+	rank     [4]int64 // each merchant's payments so far, this one included
+	bookYear int      // the chunk's local year (a chunk is one local day at most)
+	bookBase int64    // books payments of that year before the chunk
+}
+
+func (o *orderRanks) next(g *generator, mi int, prod *product) string {
+	o.rank[mi]++
+	r := o.rank[mi]
+	b := make([]byte, 0, 20)
+	switch profiles[mi].kind {
+	case "coffee":
+		b = append(b, "ORD-"...)
+		b = strconv.AppendInt(b, 1000+r, 10)
+	case "books":
+		o.bookBase++
+		b = appendBookOrder(b, o.bookYear, o.bookBase)
+	case "travel":
+		b = append(b, "TRV-"...)
+		b = append(b, prod.code...)
+		b = append(b, '-')
+		b = strconv.AppendInt(b, 20000+r, 10)
+	default:
+		b = append(b, "EL-"...)
+		b = strconv.AppendInt(b, 1040000+2*r+int64(g.rng.IntN(2)), 10)
 	}
 	return string(b)
 }
@@ -388,54 +512,6 @@ var rejectionCum = func() []float64 {
 
 func (g *generator) pickRejection() int { return g.pick(rejectionCum) }
 
-// seedStore fills an empty store.
-func seedStore(s *Store, seed int64, payments int) {
-	now := s.clock()
-	payments = max(payments, 0)
-	g := newGenerator(seed, now, payments)
-	s.gen = g
-	for _, p := range profiles {
-		m := &merchantData{
-			Merchant: Merchant{ID: p.id, Name: p.name, Kind: p.kind, Currencies: p.currencies, CallbackURL: p.callbackURL},
-			byOrder:  make(map[string]*Payment, int(float64(payments)*p.share)+16),
-		}
-		s.merchants = append(s.merchants, m)
-		s.merchantByID[m.ID] = m
-	}
-	start := now.Add(-seedDays * 24 * time.Hour)
-	mainEnd := now.Add(-liveWindow)
-
-	seedStickers(s, g, start)
-	seedTokens(s, g, start, now, payments)
-
-	live := payments >= 40
-	regular := payments
-	if live {
-		regular -= len(liveSpecials)
-	}
-	counts := make([]int, len(profiles))
-	left := regular
-	for i, p := range profiles {
-		counts[i] = int(math.Round(float64(regular) * p.share))
-		if i == len(profiles)-1 {
-			counts[i] = left
-		}
-		counts[i] = min(counts[i], left)
-		left -= counts[i]
-	}
-	s.payments = make([]*Payment, 0, payments+64)
-	for _, sl := range g.times(counts, start, mainEnd) {
-		mi := int(sl.mi)
-		p := g.basePayment(mi, time.Unix(sl.t, 0).UTC())
-		g.settleSeeded(mi, p)
-		s.addPayment(s.merchants[mi], p)
-	}
-	seedRefunds(s, g, now)
-	if live {
-		seedLive(s, g, now)
-	}
-}
-
 func seedStickers(s *Store, g *generator, start time.Time) {
 	var all []*Sticker
 	for _, p := range profiles {
@@ -510,51 +586,42 @@ type seedRefund struct {
 	p *Payment
 }
 
-func seedRefunds(s *Store, g *generator, now time.Time) {
-	var all []seedRefund
-	latest := now.Add(-liveWindow - 2*time.Minute)
-	for _, p := range s.payments {
-		prof := &profiles[s.merchantIndex(p.MerchantID)]
-		if p.Status != PaymentSettled || g.rng.Float64() >= prof.refundShare {
-			continue
-		}
-		var amounts []money.Decimal
-		switch r := g.rng.Float64(); {
-		case r < 0.5:
-			amounts = []money.Decimal{p.Captured}
-		case r < 0.85:
-			amounts = []money.Decimal{max(roundUnit(money.Decimal(float64(p.Captured)*(0.1+0.6*g.rng.Float64()))), 10000)}
-		default:
-			for range 2 + g.rng.IntN(2) {
-				amounts = append(amounts, max(roundUnit(money.Decimal(float64(p.Captured)*(0.1+0.2*g.rng.Float64()))), 10000))
-			}
-		}
-		at := p.Completed
-		var sum money.Decimal
-		for _, a := range amounts {
-			at = at.Add(g.between(10*time.Minute, 10*24*time.Hour)).Truncate(time.Second)
-			if !at.Before(latest) || sum+a > p.Captured {
-				break
-			}
-			r := &Refund{Created: at, Amount: money.Amount{Value: a, Currency: p.Amount.Currency}, Status: RefundSuccess, ResultCode: "Success"}
-			r.Updated = g.clampPast(at.Add(g.between(time.Minute, 30*time.Minute)).Truncate(time.Second))
-			if g.rng.Float64() < 0.06 {
-				code := refundFailures[g.rng.IntN(len(refundFailures))]
-				r.Status, r.ResultCode, r.Message = RefundRejected, code, "The issuer refused the refund"
-			} else {
-				sum += a
-			}
-			all = append(all, seedRefund{r, p})
+// refundsOf draws a seeded payment's refunds (none for most), adding them
+// to p.Refunded; the store gives them ids once the whole seed is made.
+func (g *generator) refundsOf(mi int, p *Payment, out []seedRefund) []seedRefund {
+	prof := &profiles[mi]
+	if p.Status != PaymentSettled || g.rng.Float64() >= prof.refundShare {
+		return out
+	}
+	latest := g.now.Add(-liveWindow - 2*time.Minute)
+	var amounts []money.Decimal
+	switch r := g.rng.Float64(); {
+	case r < 0.5:
+		amounts = []money.Decimal{p.Captured}
+	case r < 0.85:
+		amounts = []money.Decimal{max(roundUnit(money.Decimal(float64(p.Captured)*(0.1+0.6*g.rng.Float64()))), 10000)}
+	default:
+		for range 2 + g.rng.IntN(2) {
+			amounts = append(amounts, max(roundUnit(money.Decimal(float64(p.Captured)*(0.1+0.2*g.rng.Float64()))), 10000))
 		}
 	}
-	slices.SortStableFunc(all, func(a, b seedRefund) int { return a.r.Created.Compare(b.r.Created) })
-	s.refunds = make([]*Refund, 0, len(all)+8)
-	for _, x := range all {
-		s.addRefund(s.merchantByID[x.p.MerchantID], x.p, x.r)
-		if x.r.Status != RefundRejected {
-			x.p.Refunded += x.r.Amount.Value
+	at := p.Completed
+	for _, a := range amounts {
+		at = at.Add(g.between(10*time.Minute, 10*24*time.Hour)).Truncate(time.Second)
+		if !at.Before(latest) || p.Refunded+a > p.Captured {
+			break
 		}
+		r := &Refund{Created: at, Amount: money.Amount{Value: a, Currency: p.Amount.Currency}, Status: RefundSuccess, ResultCode: "Success"}
+		r.Updated = g.clampPast(at.Add(g.between(time.Minute, 30*time.Minute)).Truncate(time.Second))
+		if g.rng.Float64() < 0.06 {
+			code := refundFailures[g.rng.IntN(len(refundFailures))]
+			r.Status, r.ResultCode, r.Message = RefundRejected, code, "The issuer refused the refund"
+		} else {
+			p.Refunded += a
+		}
+		out = append(out, seedRefund{r, p})
 	}
+	return out
 }
 
 func (s *Store) merchantIndex(id string) int {
@@ -603,10 +670,21 @@ var liveSpecials = []struct {
 	{1, liveSettled, 12 * time.Second, 0},
 }
 
-func seedLive(s *Store, g *generator, now time.Time) {
+// liveRefund is a pending refund of the live part; like every seeded refund
+// it gets its id (and its settling event) once the whole seed is made.
+type liveRefund struct {
+	seedRefund
+	due time.Time
+}
+
+func seedLive(s *Store, g *generator, now time.Time) []liveRefund {
 	var recentSettled []*Payment
 	for i := len(s.payments) - 1; i >= 0 && len(recentSettled) < 3; i-- {
-		if p := s.payments[i]; p.Status == PaymentSettled && p.Remaining() >= 30000 && p.Amount.Currency == "RUB" {
+		p := s.payments[i]
+		if p == nil { // not made yet (the seed makes the newest days first)
+			break
+		}
+		if p.Status == PaymentSettled && p.Remaining() >= 30000 && p.Amount.Currency == "RUB" {
 			recentSettled = append(recentSettled, p)
 		}
 	}
@@ -659,6 +737,7 @@ func seedLive(s *Store, g *generator, now time.Time) {
 	}
 	// Pending refunds settling at +6 s, +17 s and +26 s; the last ends in .13
 	// and so is Rejected when it settles.
+	var refunds []liveRefund
 	for i, p := range recentSettled {
 		r := &Refund{Created: now.Add(-time.Duration(100-25*i) * time.Second), Status: RefundPending}
 		r.Updated = r.Created
@@ -667,9 +746,8 @@ func seedLive(s *Store, g *generator, now time.Time) {
 			v = roundUnit(p.Remaining()/3) + refundRejectedFraction
 		}
 		r.Amount = money.Amount{Value: v, Currency: p.Amount.Currency}
-		s.addRefund(s.merchantByID[p.MerchantID], p, r)
 		p.Refunded += v
-		s.schedule(now.Add([]time.Duration{6, 17, 26}[i]*time.Second), evSettleRefund, r.seq)
+		refunds = append(refunds, liveRefund{seedRefund{r, p}, now.Add([]time.Duration{6, 17, 26}[i] * time.Second)})
 	}
 	// A tokenization page the customer "fills in" 12 s after start.
 	t := &PaymentToken{
@@ -680,6 +758,7 @@ func seedLive(s *Store, g *generator, now time.Time) {
 	t.Updated = t.Created
 	s.addToken(s.merchants[1], t)
 	s.schedule(now.Add(12*time.Second), evActivateToken, t.seq)
+	return refunds
 }
 
 // Arrive adds one new realistic payment, as a customer paying now would:
@@ -715,5 +794,7 @@ func (s *Store) Arrive() Payment {
 	s.addPayment(s.merchants[mi], p)
 	s.begin(p, f, code, now)
 	s.notePayment(p)
+	s.logf("sandbox payment arrived", "kind", "payment", "id", p.ID, "merchantId", p.MerchantID,
+		"from", "", "to", string(p.Status), "resultCode", p.ResultCode)
 	return *p
 }

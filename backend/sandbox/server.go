@@ -135,7 +135,13 @@ func Start(ctx context.Context, opts Options) (*Server, error) {
 	}
 	baseURL := "https://" + net.JoinHostPort(ip.String(), strconv.Itoa(tcp.Port))
 
-	store := NewStore(opts)
+	// The newest days are seeded before this returns, the rest in the
+	// background; ctx ending (a signal) stops the seed.
+	store, err := OpenStore(ctx, opts)
+	if err != nil {
+		_ = ln.Close()
+		return nil, err
+	}
 	store.setBaseURL(baseURL)
 	s := &Server{
 		opts: opts, store: store, certs: c, baseURL: baseURL, log: opts.Logger,
@@ -146,7 +152,9 @@ func Start(ctx context.Context, opts Options) (*Server, error) {
 	}
 	store.setNotifier(s.deliver.send)
 	s.srv = &http.Server{
-		Handler:           s.routes(),
+		// Bodies are bounded in size and time per request (bodylimit.go),
+		// not by ReadTimeout, which would also cancel slow handlers.
+		Handler:           s.limitBodies(s.routes()),
 		ReadHeaderTimeout: 10 * time.Second,
 		IdleTimeout:       2 * time.Minute,
 		ErrorLog:          slog.NewLogLogger(opts.Logger.Handler(), slog.LevelDebug),
@@ -190,9 +198,12 @@ func (s *Server) routes() http.Handler {
 	root := http.NewServeMux()
 	root.Handle("/api/v2/", s.v2Routes())
 	root.HandleFunc("/api/v1/", s.v1)
+	root.Handle("/_sandbox/", s.controlRoutes()) // testers' control, control.go
 	s.pageRoutes(root)
 	root.HandleFunc("/", notFoundJSON)
-	return s.faults.wrap(root)
+	// The request log wraps the fault injector, so that it logs what the
+	// client got: an injected error, or a dropped connection.
+	return s.logRequests(s.faults.wrap(root))
 }
 
 // BaseURL is "https://127.0.0.1:PORT".
@@ -225,27 +236,43 @@ func (s *Server) Info() Info {
 }
 
 // WriteInfoFile writes the CA beside path ("<path without extension>-ca.pem"),
-// then Info as JSON to path. Both are written to a temporary file and renamed
-// into place, so a reader polling for the file never sees half of it.
+// then Info as JSON to path, both mode 600. Each is written to a temporary
+// file in the same directory and renamed into place, so a reader polling for
+// the file never sees half of it. Only a regular file or nothing is replaced
+// (InfoFilePaths, infofile.go): anything else at either path is refused
+// before either is written.
 func (s *Server) WriteInfoFile(path string) error {
-	abs, err := filepath.Abs(path)
+	abs, caPath, err := InfoFilePaths(path)
 	if err != nil {
 		return err
 	}
-	caPath := strings.TrimSuffix(abs, filepath.Ext(abs)) + "-ca.pem"
-	if err := writeAtomic(caPath, s.certs.caPEM, 0o644); err != nil {
+	_, statErr := os.Lstat(caPath)
+	caExisted := statErr == nil
+	if err := writeAtomic(caPath, s.certs.caPEM, 0o600); err != nil {
 		return err
 	}
 	s.mu.Lock()
+	prevCA := s.caFile
 	s.caFile = caPath
 	s.mu.Unlock()
 	b, err := json.MarshalIndent(s.Info(), "", "  ")
+	if err == nil {
+		err = writeAtomic(abs, append(b, '\n'), 0o600) // it holds credentials
+	}
 	if err != nil {
+		if !caExisted {
+			_ = os.Remove(caPath)
+		}
+		s.mu.Lock()
+		s.caFile = prevCA
+		s.mu.Unlock()
 		return err
 	}
-	return writeAtomic(abs, append(b, '\n'), 0o600) // it holds credentials
+	return nil
 }
 
+// writeAtomic writes data to a temporary file beside path and renames it
+// over path.
 func writeAtomic(path string, data []byte, perm os.FileMode) error {
 	dir := filepath.Dir(path)
 	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp*")
@@ -254,24 +281,23 @@ func writeAtomic(path string, data []byte, perm os.FileMode) error {
 	}
 	tmp := f.Name()
 	defer os.Remove(tmp) // a no-op once renamed
-	if _, err := f.Write(data); err != nil {
-		f.Close()
+	err = f.Chmod(perm)
+	if err == nil {
+		_, err = f.Write(data)
+	}
+	if err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(tmp, path)
+	}
+	if err != nil {
 		return fmt.Errorf("sandbox: write %s: %w", path, err)
 	}
-	if err := f.Chmod(perm); err != nil {
-		f.Close()
-		return err
-	}
-	if err := f.Sync(); err != nil {
-		f.Close()
-		return err
-	}
-	if err := f.Close(); err != nil {
-		return err
-	}
-	if err := os.Rename(tmp, path); err != nil {
-		return fmt.Errorf("sandbox: write %s: %w", path, err)
-	}
+	syncDir(dir)
 	return nil
 }
 
@@ -279,6 +305,7 @@ func writeAtomic(path string, data []byte, perm os.FileMode) error {
 func (s *Server) Close() error {
 	s.closeOnce.Do(func() {
 		s.cancel()
+		s.store.Stop() // releases requests waiting for the seed
 		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 		defer cancel()
 		if err := s.srv.Shutdown(ctx); err != nil {

@@ -2,14 +2,17 @@ package sandbox
 
 import (
 	"cmp"
+	"context"
 	"crypto/rand"
 	"encoding/base64"
+	"fmt"
 	"log/slog"
 	"math"
 	rnd "math/rand/v2"
 	"slices"
 	"strconv"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -29,11 +32,41 @@ const (
 // interfaces call its exported methods. Reads take the read lock and return
 // copies; moves take the write lock and return typed errors (errors.go).
 type Store struct {
-	mu          sync.RWMutex
+	mu          storeLock // a read-write lock whose writers also wait for the seed (seed_async.go)
 	now         func() time.Time
+	offset      atomic.Int64 // nanoseconds Advance has moved the clock on
 	settleDelay time.Duration
 	log         *slog.Logger
 
+	wake chan struct{} // tells the settler an earlier event was added
+
+	outbox   []notification     // callbacks collected under the lock, sent after it
+	logbox   []stateLog         // state changes collected under the lock, logged after it
+	notifier func(notification) // nil: callbacks are dropped (a store without a server)
+
+	baseURL string // for the payment page and confirmation addresses
+
+	fullToken, readOnlyToken string
+	v1Users                  []V1User
+
+	seed     int64     // Options.Seed
+	seedSize int       // Options.Payments
+	seedNow  time.Time // the store clock when the seed was made (Reset makes the same seed)
+
+	// The seed in progress (seed_async.go), guarded by mu.
+	baseCtx  context.Context // OpenStore's: seeding (and reseeding) stops when it ends
+	resetMu  sync.Mutex      // one Reset at a time
+	phase    seedPhase
+	horizon  int64         // every seeded payment created at or after this (unix ns) is in
+	progress chan struct{} // closed at each step of the seed (nil when none runs)
+	seeder   *seeder       // the run in the background, nil when none
+	seedGen  uint64        // counts seed runs; a Reset makes the running one stale
+
+	storeData // everything Reset puts back
+}
+
+// storeData is the store's objects: what the seed makes and Reset replaces.
+type storeData struct {
 	merchants    []*merchantData
 	merchantByID map[string]*merchantData
 
@@ -43,16 +76,7 @@ type Store struct {
 	tokens   []*PaymentToken
 	stickers []*Sticker
 
-	events eventHeap     // due state moves, earliest first (clock.go)
-	wake   chan struct{} // tells the settler an earlier event was added
-
-	outbox   []notification     // callbacks collected under the lock, sent after it
-	notifier func(notification) // nil: callbacks are dropped (a store without a server)
-
-	baseURL string // for the payment page and confirmation addresses
-
-	fullToken, readOnlyToken string
-	v1Users                  []V1User
+	events eventHeap // due state moves, earliest first (clock.go)
 
 	gen *generator // seed tables, reused for new objects and arrivals
 	rng *rnd.Rand  // deterministic choices for objects made after the seed
@@ -69,21 +93,45 @@ type merchantData struct {
 	stickers []*Sticker
 	tokens   []*PaymentToken
 	byOrder  map[string]*Payment // orderNo -> the newest payment with it
+
+	// While seeding, payments is pbuf[pstart:...]: the chunks still to come
+	// go into pbuf[:pstart], before it (seed_async.go).
+	pbuf   []*Payment
+	pstart int
 }
 
-// NewStore builds the store and seeds it (deterministically from opts.Seed).
-// Nothing runs in the background: time moves only when RunDue is called,
-// which the Server's settler does.
+// NewStore builds the store and seeds it (deterministically from opts.Seed),
+// all of it before it returns; it panics if opts.Payments is more than
+// MaxPayments. Nothing runs in the background: time moves only when RunDue
+// is called, which the Server's settler does.
 func NewStore(opts Options) *Store {
+	s, err := OpenStore(context.Background(), opts)
+	if err != nil {
+		panic(err)
+	}
+	s.awaitComplete()
+	return s
+}
+
+// OpenStore builds the store and seeds it (deterministically from
+// opts.Seed): the newest payments and the live part before it returns, the
+// rest in the background, newest first, while the store already answers
+// (reads that need a part not made yet wait for it; writes wait for the
+// whole seed). Seeding stops when ctx ends. It refuses more than MaxPayments.
+func OpenStore(ctx context.Context, opts Options) (*Store, error) {
 	opts = opts.withDefaults()
+	if opts.Payments > MaxPayments {
+		return nil, fmt.Errorf("sandbox: %d payments is more than the sandbox seeds (at most %d, about 550 bytes of memory each)", opts.Payments, MaxPayments)
+	}
 	s := &Store{
-		now:          opts.Now,
-		settleDelay:  opts.SettleDelay,
-		log:          opts.Logger,
-		merchantByID: map[string]*merchantData{},
-		wake:         make(chan struct{}, 1),
-		baseURL:      "https://127.0.0.1",
-		rng:          rnd.New(rnd.NewPCG(uint64(opts.Seed), 0x5eed0001)),
+		now:         opts.Now,
+		settleDelay: opts.SettleDelay,
+		log:         opts.Logger,
+		wake:        make(chan struct{}, 1),
+		baseURL:     "https://127.0.0.1",
+		seed:        opts.Seed,
+		seedSize:    max(opts.Payments, 0),
+		baseCtx:     ctx,
 	}
 	s.fullToken = "pdv2_" + randomSecret()
 	s.readOnlyToken = "pdv2ro_" + randomSecret()
@@ -91,8 +139,20 @@ func NewStore(opts Options) *Store {
 		{Login: "cashier", Password: randomSecret(), Role: RoleCashier, AccountID: V1AccountID},
 		{Login: "accountant", Password: randomSecret(), Role: RoleAccountant, AccountID: V1AccountID},
 	}
-	seedStore(s, opts.Seed, opts.Payments)
-	return s
+	s.seedNow = s.clock()
+	s.storeData = s.freshData()
+	if err := s.beginSeed(ctx); err != nil {
+		return nil, fmt.Errorf("sandbox: seeding: %w", err)
+	}
+	return s, nil
+}
+
+// freshData is an empty store before its seed.
+func (s *Store) freshData() storeData {
+	return storeData{
+		merchantByID: map[string]*merchantData{},
+		rng:          rnd.New(rnd.NewPCG(uint64(s.seed), 0x5eed0001)),
+	}
 }
 
 // randomSecret makes a credential; crypto/rand, never derived from the seed.
@@ -104,7 +164,9 @@ func randomSecret() string {
 
 // clock is the store time used for every timestamp: UTC, milliseconds (what
 // the JSON shows, so a created time read back compares equal).
-func (s *Store) clock() time.Time { return s.now().UTC().Truncate(time.Millisecond) }
+func (s *Store) clock() time.Time {
+	return s.now().Add(time.Duration(s.offset.Load())).UTC().Truncate(time.Millisecond)
+}
 
 // Now is the store clock.
 func (s *Store) Now() time.Time { return s.clock() }
@@ -113,13 +175,13 @@ func (s *Store) Now() time.Time { return s.clock() }
 func (s *Store) SettleDelay() time.Duration { return s.settleDelay }
 
 func (s *Store) setBaseURL(u string) {
-	s.mu.Lock()
+	s.mu.lockRaw()
 	s.baseURL = u
 	s.mu.Unlock()
 }
 
 func (s *Store) setNotifier(fn func(notification)) {
-	s.mu.Lock()
+	s.mu.lockRaw()
 	s.notifier = fn
 	s.mu.Unlock()
 }
@@ -127,9 +189,12 @@ func (s *Store) setNotifier(fn func(notification)) {
 // unlock releases the write lock, then hands over the callbacks collected
 // under it, so a slow receiver can never hold the store.
 func (s *Store) unlock() {
-	out, fn := s.outbox, s.notifier
-	s.outbox = nil
+	out, fn, logs := s.outbox, s.notifier, s.logbox
+	s.outbox, s.logbox = nil, nil
 	s.mu.Unlock()
+	for _, l := range logs {
+		s.log.Info(l.msg, l.args...)
+	}
 	if fn != nil {
 		for _, n := range out {
 			fn(n)
@@ -173,6 +238,8 @@ func (s *Store) V1User(login string) (V1User, bool) {
 
 // Merchants lists the merchants (= v1 sites) in id order.
 func (s *Store) Merchants() []Merchant {
+	s.mu.RLock() // Reset replaces them (with the same)
+	defer s.mu.RUnlock()
 	out := make([]Merchant, len(s.merchants))
 	for i, m := range s.merchants {
 		out[i] = m.Merchant
@@ -182,6 +249,8 @@ func (s *Store) Merchants() []Merchant {
 
 // MerchantIDs lists the merchant ids in order.
 func (s *Store) MerchantIDs() []string {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
 	out := make([]string, len(s.merchants))
 	for i, m := range s.merchants {
 		out[i] = m.ID
@@ -191,6 +260,8 @@ func (s *Store) MerchantIDs() []string {
 
 // Merchant finds one merchant.
 func (s *Store) Merchant(id string) (Merchant, bool) {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
 	m, ok := s.merchantByID[id]
 	if !ok {
 		return Merchant{}, false
@@ -259,6 +330,7 @@ func (s *Store) sticker(id string) (*Sticker, error) {
 
 // GetPayment returns one payment.
 func (s *Store) GetPayment(id string) (Payment, error) {
+	s.awaitSeed(func() bool { return !s.paymentMissing(id) })
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	p, err := s.payment(id)
@@ -271,6 +343,8 @@ func (s *Store) GetPayment(id string) (Payment, error) {
 // PaymentByOrderNo finds the newest payment of a merchant with that order
 // number (v1 getPaymentByInvoiceID: invoiceID + siteAlias).
 func (s *Store) PaymentByOrderNo(merchantID, orderNo string) (Payment, error) {
+	// Found is final (what is not in yet is older); not found waits for all.
+	s.awaitSeed(func() bool { m := s.merchantByID[merchantID]; return m == nil || m.byOrder[orderNo] != nil })
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	if m := s.merchantByID[merchantID]; m != nil {
@@ -283,6 +357,7 @@ func (s *Store) PaymentByOrderNo(merchantID, orderNo string) (Payment, error) {
 
 // RefundsOfPayment lists a payment's refunds, oldest first.
 func (s *Store) RefundsOfPayment(paymentID string) ([]Refund, error) {
+	s.awaitComplete()
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	p, err := s.payment(paymentID)
@@ -298,6 +373,7 @@ func (s *Store) RefundsOfPayment(paymentID string) ([]Refund, error) {
 
 // GetRefund returns one refund.
 func (s *Store) GetRefund(id string) (Refund, error) {
+	s.awaitComplete()
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	r, err := s.refund(id)
@@ -419,8 +495,29 @@ type PaymentFilter struct {
 func (s *Store) FilterPayments(f PaymentFilter) ([]Payment, bool) {
 	limit := cmp.Or(f.Limit, 1000)
 	lo, hi := timeBounds(f.Start, f.End)
-	s.mu.RLock()
-	defer s.mu.RUnlock()
+	var (
+		out      []Payment
+		overflow bool
+	)
+	// While the seed is made, the answer is final once the seed has passed
+	// the period's start, or once more than the limit match among what is
+	// in: everything not in yet is older than all of those.
+	final := false
+	s.awaitSeed(func() bool {
+		out, overflow = s.filterPayments(f, limit, lo, hi)
+		final = lo >= s.horizon || overflow
+		return final
+	})
+	if !final { // no seed running (any more)
+		s.mu.RLock()
+		out, overflow = s.filterPayments(f, limit, lo, hi)
+		s.mu.RUnlock()
+	}
+	return out, overflow
+}
+
+// filterPayments is FilterPayments under the read lock.
+func (s *Store) filterPayments(f PaymentFilter, limit int, lo, hi int64) ([]Payment, bool) {
 	var out []Payment
 	overflow := false
 	for _, m := range s.selectMerchants(f.MerchantIDs) {
@@ -463,6 +560,7 @@ type RefundFilter struct {
 func (s *Store) FilterRefunds(f RefundFilter) ([]Refund, bool) {
 	limit := cmp.Or(f.Limit, 1000)
 	lo, hi := timeBounds(f.Start, f.End)
+	s.awaitComplete()
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	var out []Refund

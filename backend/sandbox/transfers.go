@@ -100,21 +100,28 @@ type siteLedger struct {
 func paymentStamp(p *Payment) sortKey { return sortKey{p.Completed.UnixNano(), p.seq} }
 func refundStamp(r *Refund) sortKey   { return sortKey{r.Updated.UnixNano(), r.seq} }
 
-// ledgerReady builds the ledger on first use.
+// ledgerReady waits for the seed (the ledger is built right after it) and
+// builds the ledger if the seed stopped before.
 func (s *Store) ledgerReady() {
+	s.awaitComplete()
 	s.mu.RLock()
 	built := s.ledger.built
 	s.mu.RUnlock()
 	if built {
 		return
 	}
-	s.mu.Lock()
+	s.mu.lockRaw()
 	defer s.unlock()
-	if s.ledger.built {
-		return
+	if !s.ledger.built {
+		s.ledger = s.makeLedger(s.merchants)
 	}
-	s.ledger.sites = make(map[string]*siteLedger, len(s.merchants))
-	for _, m := range s.merchants {
+}
+
+// makeLedger builds the ledger of the merchants' settled operations (with
+// no write under way: under the lock, or while the seed holds writes off).
+func (s *Store) makeLedger(merchants []*merchantData) ledger {
+	lg := ledger{built: true, sites: make(map[string]*siteLedger, len(merchants))}
+	for _, m := range merchants {
 		sl := &siteLedger{}
 		for _, p := range m.payments {
 			if p.Status == PaymentSettled {
@@ -128,9 +135,9 @@ func (s *Store) ledgerReady() {
 		}
 		slices.SortFunc(sl.payments, func(a, b *Payment) int { return paymentStamp(a).cmp(paymentStamp(b)) })
 		slices.SortFunc(sl.refunds, func(a, b *Refund) int { return refundStamp(a).cmp(refundStamp(b)) })
-		s.ledger.sites[m.ID] = sl
+		lg.sites[m.ID] = sl
 	}
-	s.ledger.built = true
+	return lg
 }
 
 // ledgerAddPayment notes a payment that has just become Settled (under the
@@ -187,12 +194,7 @@ func monthOf(t time.Time) time.Time {
 }
 
 // seededAt is the store clock when the store was made (the seed's "now").
-func (s *Store) seededAt() time.Time {
-	if s.gen == nil {
-		return time.Time{}
-	}
-	return s.gen.now
-}
+func (s *Store) seededAt() time.Time { return s.seedNow }
 
 // monthlyUntil is when a site switched from monthly to daily settlement
 // (zero: always daily).

@@ -156,3 +156,10 @@ func (ns *nonceStore) len(login string) int {
 	}
 	return 0
 }
+
+// reset forgets every nonce (POST /_sandbox/reset: back to the seed).
+func (ns *nonceStore) reset() {
+	ns.mu.Lock()
+	defer ns.mu.Unlock()
+	clear(ns.byLogin)
+}
