@@ -31,7 +31,12 @@ const (
 	envNoColor    = "NO_COLOR"
 )
 
-const defaultRefresh = 10 * time.Second
+// The lists refresh every --refresh: from once a second to once a day.
+const (
+	defaultRefresh = 10 * time.Second
+	minRefresh     = time.Second
+	maxRefresh     = 24 * time.Hour
+)
 
 // system is what the command reads from the machine around it, so that
 // tests can give it an environment of their own.
@@ -170,7 +175,7 @@ func loadSettings(args []string, sys system) (settings, error) {
 		path = defaultConfigPath(sys)
 	}
 	if path != "" {
-		raw, err := os.ReadFile(path)
+		raw, err := readSmallFile(path, maxConfigSize)
 		switch {
 		case err == nil:
 			s.ConfigPath = path
@@ -278,8 +283,13 @@ func loadSettings(args []string, sys system) (settings, error) {
 		if err != nil {
 			return settings{}, usagef("%s is not a duration; write it like 10s, 30s or 2m", describe(from, strconv.Quote(r)))
 		}
-		if d < time.Second {
-			return settings{}, usagef("%s is too short; refresh at most once a second (e.g. 10s)", describe(from, d.String()))
+		if d < minRefresh {
+			return settings{}, usagef("%s is too short; refresh at most once a second: give a duration from %s to %s (e.g. 10s)",
+				describe(from, shortDur(d)), shortDur(minRefresh), shortDur(maxRefresh))
+		}
+		if d > maxRefresh {
+			return settings{}, usagef("%s is too long; give a duration from %s to %s (e.g. 10s)",
+				describe(from, shortDur(d)), shortDur(minRefresh), shortDur(maxRefresh))
 		}
 		s.Refresh = d
 	}
@@ -532,7 +542,7 @@ func permissionWarning(path string, fc fileConfig, goos string) string {
 
 // loadCAs returns the system's roots plus the PEM certificates in path.
 func loadCAs(path string) (*x509.CertPool, error) {
-	raw, err := os.ReadFile(path)
+	raw, err := readSmallFile(path, maxCAFileSize)
 	if err != nil {
 		return nil, errors.New(describeFileErr(err))
 	}
@@ -556,6 +566,101 @@ func checkMerchantID(id string) error {
 		}
 	}
 	return nil
+}
+
+// The files paydash reads whole are bounded: a config file is a few
+// kilobytes, a CA bundle a few hundred (the system's whole bundle is about
+// 200 KB).
+const (
+	maxConfigSize = 1 << 20 // 1 MiB
+	maxCAFileSize = 4 << 20 // 4 MiB
+)
+
+// notRegularError is a path naming a directory, device, pipe or socket,
+// which readSmallFile refuses before opening (a pipe would block the open,
+// /dev/zero would never end).
+type notRegularError struct{ mode os.FileMode }
+
+func (e *notRegularError) Error() string {
+	kind := "a directory"
+	switch m := e.mode; {
+	case m.IsDir():
+	case m&os.ModeCharDevice != 0:
+		kind = "a character device"
+	case m&os.ModeDevice != 0:
+		kind = "a block device"
+	case m&os.ModeNamedPipe != 0:
+		kind = "a named pipe"
+	case m&os.ModeSocket != 0:
+		kind = "a socket"
+	default:
+		kind = "mode " + m.String()
+	}
+	return "not a regular file (" + kind + ")"
+}
+
+// tooLargeError is a file larger than readSmallFile's limit.
+type tooLargeError struct{ size, limit int64 }
+
+func (e *tooLargeError) Error() string {
+	return fmt.Sprintf("larger than %s (%s bytes)", sizeName(e.limit), thousands(int(e.size)))
+}
+
+func sizeName(n int64) string {
+	if n%(1<<20) == 0 {
+		return fmt.Sprintf("%d MiB", n>>20)
+	}
+	return fmt.Sprintf("%d bytes", n)
+}
+
+// readSmallFile reads the whole of a file the user named, if it is a
+// regular file (symbolic links followed) of at most limit bytes; anything
+// else is refused before a byte is read: *notRegularError, *tooLargeError.
+// Errors of the file system are returned as they are (errors.Is(err,
+// os.ErrNotExist) holds for a missing file).
+func readSmallFile(path string, limit int64) ([]byte, error) {
+	st, err := os.Stat(path)
+	if err != nil {
+		return nil, err
+	}
+	if !st.Mode().IsRegular() {
+		return nil, &notRegularError{mode: st.Mode()}
+	}
+	if st.Size() > limit {
+		return nil, &tooLargeError{size: st.Size(), limit: limit}
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	// The same checks on what was opened: the path may have changed since.
+	if st, err = f.Stat(); err != nil {
+		return nil, err
+	}
+	if !st.Mode().IsRegular() {
+		return nil, &notRegularError{mode: st.Mode()}
+	}
+	raw, err := io.ReadAll(io.LimitReader(f, limit+1))
+	if err != nil {
+		return nil, err
+	}
+	if int64(len(raw)) > limit { // it grew
+		return nil, &tooLargeError{size: int64(len(raw)), limit: limit}
+	}
+	return raw, nil
+}
+
+// shortDur writes 24h rather than 24h0m0s, 1m rather than 1m0s.
+func shortDur(d time.Duration) string {
+	s := d.String()
+	if strings.HasSuffix(s, "m0s") {
+		s = strings.TrimSuffix(s, "0s")
+	}
+	if strings.HasSuffix(s, "h0m") {
+		s = strings.TrimSuffix(s, "0m")
+	}
+	return s
 }
 
 // describeFileErr says what went wrong with a file in words, without Go's
@@ -677,6 +782,7 @@ Flags:
   --base-url URL       the payment service, e.g. https://pay.example.com
                        (default: the embedded sandbox)
   --ca-file PATH       PEM file of CA certificates to trust besides the system's
+                       (a regular file of at most 4 MiB)
   --merchant ID        the merchant shown first (one of merchants, if listed)
   --config PATH        the config file (default %s)
   --read-only          send no action: capture, cancel and refund are refused
@@ -684,7 +790,7 @@ Flags:
                        %s, or
                        sandbox-journal.jsonl there on the sandbox)
   --log PATH           request log, JSON lines, secrets left out (default none)
-  --refresh DURATION   how often the lists refresh (default 10s)
+  --refresh DURATION   how often the lists refresh, from 1s to 24h (default 10s)
 
 Environment:
   PAYDASH_V2_TOKEN     bearer token of the current interface (/api/v2)
@@ -720,7 +826,9 @@ when it holds a secret):
 Actions [keys] can remap (the dashboard's ? help shows their keys):
 %s
 Exit status: 0 after quitting, 1 when paydash could not start (terminal,
-sandbox, journal), 2 for a bad flag, environment or config file.
+sandbox, journal) or a signal stopped it before it did, 2 for a bad flag,
+environment or config file (the config and CA files must be regular files of
+at most 1 MiB and 4 MiB).
 `, cfg, filepath.Join(state, "journal.jsonl"), wrapWords(actionNames(), "  ", 78))
 }
 

@@ -94,6 +94,11 @@ func openSession(ctx context.Context, s settings, sys system, now time.Time) (_ 
 	}()
 
 	if s.LogPath != "" {
+		// A regular file or none: a named pipe would block the open (and
+		// signals with it) until something reads it.
+		if st, err := os.Stat(s.LogPath); err == nil && !st.Mode().IsRegular() {
+			return nil, usagef("%s: %v; give a file paydash may write", describe(s.LogFrom, s.LogPath), &notRegularError{mode: st.Mode()})
+		}
 		f, err := os.OpenFile(s.LogPath, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o600)
 		if err != nil {
 			return nil, usagef("%s: %s; give a file paydash may write", describe(s.LogFrom, s.LogPath), describeFileErr(err))
@@ -111,8 +116,11 @@ func openSession(ctx context.Context, s settings, sys system, now time.Time) (_ 
 		cfg.Logger = sess.logger
 	}
 	if s.BaseURL == "" {
-		srv, err := sandbox.Start(ctx, sandboxOptions)
+		srv, err := startSandbox(ctx, sandboxOptions)
 		if err != nil {
+			if ctx.Err() != nil {
+				return nil, errInterrupted
+			}
 			return nil, fmt.Errorf("starting the embedded sandbox: %w", err)
 		}
 		sess.sandbox = srv
@@ -208,11 +216,20 @@ func runDashboard(ctx context.Context, args []string, stdout, stderr io.Writer, 
 	for _, w := range s.Warnings {
 		fmt.Fprintf(stderr, "paydash: %s\n", w)
 	}
+	if ctx.Err() != nil { // a signal while the files were read
+		fmt.Fprintf(stderr, "paydash: %v\n", errInterrupted)
+		return 1
+	}
 	if err := checkTerminal(); err != nil {
 		fmt.Fprintf(stderr, "paydash: %v\n", err)
 		return 1
 	}
 	sess, err := openSession(ctx, s, sys, time.Now())
+	if err == nil && ctx.Err() != nil {
+		// A signal while the session opened: the dashboard is not started.
+		_ = sess.Close()
+		err = errInterrupted
+	}
 	if err != nil {
 		fmt.Fprintf(stderr, "paydash: %v\n", err)
 		var ue *usageError
@@ -230,6 +247,41 @@ func runDashboard(ctx context.Context, args []string, stdout, stderr io.Writer, 
 		return 1
 	}
 	return 0
+}
+
+// errInterrupted is a signal (SIGINT, SIGTERM, SIGHUP) before the
+// dashboard or the sandbox was up: the command stops at once, exit 1.
+var errInterrupted = errors.New("interrupted before it was ready")
+
+// startSandbox is sandbox.Start, returning as soon as ctx ends even if the
+// sandbox is still seeding (Start stops seeding when ctx ends, but a
+// signal must stop the command at once whatever it is doing): the process
+// is about to end, and a sandbox that comes up after all is closed.
+func startSandbox(ctx context.Context, opts sandbox.Options) (*sandbox.Server, error) {
+	type started struct {
+		srv *sandbox.Server
+		err error
+	}
+	done := make(chan started, 1)
+	go func() {
+		srv, err := sandbox.Start(ctx, opts)
+		done <- started{srv, err}
+	}()
+	select {
+	case r := <-done:
+		if r.err == nil && ctx.Err() != nil {
+			_ = r.srv.Close()
+			return nil, ctx.Err()
+		}
+		return r.srv, r.err
+	case <-ctx.Done():
+		go func() {
+			if r := <-done; r.srv != nil {
+				_ = r.srv.Close()
+			}
+		}()
+		return nil, ctx.Err()
+	}
 }
 
 // checkTerminal refuses to draw the dashboard into a pipe or a file.

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"math"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -16,42 +17,75 @@ import (
 	"paydash/backend/sandbox"
 )
 
+// The ranges of the sandbox's numeric flags: out of them a flag is refused
+// (exit 2) with its range, before anything is started.
+//   - --payments: the seed takes about 630 bytes and 2 µs a payment (1,000,000:
+//     630 MB, 2 s), so 5,000,000 (about 3 GB, 10 s) is as many as a
+//     developer's machine should be asked for;
+//   - --arrivals: a new payment every 100 ms at most (about 25 MB an hour);
+//     1ns grew the process by 150 MB a second;
+//   - --settle-delay: 0 would mean the default 5 s (Options), so from 1 ms;
+//   - --seed: 0 would mean seed 1 (Options), so from 1;
+//   - --faults latency: at most 5 minutes.
+const (
+	maxSeedPayments = 5_000_000
+	minArrivals     = 100 * time.Millisecond
+	maxArrivals     = 24 * time.Hour
+	minSettleDelay  = time.Millisecond
+	maxSettleDelay  = 24 * time.Hour
+	maxFaultLatency = 5 * time.Minute
+)
+
 // runSandbox serves the embedded service in the foreground until ctx ends
-// (Ctrl-C), with the flags of design §7.
+// (Ctrl-C, SIGTERM), with the flags of design §7. A signal while it seeds
+// stops it at once (exit 1: it never became ready).
 func runSandbox(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("paydash sandbox", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs.SetOutput(io.Discard) // errors are reported below in one line
+	fs.Usage = func() {}     // and the help only when asked for
 	addr := fs.String("addr", "127.0.0.1:0", "listen address `HOST:PORT` (loopback only unless --public)")
 	public := fs.Bool("public", false, "allow a non-loopback --addr")
-	seed := fs.Int64("seed", 1, "seed of the generated data (same seed, same data)")
-	payments := fs.Int("payments", sandbox.DefaultPayments, "number of seeded payments, spread over the last 90 days")
-	infoFile := fs.String("info-file", "", "write base URL, CA file and credentials as JSON to `PATH` once ready")
-	faults := fs.String("faults", "", "inject network faults into API requests: `SPEC` such as latency=200ms,error=0.05,drop=0.01,malformed=0.01 (latency: half before the request is served, half before the answer; drop: half of them after serving, so the answer is lost)")
-	settle := fs.Duration("settle-delay", 5*time.Second, "how long new payments and refunds stay Pending")
-	arrivals := fs.Duration("arrivals", 3*time.Second, "a new payment arrives every `DURATION` (0 = none)")
+	seed := int64Flag(fs, "seed", 1, 1, math.MaxInt64, "seed of the generated data (same seed, same data): `N` from 1")
+	payments := int64Flag(fs, "payments", sandbox.DefaultPayments, 0, maxSeedPayments,
+		"number of seeded payments, spread over the last 90 days: `N` from 0 to "+thousands(maxSeedPayments))
+	infoFile := fs.String("info-file", "", "write base URL, CA file and credentials as JSON to `PATH` once ready (mode 600, the CA beside it in PATH-ca.pem; only a regular file or none is replaced)")
+	faults := fs.String("faults", "", "inject network faults into API requests: `SPEC` such as latency=200ms,error=0.05,drop=0.01,malformed=0.01 (latency: up to "+shortDur(maxFaultLatency)+", half before the request is served, half before the answer; drop: half of them after serving, so the answer is lost)")
+	settle := durationFlag(fs, "settle-delay", 5*time.Second, minSettleDelay, maxSettleDelay, false,
+		"how long new payments and refunds stay Pending: `DURATION` from "+shortDur(minSettleDelay)+" to "+shortDur(maxSettleDelay))
+	arrivals := durationFlag(fs, "arrivals", 3*time.Second, minArrivals, maxArrivals, true,
+		"a new payment arrives every `DURATION`: 0 (none) or from "+shortDur(minArrivals)+" to "+shortDur(maxArrivals))
 	verbose := fs.Bool("v", false, "log every request and state change to stderr")
-	fs.Usage = func() {
-		fmt.Fprintf(fs.Output(), "Usage: paydash sandbox [flags]\n\nRuns the embedded payment service over HTTPS until interrupted.\n\nFlags:\n")
-		fs.PrintDefaults()
-	}
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
+			fmt.Fprintf(stderr, "Usage: paydash sandbox [flags]\n\nRuns the embedded payment service over HTTPS until interrupted.\n\nFlags:\n")
+			fs.SetOutput(stderr)
+			fs.PrintDefaults()
 			return 0
 		}
+		fmt.Fprintf(stderr, "paydash sandbox: %v (run paydash sandbox --help for the flags)\n", err)
 		return 2
 	}
 	if fs.NArg() > 0 {
 		fmt.Fprintf(stderr, "paydash sandbox: unexpected argument %q\n", fs.Arg(0))
 		return 2
 	}
-	if *payments < 0 {
-		fmt.Fprintln(stderr, "paydash sandbox: --payments must be 0 or more")
+	bad := func(format string, a ...any) int {
+		fmt.Fprintf(stderr, "paydash sandbox: "+format+"\n", a...)
 		return 2
 	}
 	f, err := sandbox.ParseFaults(*faults)
 	if err != nil {
-		fmt.Fprintf(stderr, "paydash sandbox: --faults: %v\n", err)
-		return 2
+		return bad("--faults: %v", err)
+	}
+	if f.Latency > maxFaultLatency {
+		return bad("--faults: latency %s is out of range; give a duration from 0 to %s", f.Latency, shortDur(maxFaultLatency))
+	}
+	// The info file's path is checked before the seed, so that a bad one
+	// is refused at once and nothing is written beside it.
+	if *infoFile != "" {
+		if _, _, err := sandbox.InfoFilePaths(*infoFile); err != nil {
+			return bad("--info-file %v", err)
+		}
 	}
 	logger := slog.New(slog.DiscardHandler)
 	if *verbose {
@@ -59,11 +93,14 @@ func runSandbox(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	}
 
 	start := time.Now()
-	srv, err := sandbox.Start(ctx, sandbox.Options{
-		Addr: *addr, Public: *public, Seed: *seed, Payments: *payments,
+	srv, err := startSandbox(ctx, sandbox.Options{
+		Addr: *addr, Public: *public, Seed: *seed, Payments: int(*payments),
 		SettleDelay: *settle, Arrivals: *arrivals, Faults: f, Logger: logger,
 	})
 	if err != nil {
+		if ctx.Err() != nil {
+			err = errInterrupted
+		}
 		fmt.Fprintf(stderr, "paydash sandbox: %v\n", err)
 		return 1
 	}
@@ -80,13 +117,17 @@ func runSandbox(ctx context.Context, args []string, stdout, stderr io.Writer) in
 		defer os.RemoveAll(dir)
 		path = filepath.Join(dir, "info.json")
 	}
+	if ctx.Err() != nil {
+		fmt.Fprintf(stderr, "paydash sandbox: %v\n", errInterrupted)
+		return 1
+	}
 	if err := srv.WriteInfoFile(path); err != nil {
 		fmt.Fprintf(stderr, "paydash sandbox: writing the info file: %v\n", err)
 		return 1
 	}
 	info := srv.Info()
 	fmt.Fprintf(stdout, "paydash sandbox: %s payments, merchants %s, ready in %s\n\n",
-		thousands(*payments), strings.Join(info.MerchantIDs, " "), time.Since(start).Round(time.Millisecond))
+		thousands(int(*payments)), strings.Join(info.MerchantIDs, " "), time.Since(start).Round(time.Millisecond))
 	fmt.Fprintf(stdout, "  base URL        %s\n", info.BaseURL)
 	fmt.Fprintf(stdout, "  CA certificate  %s\n", info.CAFile)
 	fmt.Fprintf(stdout, "  info file       %s\n", path)
@@ -107,6 +148,80 @@ func runSandbox(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	<-ctx.Done()
 	fmt.Fprintln(stdout, "\nstopping the sandbox")
 	return 0
+}
+
+// int64Flag defines a whole-number flag that refuses, with the range, a
+// value outside lo..hi.
+func int64Flag(fs *flag.FlagSet, name string, value, lo, hi int64, usage string) *int64 {
+	f := &rangeFlag{n: value, lo: lo, hi: hi}
+	fs.Var(f, name, usage)
+	return &f.n
+}
+
+// durationFlag defines a duration flag that refuses, with the range, a
+// value outside lo..hi (but 0 when zeroOK).
+func durationFlag(fs *flag.FlagSet, name string, value, lo, hi time.Duration, zeroOK bool, usage string) *time.Duration {
+	f := &rangeFlag{n: int64(value), lo: int64(lo), hi: int64(hi), duration: true, zeroOK: zeroOK}
+	fs.Var(f, name, usage)
+	return (*time.Duration)(&f.n)
+}
+
+// rangeFlag is a number or duration flag with its range. The zero value
+// is usable (flag.PrintDefaults makes one).
+type rangeFlag struct {
+	n, lo, hi int64
+	duration  bool
+	zeroOK    bool
+}
+
+func (f *rangeFlag) String() string {
+	if f == nil {
+		return ""
+	}
+	if f.duration {
+		return shortDur(time.Duration(f.n))
+	}
+	return strconv.FormatInt(f.n, 10)
+}
+
+func (f *rangeFlag) Set(s string) error {
+	var n int64
+	var err error
+	if f.duration {
+		var d time.Duration
+		d, err = time.ParseDuration(strings.TrimSpace(s))
+		n = int64(d)
+	} else {
+		n, err = strconv.ParseInt(strings.ReplaceAll(strings.TrimSpace(s), "_", ""), 10, 64)
+	}
+	switch {
+	case errors.Is(err, strconv.ErrRange):
+		return errors.New("out of range; " + f.want())
+	case err != nil && f.duration:
+		return errors.New("not a duration; " + f.want())
+	case err != nil:
+		return errors.New("not a whole number; " + f.want())
+	case n < f.lo && !(f.zeroOK && n == 0) || n > f.hi:
+		return errors.New("out of range; " + f.want())
+	}
+	f.n = n
+	return nil
+}
+
+// want says what the flag takes: "give a whole number from 0 to 5,000,000".
+func (f *rangeFlag) want() string {
+	if !f.duration {
+		hi := strconv.FormatInt(f.hi, 10)
+		if f.hi < 1e9 {
+			hi = thousands(int(f.hi))
+		}
+		return fmt.Sprintf("give a whole number from %d to %s", f.lo, hi)
+	}
+	lo, hi := shortDur(time.Duration(f.lo)), shortDur(time.Duration(f.hi))
+	if f.zeroOK {
+		return fmt.Sprintf("give 0 (none) or a duration from %s to %s, such as 3s", lo, hi)
+	}
+	return fmt.Sprintf("give a duration from %s to %s, such as 5s", lo, hi)
 }
 
 // thousands writes 100000 as "100,000".
