@@ -60,6 +60,7 @@ func runSandbox(ctx context.Context, args []string, stdout, stderr io.Writer) in
 			fmt.Fprintf(stderr, "Usage: paydash sandbox [flags]\n\nRuns the embedded payment service over HTTPS until interrupted.\n\nFlags:\n")
 			fs.SetOutput(stderr)
 			fs.PrintDefaults()
+			fmt.Fprint(stderr, sandboxControlHelp)
 			return 0
 		}
 		fmt.Fprintf(stderr, "paydash sandbox: %v (run paydash sandbox --help for the flags)\n", err)
@@ -239,3 +240,19 @@ func first(ids []string) string {
 	}
 	return ids[0]
 }
+
+// sandboxControlHelp is the --help text of the testers' endpoints
+// (backend/sandbox/control.go).
+const sandboxControlHelp = `
+Control of time and state (sandbox only, with the full v2 token; -d is the JSON body):
+  POST /_sandbox/clock/advance -d '{"duration":"1h"}'
+        move the clock on (a Go duration or seconds, up to 366 days);
+        everything due happens now; answers {"now":...,"events":N}
+  POST /_sandbox/reset
+        back to the seed, the clock to real time; forgets idempotency
+        keys, v1 nonces and callbacks under way; answers {"reset":true,...}
+  POST /_sandbox/callbacks/{payment or token id}/resend
+        sends its last callback again; 202 {"deliveryId":...}, 404 if none
+  e.g. curl --cacert "$CA" -H "Authorization: Bearer $TOKEN" -X POST \
+         "$BASE/_sandbox/clock/advance" -d '{"duration":"1h"}'
+`

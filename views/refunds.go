@@ -231,7 +231,11 @@ func (t *Refunds) detailLines() []string {
 		f.failure("", d.err)
 	}
 	f.addAlways("Status", refundStyle(th, r.Status).Render(refundStatusText(r.Status)))
-	f.add("Result", resultText(r.ResultCode, r.Source))
+	if r.Status != backend.RefundPending {
+		// The service says Success while a refund is still pending
+		// (nothing has failed yet); the status says it is not done.
+		f.add("Result", resultText(r.ResultCode, r.Source))
+	}
 	f.add("Amount", fmtAmount(r.Amount))
 	f.add("Payment", c(r.PaymentID))
 	f.add("Merchant", c(r.MerchantID))

@@ -218,5 +218,40 @@
 // times, waiting CallbackBackoff, then twice that, and so on. It delivers
 // only to loopback hosts (127.0.0.0/8, ::1, localhost) and logs and drops
 // everything else: the seeded data's example.com-style addresses are never
-// contacted.
+// contacted. Every delivery has an id (cb_1, cb_2, …; its retries keep it),
+// in every log line about it; the last notification of each of the 10,000
+// objects most recently notified is kept, for a resend.
+//
+// # Serving during the seed
+//
+// A seed of more than 10,000 payments is made newest day first: the store
+// serves once the newest days exist and makes the rest in the background;
+// a read that reaches days not made yet waits for them, so every answer is
+// the one the full seed gives, and writes wait for the whole seed (details
+// in seed_async.go). The seed stops when Start's context ends.
+//
+// # Control of time and state (testers)
+//
+// Only in the sandbox and only with the full v2 token (401 without one, 403
+// with the read-only one), outside /api/ (no faults):
+//
+//	POST /_sandbox/clock/advance   {"duration":"1h"} (a Go duration or a number of seconds,
+//	                               more than 0, at most 366 days): the clock moves on and
+//	                               everything due meanwhile happens now, in due order, each
+//	                               move stamped with its own due time -> {"now", "events"}
+//	POST /_sandbox/reset           back to the seed: the same data and ids as at start, the
+//	                               clock back to real time; kept idempotency keys, v1 nonces
+//	                               and callbacks under way are forgotten -> {"reset", "now"}
+//	POST /_sandbox/callbacks/{id}/resend
+//	                               the last callback of payment or token {id} again, as a new
+//	                               delivery -> 202 {"deliveryId", "id", "url"}; 404 if none
+//
+// # Request log
+//
+// With a logger that takes Info (paydash sandbox -v), one line per request:
+// method, path, status, duration, bytes and the Idempotency-Key (cut,
+// cleaned); outcome=dropped for a connection closed by a fault. Never a
+// header but the key, never a v1 query string (login, nonce, hash), never a
+// query parameter named like a credential. Every move the clock makes is
+// logged too (kind, id, from -> to), and every callback delivery.
 package sandbox
