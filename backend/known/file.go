@@ -46,6 +46,12 @@ func (e *parseError) Error() string { return e.err.Error() }
 // is a *parseError; one too large wraps ErrTooLarge; one of a later
 // version wraps ErrVersion.
 func readFile(path string, limit int) (*fileDoc, error) {
+	notRegular := fmt.Errorf("known: %s is not a regular file; it is left as it is and nothing is saved over it", path)
+	// Stat before opening: opening a named pipe would block until a
+	// writer comes, and a signal with it.
+	if st, err := os.Stat(path); err == nil && !st.Mode().IsRegular() {
+		return nil, notRegular
+	}
 	f, err := os.Open(path)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, nil
@@ -59,7 +65,7 @@ func readFile(path string, limit int) (*fileDoc, error) {
 		return nil, fmt.Errorf("known: %w", err)
 	}
 	if !st.Mode().IsRegular() {
-		return nil, fmt.Errorf("known: %s is not a regular file; it is left as it is and nothing is saved over it", path)
+		return nil, notRegular
 	}
 	tooLarge := func(size int64) error {
 		return fmt.Errorf("%w: %s is %d bytes, more than the %d paydash reads; it is left as it is, and tokens are not saved until it is moved away",
