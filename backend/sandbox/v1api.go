@@ -445,9 +445,9 @@ var v1ListBytes atomic.Int64
 func init() { v1ListBytes.Store(4 << 20) }
 
 // writeV1List writes {"ErrorCode":0,"Response":{"Overflow":...,"<member>":[...]}}
-// as json.Marshal would write the v1Envelope of a v1PaymentList or
-// v1RefundList, holding the first of n items (newest first) that fit in
-// v1ListBytes.
+// as json.Marshal would write the v1Envelope of a v1PaymentList (or its
+// like for refunds), holding the first of n items (newest first) that fit
+// in v1ListBytes.
 func writeV1List(c *v1Call, member string, overflow bool, n int, render func(i int) any) {
 	budget := int(v1ListBytes.Load())
 	items := make([][]byte, 0, n)

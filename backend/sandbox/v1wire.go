@@ -233,11 +233,6 @@ type v1PaymentList struct {
 	Payments []v1Payment `json:"Payments"`
 }
 
-type v1RefundList struct {
-	Overflow bool       `json:"Overflow"`
-	Refunds  []v1Refund `json:"Refunds"`
-}
-
 type v1DocumentsJSON struct {
 	Documents []v1Document `json:"Documents"`
 }
