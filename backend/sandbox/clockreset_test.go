@@ -1,7 +1,6 @@
 package sandbox
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -17,26 +16,8 @@ import (
 // Control of time and state (issue 10, items 6 and 7, the store's side):
 // Advance, Reset, and the log of every state change the clock makes.
 
-// syncBuffer is a log destination safe for the store's goroutines.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (w *syncBuffer) Write(p []byte) (int, error) {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	return w.b.Write(p)
-}
-
-func (w *syncBuffer) String() string {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	return w.b.String()
-}
-
 func TestAdvanceSettlesWhatIsDue(t *testing.T) {
-	var logs syncBuffer
+	var logs logBuffer
 	srv := start(t, Options{SettleDelay: 5 * time.Second, Logger: slog.New(slog.NewTextHandler(&logs, nil))})
 	st := srv.Store()
 	c := newClient(t, srv)
@@ -115,7 +96,7 @@ func TestAdvanceSettlesWhatIsDue(t *testing.T) {
 }
 
 func TestSettlerLogsTokenAndArrivals(t *testing.T) {
-	var logs syncBuffer
+	var logs logBuffer
 	clock := newFakeClock()
 	srv := start(t, Options{Payments: 100, Now: clock.Now, Arrivals: 5 * time.Millisecond,
 		Logger: slog.New(slog.NewTextHandler(&logs, nil))})
