@@ -54,20 +54,23 @@ func hostSystem() system {
 // settings is the command line, the environment and the config file
 // merged (flags over environment over file) and checked.
 type settings struct {
-	BaseURL      string         // "" = the embedded sandbox
-	CAFile       string         // "" = none
-	RootCAs      *x509.CertPool // the system's roots plus CAFile's; nil without CAFile
-	Merchants    []string       // from the config file; the sandbox brings its own
-	Merchant     string         // the merchant shown first; "" = the first one
-	MerchantFrom string         // where Merchant came from, for messages
-	ReadOnly     bool
-	JournalPath  string // "" = the default for live or sandbox (see journalPath)
-	LogPath      string // "" = no request log
-	LogFrom      string // where LogPath came from, for messages
-	Refresh      time.Duration
-	V2Token      string
-	V1Login      string
-	V1Password   string
+	BaseURL   string         // "" = the embedded sandbox
+	CAFile    string         // "" = none
+	RootCAs   *x509.CertPool // the system's roots plus CAFile's; nil without CAFile
+	Merchants []string       // from the config file; the sandbox brings its own
+	// MerchantNames are the names the config file gives merchants, by id
+	// (cleaned, see parseMerchants); nil when it names none.
+	MerchantNames map[string]string
+	Merchant      string // the merchant shown first; "" = the first one
+	MerchantFrom  string // where Merchant came from, for messages
+	ReadOnly      bool
+	JournalPath   string // "" = the default for live or sandbox (see journalPath)
+	LogPath       string // "" = no request log
+	LogFrom       string // where LogPath came from, for messages
+	Refresh       time.Duration
+	V2Token       string
+	V1Login       string
+	V1Password    string
 	// TypedOver is, per currency, the amount above which a confirmation
 	// asks for the last digits of the payment id typed ("*": any other
 	// currency); defaultTypedOver merged with confirm_typed_over.
@@ -76,6 +79,10 @@ type settings struct {
 	NoColor    bool
 	ConfigPath string   // the file read, "" if none
 	Warnings   []string // printed on stderr before the dashboard starts
+	// ShownWarnings are those of Warnings that are about what the
+	// dashboard shows (a merchant left out, a name cleaned): the dashboard
+	// shows them too, once it is up.
+	ShownWarnings []string
 }
 
 // usageError is bad input: a one-line message (keys problems may add
@@ -90,9 +97,12 @@ func usagef(format string, a ...any) error { return &usageError{msg: fmt.Sprintf
 // the flags' names with underscores, the secrets, confirm_typed_over and the
 // [keys] table of keys.ParseConfig.
 type fileConfig struct {
-	BaseURL    string
-	CAFile     string
-	Merchants  []string // written as strings or numbers: merchants = [1001, "1002"]
+	BaseURL string
+	CAFile  string
+	// Merchants are written as ids (strings or numbers) or tables of id
+	// and name: merchants = [1001, "1002", { id = "1003", name = "Horizon" }];
+	// checked and cleaned by parseMerchants.
+	Merchants  []configMerchant
 	Merchant   string
 	ReadOnly   bool
 	Journal    string
@@ -107,6 +117,10 @@ type fileConfig struct {
 	// Text is the file as read, for keys.ParseConfig: it reads the [keys]
 	// table from the text itself, to name the line of a bad binding.
 	Text []byte
+	// Warnings are the file's problems that do not stop paydash (a
+	// merchant listed twice, a name with control characters), each
+	// naming the line and key.
+	Warnings []string
 }
 
 var configKeys = []string{"base_url", "ca_file", "merchants", "merchant", "read_only", "journal", "log",
@@ -237,12 +251,18 @@ func loadSettings(args []string, sys system) (settings, error) {
 		s.RootCAs = pool
 	}
 
-	for i, id := range fc.Merchants {
-		if err := checkMerchantID(id); err != nil {
-			return settings{}, usagef("%s: item %d: %v", in("merchants"), i+1, err)
-		}
-		if !slices.Contains(s.Merchants, id) {
-			s.Merchants = append(s.Merchants, id)
+	for _, w := range fc.Warnings {
+		w = "warning: " + s.ConfigPath + ": " + w
+		s.Warnings = append(s.Warnings, w)
+		s.ShownWarnings = append(s.ShownWarnings, w)
+	}
+	for _, m := range fc.Merchants { // checked, and without repeats
+		s.Merchants = append(s.Merchants, m.ID)
+		if m.Name != "" {
+			if s.MerchantNames == nil {
+				s.MerchantNames = map[string]string{}
+			}
+			s.MerchantNames[m.ID] = m.Name
 		}
 	}
 	s.Merchant, from = pick("merchant", strings.TrimSpace(fv.merchant), "", "merchant", fc.Merchant)
@@ -254,7 +274,7 @@ func loadSettings(args []string, sys system) (settings, error) {
 		// On the sandbox its own merchants count (checked once it runs).
 		if s.BaseURL != "" && len(s.Merchants) > 0 && !slices.Contains(s.Merchants, s.Merchant) {
 			return settings{}, usagef("%s is not one of the merchants (%s); give one of them, or add it to merchants in %s",
-				describe(from, s.Merchant), strings.Join(s.Merchants, ", "), configName(s.ConfigPath, sys))
+				describe(from, s.Merchant), merchantList(s.Merchants, s.MerchantNames), configName(s.ConfigPath, sys))
 		}
 	}
 
@@ -401,7 +421,15 @@ func decodeConfig(path string, raw []byte) (fileConfig, error) {
 		return fileConfig{}, usagef("%s: %v", path, err)
 	}
 	var problems []string
+	var merchants []configMerchant
+	var warnings []string
 	for _, k := range slices.Sorted(maps.Keys(doc)) {
+		if k == "merchants" {
+			var found []string
+			merchants, found, warnings = parseMerchants(doc[k], string(raw))
+			problems = append(problems, found...)
+			continue
+		}
 		if want, known := configTypes[k]; known {
 			if msg := want(doc[k]); msg != "" {
 				problems = append(problems, k+" "+msg)
@@ -436,13 +464,9 @@ func decodeConfig(path string, raw []byte) (fileConfig, error) {
 		BaseURL: str("base_url"), CAFile: str("ca_file"), Merchant: idString(doc["merchant"]),
 		Journal: str("journal"), Log: str("log"), Refresh: str("refresh"),
 		V2Token: str("v2_token"), V1Login: str("v1_login"), V1Password: str("v1_password"),
-		TypedOver: doc["confirm_typed_over"], Text: raw,
+		TypedOver: doc["confirm_typed_over"], Text: raw, Merchants: merchants, Warnings: warnings,
 	}
 	fc.ReadOnly, _ = doc["read_only"].(bool)
-	list, _ := doc["merchants"].([]any)
-	for _, el := range list {
-		fc.Merchants = append(fc.Merchants, idString(el))
-	}
 	return fc, nil
 }
 
@@ -468,19 +492,8 @@ var configTypes = map[string]func(v any) string{
 		}
 		return "must be true or false (no quotes), not " + tomlKind(v)
 	},
-	"merchant": isID,
-	"merchants": func(v any) string {
-		list, ok := v.([]any)
-		if !ok {
-			return `must be a list of merchant ids, like ["1001", "1002"], not ` + tomlKind(v)
-		}
-		for i, el := range list {
-			if msg := isID(el); msg != "" {
-				return fmt.Sprintf("item %d %s", i+1, msg)
-			}
-		}
-		return ""
-	},
+	"merchant":           isID,
+	"merchants":          func(any) string { return "" }, // parseMerchants
 	"keys":               func(any) string { return "" }, // keys.ParseConfig
 	"confirm_typed_over": func(any) string { return "" }, // typedOver
 }
@@ -806,8 +819,11 @@ Config file (TOML; relative paths are relative to the file; keep it mode 600
 when it holds a secret):
   base_url    = "https://pay.example.com"
   ca_file     = "ca.pem"
-  merchants   = ["1001", "1002"]     # needed with a base URL (v2 has no list)
-  merchant    = "1001"               # the one shown first
+  merchants   = ["1001", { id = "1002", name = "Page Turner Books" }]
+                                     # needed with a base URL (v2 has no list):
+                                     # an id, or an id and the name that the
+                                     # status bar and the switcher show
+  merchant    = "1001"               # the one shown first (its id)
   read_only   = false
   journal     = "~/paydash/journal.jsonl"
   log         = "~/paydash/requests.log"

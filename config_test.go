@@ -17,6 +17,7 @@ import (
 	"paydash/backend/money"
 	"paydash/backend/sandbox"
 	"paydash/keys"
+	"paydash/ui"
 )
 
 // testSystem is a machine of its own: an environment map and a home and
@@ -282,7 +283,7 @@ refund = ["ctrl+r"]
 	fc, err := decodeConfig("config.toml", []byte(text))
 	require.NoError(t, err)
 	assert.Equal(t, fileConfig{
-		BaseURL: "https://pay.example.com", CAFile: "ca.pem", Merchants: []string{"1001", "1002"}, Merchant: "1002",
+		BaseURL: "https://pay.example.com", CAFile: "ca.pem", Merchants: []configMerchant{{ID: "1001"}, {ID: "1002"}}, Merchant: "1002",
 		ReadOnly: true, Journal: "j.jsonl", Log: "r.log", Refresh: "5s",
 		V2Token: "tok", V1Login: "login", V1Password: "pw",
 		TypedOver: map[string]any{"RUB": int64(100)}, Text: []byte(text),
@@ -397,7 +398,9 @@ func TestOpenSessionOnTheSandbox(t *testing.T) {
 	assert.True(t, d.Sandbox)
 	assert.ElementsMatch(t, []backend.Interface{backend.V2, backend.V1}, d.Interfaces, "both interfaces show on the sandbox")
 	assert.True(t, d.ReadOnly)
-	assert.Equal(t, sess.sandbox.Info().MerchantIDs, sess.merchants)
+	assert.Equal(t, []ui.Merchant{{ID: "1001", Name: "Daily Grind Coffee"}, {ID: "1002", Name: "Page Turner Books"},
+		{ID: "1003", Name: "Horizon Travel"}, {ID: "1004", Name: "Volt Electronics"}}, sess.merchants,
+		"the sandbox's merchants, with its names")
 	assert.Equal(t, "1002", sess.scope.MerchantID)
 	assert.Equal(t, time.Date(2026, 11, 21, 0, 0, 0, 0, time.Local), sess.scope.Start)
 	assert.Equal(t, now.Add(time.Hour), sess.scope.End)
@@ -412,7 +415,7 @@ func TestOpenSessionOnTheSandbox(t *testing.T) {
 	_, err = openSession(context.Background(), s, ts.sys(), now)
 	var ue *usageError
 	require.ErrorAs(t, err, &ue)
-	assert.Contains(t, err.Error(), "--merchant 777 is not a merchant of the embedded sandbox")
+	assert.Contains(t, err.Error(), "--merchant 777 is not a merchant of the embedded sandbox (it has 1001 Daily Grind Coffee, 1002 Page Turner Books,")
 }
 
 func TestOpenSessionLive(t *testing.T) {
@@ -443,7 +446,7 @@ func TestOpenSessionLive(t *testing.T) {
 	d := sess.backend.Describe()
 	assert.False(t, d.Sandbox)
 	assert.Equal(t, "pay.example.com", d.Host)
-	assert.Equal(t, []string{"1001"}, sess.merchants)
+	assert.Equal(t, []ui.Merchant{{ID: "1001"}}, sess.merchants)
 	assert.Equal(t, "1001", sess.scope.MerchantID)
 	assert.Equal(t, j, sess.journal.Path())
 }

@@ -9,7 +9,6 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"strings"
 	"time"
 
 	"github.com/charmbracelet/x/term"
@@ -30,8 +29,8 @@ type session struct {
 	backend   backend.Backend
 	journal   *journal.Journal
 	keys      keys.Map
-	scope     ui.Scope // the first merchant and period shown
-	merchants []string
+	scope     ui.Scope      // the first merchant and period shown
+	merchants []ui.Merchant // what the switcher offers, with their names
 	refresh   time.Duration
 	// pending are the journal's actions without an outcome (an earlier
 	// run stopped while they were sent): the dashboard finds them out.
@@ -115,6 +114,7 @@ func openSession(ctx context.Context, s settings, sys system, now time.Time) (_ 
 	if s.LogPath != "" {
 		cfg.Logger = sess.logger
 	}
+	names := s.MerchantNames
 	if s.BaseURL == "" {
 		srv, err := startSandbox(ctx, sandboxOptions)
 		if err != nil {
@@ -133,16 +133,29 @@ func openSession(ctx context.Context, s settings, sys system, now time.Time) (_ 
 				cfg.V1Login, cfg.V1Password = u.Login, u.Password
 			}
 		}
+		// The sandbox's merchants, with its names unless the config file
+		// names them.
 		cfg.MerchantIDs = slices.Clone(info.MerchantIDs)
+		sandboxNames := map[string]string{}
+		for _, m := range info.Merchants {
+			sandboxNames[m.ID] = m.Name
+		}
+		for id, name := range s.MerchantNames {
+			sandboxNames[id] = name
+		}
+		names = sandboxNames
 		if s.Merchant != "" && !slices.Contains(cfg.MerchantIDs, s.Merchant) {
 			return nil, usagef("%s is not a merchant of the embedded sandbox (it has %s)",
-				describe(s.MerchantFrom, s.Merchant), strings.Join(cfg.MerchantIDs, ", "))
+				describe(s.MerchantFrom, s.Merchant), merchantList(cfg.MerchantIDs, names))
 		}
 	}
 	if len(cfg.MerchantIDs) == 0 {
 		return nil, usagef("no merchant known: give --merchant ID, or merchants in %s", configName(s.ConfigPath, sys))
 	}
-	sess.merchants = cfg.MerchantIDs
+	for _, id := range cfg.MerchantIDs {
+		sess.merchants = append(sess.merchants, ui.Merchant{ID: id, Name: names[id]})
+	}
+	sess.warnings = append(sess.warnings, s.ShownWarnings...)
 
 	b, err := backend.Open(cfg)
 	if err != nil {

@@ -41,12 +41,16 @@ func TestSandboxCommandWritesAWorkingInfoFile(t *testing.T) {
 	}()
 
 	var info struct {
-		BaseURL         string   `json:"baseUrl"`
-		CAFile          string   `json:"caFile"`
-		MerchantIDs     []string `json:"merchantIds"`
-		V2Token         string   `json:"v2Token"`
-		V2ReadOnlyToken string   `json:"v2ReadOnlyToken"`
-		V1Users         []any    `json:"v1Users"`
+		BaseURL     string   `json:"baseUrl"`
+		CAFile      string   `json:"caFile"`
+		MerchantIDs []string `json:"merchantIds"`
+		Merchants   []struct {
+			ID   string `json:"id"`
+			Name string `json:"name"`
+		} `json:"merchants"`
+		V2Token         string `json:"v2Token"`
+		V2ReadOnlyToken string `json:"v2ReadOnlyToken"`
+		V1Users         []any  `json:"v1Users"`
 	}
 	require.Eventually(t, func() bool {
 		raw, err := os.ReadFile(path)
@@ -54,6 +58,13 @@ func TestSandboxCommandWritesAWorkingInfoFile(t *testing.T) {
 	}, 10*time.Second, 20*time.Millisecond, "the info file appears once the sandbox is ready")
 	assert.True(t, strings.HasPrefix(info.BaseURL, "https://127.0.0.1:"))
 	require.NotEmpty(t, info.MerchantIDs)
+	// The merchants with their names, beside their ids (issue 11).
+	require.Len(t, info.Merchants, len(info.MerchantIDs))
+	for i, m := range info.Merchants {
+		assert.Equal(t, info.MerchantIDs[i], m.ID)
+		assert.NotEmpty(t, m.Name, "merchant %s has a name", m.ID)
+	}
+	assert.Equal(t, "Daily Grind Coffee", info.Merchants[0].Name)
 	assert.NotEmpty(t, info.V2ReadOnlyToken)
 	assert.NotNil(t, info.V1Users)
 
@@ -69,6 +80,9 @@ func TestSandboxCommandWritesAWorkingInfoFile(t *testing.T) {
 	require.NoError(t, err)
 	assert.NotEmpty(t, page.Items)
 	assert.Contains(t, stdout.String(), info.BaseURL)
+	require.Eventually(t, func() bool { return strings.Contains(stdout.String(), "Volt Electronics") },
+		5*time.Second, 10*time.Millisecond, "the output names the merchants:\n%s", stdout.String())
+	assert.Contains(t, stdout.String(), "\n  merchants       1001 Daily Grind Coffee\n                  1002 Page Turner Books\n")
 
 	cancel()
 	select {

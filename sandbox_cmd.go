@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"paydash/backend/sandbox"
+	"paydash/backend/textsafe"
 )
 
 // The ranges of the sandbox's numeric flags: out of them a flag is refused
@@ -132,6 +133,13 @@ func runSandbox(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	fmt.Fprintf(stdout, "  base URL        %s\n", info.BaseURL)
 	fmt.Fprintf(stdout, "  CA certificate  %s\n", info.CAFile)
 	fmt.Fprintf(stdout, "  info file       %s\n", path)
+	for i, m := range info.Merchants {
+		label := "  merchants       "
+		if i > 0 {
+			label = "                  "
+		}
+		fmt.Fprintf(stdout, "%s%s %s\n", label, m.ID, textsafe.Line(m.Name, 50))
+	}
 	fmt.Fprintf(stdout, "  v2 token        %s\n", info.V2Token)
 	fmt.Fprintf(stdout, "  v2 read-only    %s\n", info.V2ReadOnlyToken)
 	for _, u := range info.V1Users {

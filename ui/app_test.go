@@ -269,7 +269,7 @@ func TestMerchantSwitcherSendsScopeToEveryTab(t *testing.T) {
 	ta := newTestApp(t)
 	ta.press("m")
 	require.NotNil(t, ta.modal)
-	assert.Contains(t, ta.screen(), "> 10000001  (current)")
+	assert.Contains(t, ta.screen(), "> 10000001  Daily Grind Coffee  (current)")
 	ta.press("j", "enter")
 	require.Nil(t, ta.modal)
 	for _, tb := range ta.tabs {
@@ -278,7 +278,7 @@ func TestMerchantSwitcherSendsScopeToEveryTab(t *testing.T) {
 		assert.Equal(t, "10000002", got[0].Scope.MerchantID)
 		assert.Equal(t, Preset7Days, got[0].Scope.Preset, "the period stays")
 	}
-	assert.Contains(t, ta.screen(), "merchant 10000002")
+	assert.Contains(t, ta.screen(), "merchant 10000002 Page Turner Books")
 
 	// Choosing the current one changes nothing.
 	ta.press("m", "enter")

@@ -24,12 +24,21 @@ type Config struct {
 	Tabs         []Tab            // in tab-bar order; keys 1..5 select them
 	Keys         keys.Map         // the keymap, after the config file's [keys]
 	Scope        Scope            // the initial merchant and period
-	Merchants    []string         // what the merchant switcher offers
+	Merchants    []Merchant       // what the merchant switcher offers, in order
 	RefreshEvery time.Duration    // periodic refresh; 0 means 10 s
 	Now          func() time.Time // the clock; nil = time.Now (tests fix it)
 	NoColor      bool             // NO_COLOR is set
 	Dark         bool             // assumed until the terminal says otherwise
 	Warnings     []string         // shown as toasts at start (and kept in the messages view)
+}
+
+// Merchant is one merchant the switcher offers and the status bar names:
+// its id, and its name when known ("" when not). The name comes from the
+// config file or a server; the shell cleans it (textsafe.Line) and cuts it
+// to the room it has.
+type Merchant struct {
+	ID   string
+	Name string
 }
 
 // TabID names a tab in messages between tabs (SwitchTabMsg); Title is the

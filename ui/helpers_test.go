@@ -111,7 +111,18 @@ type testApp struct {
 
 type option func(*Config)
 
-func withMerchants(ids ...string) option { return func(c *Config) { c.Merchants = ids } }
+// withMerchants configures merchants by id, without names.
+func withMerchants(ids ...string) option {
+	return func(c *Config) {
+		c.Merchants = nil
+		for _, id := range ids {
+			c.Merchants = append(c.Merchants, Merchant{ID: id})
+		}
+	}
+}
+
+// withNamedMerchants configures merchants with their names.
+func withNamedMerchants(ms ...Merchant) option { return func(c *Config) { c.Merchants = ms } }
 
 func withColour(dark bool) option { return func(c *Config) { c.NoColor, c.Dark = false, dark } }
 
@@ -126,7 +137,7 @@ func newTestApp(t *testing.T, opts ...option) *testApp {
 		Service:   be,
 		Keys:      keys.Default(),
 		Scope:     PresetScope("10000001", Preset7Days, t0),
-		Merchants: []string{"10000001", "10000002", "10000003"},
+		Merchants: []Merchant{{"10000001", "Daily Grind Coffee"}, {"10000002", "Page Turner Books"}, {"10000003", ""}},
 		Now:       clock.Now,
 		NoColor:   true,
 		Dark:      true,

@@ -150,6 +150,7 @@ func (l *chooserList) move(action keys.Action) bool {
 
 // lines draws at most rows items around the cursor: "> " marks the
 // cursor and "(current)" the current choice, so both read without colour.
+// An item too long for width is cut, with "…", before the mark.
 func (l *chooserList) lines(th Theme, width, rows int) []string {
 	rows = max(rows, 1)
 	first := 0
@@ -158,10 +159,12 @@ func (l *chooserList) lines(th Theme, width, rows int) []string {
 	}
 	var out []string
 	for i := first; i < len(l.items) && i < first+rows; i++ {
-		text := l.items[i]
+		mark := ""
 		if i == l.current {
-			text += "  (current)"
+			mark = "  (current)"
 		}
+		// "> " before and a space after.
+		text := ansi.Truncate(l.items[i], max(width-3-ansi.StringWidth(mark), 1), "…") + mark
 		if i == l.cursor {
 			out = append(out, fitTail(th.Selected.Render("> "+text+" "), width))
 		} else {
@@ -380,8 +383,9 @@ func (c *periodChooser) View(maxWidth, maxHeight int) string {
 	return box(th, lines)
 }
 
-// merchantChooser is the "m" dialog: the configured merchants, the current
-// one marked; choosing another sends the new scope to every tab.
+// merchantChooser is the "m" dialog: the configured merchants, each id
+// with its name ("1001  Daily Grind"), the current one marked; choosing
+// another sends the new scope to every tab.
 type merchantChooser struct {
 	km     keys.Map
 	th     Theme
@@ -391,12 +395,26 @@ type merchantChooser struct {
 	chosen *Scope
 }
 
-func newMerchantChooser(ids []string, s Scope, km keys.Map, th Theme) *merchantChooser {
-	c := &merchantChooser{km: km, th: th, scope: s, ids: ids}
+// maxChooserName is how much of a merchant's name the switcher keeps; the
+// dialog cuts it further to its width.
+const maxChooserName = 60
+
+func newMerchantChooser(merchants []Merchant, s Scope, km keys.Map, th Theme) *merchantChooser {
+	c := &merchantChooser{km: km, th: th, scope: s}
 	c.list = chooserList{current: -1}
-	for i, id := range ids {
-		c.list.items = append(c.list.items, textsafe.Line(id, 60))
-		if id == s.MerchantID {
+	// The names line up after the longest id.
+	idWidth := 0
+	for _, m := range merchants {
+		idWidth = max(idWidth, ansi.StringWidth(textsafe.Line(m.ID, 60)))
+	}
+	for i, m := range merchants {
+		item := textsafe.Line(m.ID, 60)
+		if name := textsafe.Line(m.Name, maxChooserName); name != "" {
+			item += strings.Repeat(" ", idWidth-ansi.StringWidth(item)) + "  " + name
+		}
+		c.ids = append(c.ids, m.ID)
+		c.list.items = append(c.list.items, item)
+		if m.ID == s.MerchantID {
 			c.list.current, c.list.cursor = i, i
 		}
 	}
@@ -439,15 +457,17 @@ func (c *merchantChooser) Update(msg tea.Msg, _ time.Time) (Modal, tea.Cmd, bool
 
 func (c *merchantChooser) View(maxWidth, maxHeight int) string {
 	th := c.th
-	inner := max(min(maxWidth-boxFrame, 48), 10)
-	lines := []string{th.Title.Render("Merchant"), ""}
-	lines = append(lines, c.list.lines(th, inner, maxHeight-4)...)
-	w := 0
-	for _, l := range lines {
-		w = max(w, ansi.StringWidth(l))
+	// As wide as the longest item needs ("> ", the item, "  (current) "),
+	// at least 24, at most 60 or the screen: longer names are cut.
+	w := 24
+	for _, item := range c.list.items {
+		w = max(w, 2+ansi.StringWidth(item)+len("  (current)")+1)
 	}
+	w = min(w, max(min(maxWidth-boxFrame, 60), 10))
+	lines := []string{th.Title.Render("Merchant"), ""}
+	lines = append(lines, c.list.lines(th, w, maxHeight-4)...)
 	for i, l := range lines {
-		lines[i] = fitTail(l, min(max(w, 24), inner))
+		lines[i] = fitTail(l, w)
 	}
 	return box(th, lines)
 }

@@ -104,7 +104,7 @@ func (a *App) available(i int, action keys.Action) (bool, string) {
 // otherMerchant reports whether the switcher has a merchant to switch to.
 func (a *App) otherMerchant() bool {
 	for _, m := range a.cfg.Merchants {
-		if m != a.scope.MerchantID {
+		if m.ID != a.scope.MerchantID {
 			return true
 		}
 	}

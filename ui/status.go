@@ -15,13 +15,17 @@ import (
 )
 
 // segment is one part of the status bar. When the bar is too narrow the
-// segments with the lowest prio are dropped first; keep segments (the
-// error, sandbox/live) are never dropped, the error is shortened instead.
+// segments with the lowest prio are dropped first; keep segments
+// (sandbox/live, the actions' state) are never dropped. A segment that may
+// be cut (cut > 0: the merchant's name) is cut, with "…", to the room
+// left when it is the next to go, as long as cut cells of it remain.
 type segment struct {
 	text  string // plain text, for measuring
 	style lipgloss.Style
 	prio  int
 	keep  bool
+	cut   int  // the fewest cells it may be cut to; 0: never cut, only dropped
+	glued bool // follows the segment before it after a space, not a separator
 }
 
 const (
@@ -102,6 +106,11 @@ func (a *App) drawStatusBar(w int, st TabStatus, refreshedAt time.Time, busy boo
 	}
 	if m := a.shownScope().MerchantID; m != "" {
 		segs = append(segs, segment{text: "merchant " + textsafe.Line(m, 40), style: th.Text, prio: 90})
+		// The name beside the id: cut to fit, and dropped before the rest
+		// but the sandbox's host and the interfaces.
+		if name := a.merchantName(m); name != "" {
+			segs = append(segs, segment{text: name, style: th.Text, prio: merchantNamePrio, cut: 6, glued: true})
+		}
 	}
 	if ifs := interfaces(a.desc.Interfaces); ifs != "" {
 		segs = append(segs, segment{text: ifs, style: th.Muted, prio: 40})
@@ -135,14 +144,17 @@ func (a *App) drawStatusBar(w int, st TabStatus, refreshedAt time.Time, busy boo
 	width := func() int {
 		n := 1
 		for i, s := range segs {
-			if i > 0 {
+			switch {
+			case i > 0 && s.glued:
+				n++
+			case i > 0:
 				n += statusSepWidth
 			}
 			n += ansi.StringWidth(s.text)
 		}
 		return n
 	}
-	for width() > w {
+	for over := width() - w; over > 0; over = width() - w {
 		drop, lowest := -1, 1<<30
 		for i, s := range segs {
 			if !s.keep && s.prio < lowest {
@@ -152,6 +164,13 @@ func (a *App) drawStatusBar(w int, st TabStatus, refreshedAt time.Time, busy boo
 		if drop < 0 {
 			break
 		}
+		if s := &segs[drop]; s.cut > 0 {
+			if room := ansi.StringWidth(s.text) - over; room > s.cut {
+				s.text = ansi.Truncate(s.text, room, "…")
+				s.cut = 0 // cut once: what is left fits
+				continue
+			}
+		}
 		segs = append(segs[:drop], segs[drop+1:]...)
 	}
 
@@ -159,12 +178,31 @@ func (a *App) drawStatusBar(w int, st TabStatus, refreshedAt time.Time, busy boo
 	var b strings.Builder
 	b.WriteString(" ")
 	for i, s := range segs {
-		if i > 0 {
+		switch {
+		case i > 0 && s.glued:
+			b.WriteString(" ")
+		case i > 0:
 			b.WriteString(sep)
 		}
 		b.WriteString(s.style.Render(s.text))
 	}
 	return fitTail(b.String(), w)
+}
+
+// merchantNamePrio is the merchant name's place in the status bar: it goes
+// after the sandbox's host (35) and the interfaces (40), before anything
+// else; it is cut before it goes.
+const merchantNamePrio = 45
+
+// merchantName is the name of the merchant id among the configured ones,
+// cleaned and cut to 40 characters; "" when it has none.
+func (a *App) merchantName(id string) string {
+	for _, m := range a.cfg.Merchants {
+		if m.ID == id {
+			return textsafe.Line(m.Name, 40)
+		}
+	}
+	return ""
 }
 
 func (a *App) fullError() string {

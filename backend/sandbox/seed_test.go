@@ -194,6 +194,12 @@ func TestWriteInfoFile(t *testing.T) {
 	assert.Equal(t, filepath.Join(dir, "sandbox-ca.pem"), info.CAFile)
 	assert.True(t, filepath.IsAbs(info.CAFile))
 	assert.Equal(t, []string{"1001", "1002", "1003", "1004"}, info.MerchantIDs)
+	// The merchants with their names, beside merchantIds (kept for the
+	// tools that read it).
+	assert.Equal(t, []InfoMerchant{{"1001", "Daily Grind Coffee"}, {"1002", "Page Turner Books"},
+		{"1003", "Horizon Travel"}, {"1004", "Volt Electronics"}}, info.Merchants)
+	assert.Contains(t, string(raw), `"merchants": [`)
+	assert.Contains(t, string(raw), `"name": "Volt Electronics"`)
 	assert.Equal(t, srv.Info(), info)
 	st, err := os.Stat(path)
 	require.NoError(t, err)

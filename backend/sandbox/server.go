@@ -62,14 +62,23 @@ func (o Options) withDefaults() Options {
 }
 
 // Info is what other tools need to use a running sandbox (the info file of
-// `paydash sandbox --info-file`, design §7).
+// `paydash sandbox --info-file`, design §7). Merchants was added beside
+// MerchantIDs (kept for the tools that read it): the same merchants, in the
+// same order, with their names.
 type Info struct {
-	BaseURL         string   `json:"baseUrl"`
-	CAFile          string   `json:"caFile"`
-	MerchantIDs     []string `json:"merchantIds"`
-	V2Token         string   `json:"v2Token"`
-	V2ReadOnlyToken string   `json:"v2ReadOnlyToken"`
-	V1Users         []V1User `json:"v1Users"`
+	BaseURL         string         `json:"baseUrl"`
+	CAFile          string         `json:"caFile"`
+	MerchantIDs     []string       `json:"merchantIds"`
+	Merchants       []InfoMerchant `json:"merchants"`
+	V2Token         string         `json:"v2Token"`
+	V2ReadOnlyToken string         `json:"v2ReadOnlyToken"`
+	V1Users         []V1User       `json:"v1Users"`
+}
+
+// InfoMerchant is one merchant of the info file: its id and its name.
+type InfoMerchant struct {
+	ID   string `json:"id"`
+	Name string `json:"name"`
 }
 
 // Server is a running sandbox: the store behind an HTTPS listener, with the
@@ -228,8 +237,14 @@ func (s *Server) Info() Info {
 	s.mu.Lock()
 	caFile := s.caFile
 	s.mu.Unlock()
+	merchants := s.store.Merchants()
+	ids := make([]string, len(merchants))
+	named := make([]InfoMerchant, len(merchants))
+	for i, m := range merchants {
+		ids[i], named[i] = m.ID, InfoMerchant{ID: m.ID, Name: m.Name}
+	}
 	return Info{
-		BaseURL: s.baseURL, CAFile: caFile, MerchantIDs: s.store.MerchantIDs(),
+		BaseURL: s.baseURL, CAFile: caFile, MerchantIDs: ids, Merchants: named,
 		V2Token: s.store.V2Token(), V2ReadOnlyToken: s.store.V2ReadOnlyToken(),
 		V1Users: s.store.V1Users(),
 	}

@@ -1,0 +1,287 @@
+package main
+
+import (
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+	"unicode"
+
+	"paydash/backend/textsafe"
+)
+
+// The config file's merchants (issue 11) is one list; each item is a
+// merchant id, or a table of the id and the merchant's name:
+//
+//	merchants = ["1001", { id = "1002", name = "Page Turner Books" }]
+//
+// so the old list of ids (merchants = ["1001", 1002]) reads as before. The
+// same list may be written as [[merchants]] tables, TOML's other spelling
+// of a list of tables. An id is a string or a whole number. A name is
+// cleaned (textsafe.Line: control characters and escape sequences out) and
+// cut to maxMerchantName characters; the status bar and the switcher show
+// it beside the id.
+//
+// Problems that leave paydash nothing sensible to do stop it (exit 2), all
+// at once, each naming its line and item: an item that is neither an id nor
+// a table, a table without an id (a name alone), an empty id or one with
+// spaces, a key other than id and name, a name that is not a string.
+// Problems it can get past are warnings: an id listed again is left out
+// (the first stays), a name with control characters is shown cleaned.
+
+// configMerchant is one merchant of the config file, checked.
+type configMerchant struct {
+	ID   string
+	Name string // cleaned; "" when the file gives none
+}
+
+// maxMerchantName bounds a name from the config file (in characters); the
+// status bar cuts it further when the bar is tight.
+const maxMerchantName = 64
+
+// merchantExample is how an item is written, for messages.
+const merchantExample = `{ id = "1002", name = "Page Turner Books" }`
+
+// parseMerchants reads the value of merchants (text is the whole file, to
+// name lines): the merchants in order without repeats, the problems that
+// stop paydash and the warnings that do not.
+func parseMerchants(v any, text string) (list []configMerchant, problems, warnings []string) {
+	keyLine, itemLines := merchantLines(text)
+	var items []any
+	switch t := v.(type) {
+	case []any:
+		items = t
+	case []map[string]any: // [[merchants]]
+		for _, m := range t {
+			items = append(items, m)
+		}
+	default:
+		return nil, []string{at(keyLine, `merchants must be a list of merchant ids or tables of id and name, like ["1001", `+
+			merchantExample+`], not `+tomlKind(v))}, nil
+	}
+	first := map[string]int{} // id → its item number
+	for i, el := range items {
+		line := keyLine
+		if i < len(itemLines) {
+			line = itemLines[i]
+		}
+		item := fmt.Sprintf("merchants item %d", i+1)
+		bad := func(format string, a ...any) {
+			problems = append(problems, at(line, item+" "+fmt.Sprintf(format, a...)))
+		}
+		var m configMerchant
+		switch t := el.(type) {
+		case string, int64:
+			m.ID = idString(t)
+		case map[string]any:
+			for _, k := range slices.Sorted(maps.Keys(t)) {
+				if k != "id" && k != "name" {
+					bad("has the unknown key %q; a merchant is written %s", k, merchantExample)
+				}
+			}
+			rawID, hasID := t["id"]
+			rawName, hasName := t["name"]
+			switch {
+			case !hasID && hasName:
+				bad("has a name but no id; write it %s", merchantExample)
+				continue
+			case !hasID:
+				bad("has no id; write it %s", merchantExample)
+				continue
+			}
+			if msg := isID(rawID); msg != "" {
+				bad("id %s", msg)
+				continue
+			}
+			m.ID = idString(rawID)
+			if hasName {
+				name, ok := rawName.(string)
+				if !ok {
+					bad("name must be a string in quotes, not %s", tomlKind(rawName))
+					continue
+				}
+				m.Name = textsafe.Line(name, maxMerchantName)
+				switch {
+				case m.Name == "" && strings.TrimSpace(name) != "":
+					warnings = append(warnings, at(line, fmt.Sprintf("%s (%s): the name has nothing printable in it; the merchant is shown by its id",
+						item, m.ID)))
+				case textsafe.Clean(name) != name:
+					warnings = append(warnings, at(line, fmt.Sprintf("%s (%s): the name holds control characters or escape sequences; it is shown as %q",
+						item, m.ID, m.Name)))
+				}
+			}
+		default:
+			bad("must be a merchant id (a string or a whole number) or a table %s, not %s", merchantExample, tomlKind(el))
+			continue
+		}
+		if m.ID == "" {
+			bad("has an empty id; give the merchant's id")
+			continue
+		}
+		if err := checkMerchantID(m.ID); err != nil {
+			bad("id %q: %v", m.ID, err)
+			continue
+		}
+		if j, seen := first[m.ID]; seen {
+			warnings = append(warnings, at(line, fmt.Sprintf("%s repeats merchant %s (item %d); it is left out", item, m.ID, j)))
+			continue
+		}
+		first[m.ID] = i + 1
+		list = append(list, m)
+	}
+	return list, problems, warnings
+}
+
+// at prefixes a message with the line it is about, when known.
+func at(line int, msg string) string {
+	if line <= 0 {
+		return msg
+	}
+	return fmt.Sprintf("line %d: %s", line, msg)
+}
+
+// merchantList names merchants in a message: "1001 Daily Grind, 1002".
+func merchantList(ids []string, names map[string]string) string {
+	out := make([]string, len(ids))
+	for i, id := range ids {
+		out[i] = id
+		if n := names[id]; n != "" {
+			out[i] += " " + n
+		}
+	}
+	return strings.Join(out, ", ")
+}
+
+// merchantLines finds where the file writes merchants: the line of the key
+// (or of its table header) and the line each item starts on, 0 and nil when
+// not found. The TOML decoder, which has read the file already, keeps no
+// positions, so this is a light scan of the text: good enough to name lines
+// in messages, and only ever used for that.
+func merchantLines(text string) (key int, items []int) {
+	lines := strings.Split(text, "\n")
+	tables := false // past the first table header: no top-level key follows
+	pos := 0        // where line i starts in text
+	for i, l := range lines {
+		start := pos
+		pos += len(l) + 1
+		t := strings.TrimSpace(l)
+		if strings.HasPrefix(t, "[") {
+			tables = true
+			name, arrayTable := headerName(t)
+			if name == "merchants" {
+				if key == 0 {
+					key = i + 1
+				}
+				if arrayTable {
+					items = append(items, i+1)
+				}
+			}
+			continue
+		}
+		if tables || key != 0 {
+			continue
+		}
+		if rest, ok := cutKey(t, "merchants"); ok {
+			key = i + 1
+			// The value, from after its "=" to the end of the file.
+			lead := len(l) - len(strings.TrimLeftFunc(l, unicode.IsSpace))
+			items = arrayItemLines(text[start+lead+len(t)-len(rest):], i+1)
+		}
+	}
+	return key, items
+}
+
+// headerName is the name of a table header "[name]" or "[[name]]" (spaces
+// and quotes around it dropped).
+func headerName(t string) (name string, arrayTable bool) {
+	if strings.HasPrefix(t, "[[") {
+		arrayTable = true
+		t = t[2:]
+		t, _, _ = strings.Cut(t, "]]")
+	} else {
+		t = t[1:]
+		t, _, _ = strings.Cut(t, "]")
+	}
+	return strings.Trim(strings.TrimSpace(t), `"'`), arrayTable
+}
+
+// cutKey reports whether the line t sets key (bare or quoted) and returns
+// what follows its "=".
+func cutKey(t, key string) (rest string, ok bool) {
+	for _, k := range []string{key, `"` + key + `"`, "'" + key + "'"} {
+		if after, found := strings.CutPrefix(t, k); found {
+			after = strings.TrimLeft(after, " \t")
+			if v, isSet := strings.CutPrefix(after, "="); isSet {
+				return v, true
+			}
+		}
+	}
+	return "", false
+}
+
+// arrayItemLines is the line each item of the array at the start of s
+// (after spaces) starts on, s starting on line; nil when s holds no
+// array. Strings (with their escapes, multi-line ones too) and comments
+// are skipped, nested arrays and inline tables counted as one item.
+func arrayItemLines(s string, line int) []int {
+	var out []int
+	depth, expect := 0, false
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch c {
+		case '\n':
+			line++
+			continue
+		case ' ', '\t', '\r':
+			continue
+		case '#':
+			for i+1 < len(s) && s[i+1] != '\n' {
+				i++
+			}
+			continue
+		}
+		if depth == 0 && c != '[' {
+			return nil // not an array
+		}
+		if depth == 1 && expect && c != ',' && c != ']' {
+			out = append(out, line)
+			expect = false
+		}
+		switch c {
+		case '"', '\'':
+			q := s[i : i+1]
+			if strings.HasPrefix(s[i:], strings.Repeat(q, 3)) {
+				q = strings.Repeat(q, 3)
+			}
+			j := i + len(q)
+			for j < len(s) && !strings.HasPrefix(s[j:], q) {
+				if s[j] == '\n' {
+					line++
+				}
+				if c == '"' && s[j] == '\\' && j+1 < len(s) {
+					j++
+					if s[j] == '\n' {
+						line++
+					}
+				}
+				j++
+			}
+			i = j + len(q) - 1
+		case '[', '{':
+			depth++
+			if depth == 1 {
+				expect = true
+			}
+		case ']', '}':
+			depth--
+			if depth == 0 {
+				return out
+			}
+		case ',':
+			if depth == 1 {
+				expect = true
+			}
+		}
+	}
+	return out
+}
