@@ -1,6 +1,8 @@
 package ui
 
 import (
+	"image/color"
+
 	"charm.land/lipgloss/v2"
 
 	"paydash/keys"
@@ -18,8 +20,9 @@ type Theme struct {
 	Text     lipgloss.Style // ordinary text
 	Muted    lipgloss.Style // labels, hints, secondary facts
 	Accent   lipgloss.Style // the active tab, keys in prose
-	Success  lipgloss.Style // Settled, Success, Active
-	Warning  lipgloss.Style // Pending, Authorized, Confirmation: something is still to happen
+	Success  lipgloss.Style // Settled, Success, Active: done
+	Warning  lipgloss.Style // Pending, Confirmation, Created: something is still to happen
+	Held     lipgloss.Style // Authorized: money held, waiting for the merchant (capture or release)
 	Danger   lipgloss.Style // Rejected, Cancelled, Revoked, errors, dangerous confirmations
 	Border   lipgloss.Style // pane and dialog borders (use with lipgloss.RoundedBorder)
 	Selected lipgloss.Style // a focused button or field
@@ -34,33 +37,57 @@ type ThemeMsg struct{ Theme Theme }
 // NewTheme builds the theme for a dark or light terminal. With noColor
 // every style is plain (NO_COLOR, https://no-color.org): emphasis that must
 // survive, such as the selected row, is carried by markers, not colour.
+//
+// The colours are the terminal's own ANSI palette, never RGB values: the
+// user's terminal theme made its palette readable on its background, light
+// or dark, so the dashboard reads wherever the terminal does. Statuses use
+// the six hues every palette keeps (Solarized's "bright" colours are
+// greys): green done, yellow still to happen, magenta held (blue is too dark
+// on many dark palettes), red ended without money. Secondary text is faint
+// rather than grey (grey is the background of some palettes); the selected
+// row and button are reverse video; the accent is blue on a light
+// background and cyan on a dark one.
 func NewTheme(dark, noColor bool) Theme {
 	if noColor {
 		plain := lipgloss.NewStyle()
 		return Theme{
 			Dark: dark, NoColor: true,
 			Title: plain.Bold(true), Text: plain, Muted: plain, Accent: plain.Bold(true),
-			Success: plain, Warning: plain, Danger: plain.Bold(true), Border: plain, Selected: plain.Reverse(true),
+			Success: plain, Warning: plain, Held: plain, Danger: plain.Bold(true), Border: plain, Selected: plain.Reverse(true),
 			Table: datatable.Styles{Header: plain.Bold(true), Selected: plain.Reverse(true)},
 			Help:  keys.PlainHelpStyles(),
 		}
 	}
-	ld := lipgloss.LightDark(dark)
-	c := func(light, darkColor string) lipgloss.Style {
-		return lipgloss.NewStyle().Foreground(ld(lipgloss.Color(light), lipgloss.Color(darkColor)))
+	fg := func(c color.Color) lipgloss.Style { return lipgloss.NewStyle().Foreground(c) }
+	faint := lipgloss.NewStyle().Faint(true)
+	accent := lipgloss.Blue
+	if dark {
+		accent = lipgloss.Cyan
 	}
-	return Theme{
+	th := Theme{
 		Dark:     dark,
-		Title:    c("#1F2A5C", "#C6D0FF").Bold(true),
+		Title:    lipgloss.NewStyle().Bold(true),
 		Text:     lipgloss.NewStyle(),
-		Muted:    c("#6C6C6C", "#9E9E9E"),
-		Accent:   c("#3B4FC4", "#8FA2FF").Bold(true),
-		Success:  c("#1E7B34", "#7BD88F"),
-		Warning:  c("#9A5B00", "#FFCF66"),
-		Danger:   c("#B3261E", "#FF8A80"),
-		Border:   c("#B0B0B0", "#5A5A5A"),
+		Muted:    faint,
+		Accent:   fg(accent).Bold(true),
+		Success:  fg(lipgloss.Green),
+		Warning:  fg(lipgloss.Yellow),
+		Held:     fg(lipgloss.Magenta),
+		Danger:   fg(lipgloss.Red),
+		Border:   fg(lipgloss.BrightBlack),
 		Selected: lipgloss.NewStyle().Bold(true).Reverse(true),
 		Table:    datatable.DefaultStyles(dark),
-		Help:     keys.DefaultHelpStyles(dark),
+		Help: keys.HelpStyles{
+			Key:          lipgloss.NewStyle().Bold(true),
+			Desc:         lipgloss.NewStyle(),
+			DisabledKey:  faint,
+			DisabledDesc: faint,
+			Reason:       faint.Italic(true),
+			Title:        lipgloss.NewStyle().Bold(true),
+			Separator:    faint,
+			Ellipsis:     faint,
+		},
 	}
+	th.Table.Success, th.Table.Warning, th.Table.Held, th.Table.Danger = th.Success, th.Warning, th.Held, th.Danger
+	return th
 }

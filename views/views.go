@@ -21,6 +21,7 @@ import (
 	"time"
 
 	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
 
 	"paydash/backend"
@@ -31,6 +32,7 @@ import (
 	"paydash/backend/textsafe"
 	"paydash/keys"
 	"paydash/ui"
+	"paydash/ui/datatable"
 )
 
 // Deps is what the tabs need from main.
@@ -133,6 +135,82 @@ func refundMarker(s backend.RefundStatus) string {
 		return "✗"
 	}
 	return " "
+}
+
+// The tones of the statuses: their colour in the lists (datatable.Tone)
+// and the panes (toneStyle). Done is green, still to happen yellow, a hold
+// waiting for the merchant magenta, ended without money red; the markers
+// above say the same without colour.
+
+func paymentTone(s backend.PaymentStatus) datatable.Tone {
+	switch s {
+	case backend.PaymentSettled:
+		return datatable.ToneSuccess
+	case backend.PaymentPending, backend.PaymentConfirmation:
+		return datatable.ToneWarning
+	case backend.PaymentAuthorized:
+		return datatable.ToneHeld
+	case backend.PaymentCancelled, backend.PaymentRejected:
+		return datatable.ToneDanger
+	}
+	return datatable.ToneNone
+}
+
+func refundTone(s backend.RefundStatus) datatable.Tone {
+	switch s {
+	case backend.RefundSuccess:
+		return datatable.ToneSuccess
+	case backend.RefundPending:
+		return datatable.ToneWarning
+	case backend.RefundRejected:
+		return datatable.ToneDanger
+	}
+	return datatable.ToneNone
+}
+
+func tokenTone(s backend.TokenStatus) datatable.Tone {
+	switch s {
+	case backend.TokenActive:
+		return datatable.ToneSuccess
+	case backend.TokenCreated:
+		return datatable.ToneWarning
+	case backend.TokenRevoked, backend.TokenDeclined:
+		return datatable.ToneDanger
+	}
+	return datatable.ToneNone
+}
+
+// stickerTone: a sticker takes payments (green) or is switched off (red,
+// as its pane says).
+func stickerTone(s backend.Sticker) datatable.Tone {
+	if s.Active() {
+		return datatable.ToneSuccess
+	}
+	return datatable.ToneDanger
+}
+
+// markedTone is the tone of a status cell that shows an action under way
+// instead of the status (mark not ""): still to happen.
+func markedTone(mark string, tone datatable.Tone) datatable.Tone {
+	if mark != "" {
+		return datatable.ToneWarning
+	}
+	return tone
+}
+
+// toneStyle is a tone's style in a pane.
+func toneStyle(th ui.Theme, t datatable.Tone) lipgloss.Style {
+	switch t {
+	case datatable.ToneSuccess:
+		return th.Success
+	case datatable.ToneWarning:
+		return th.Warning
+	case datatable.ToneHeld:
+		return th.Held
+	case datatable.ToneDanger:
+		return th.Danger
+	}
+	return th.Text
 }
 
 func paymentStatusText(s backend.PaymentStatus) string {

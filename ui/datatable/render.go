@@ -18,14 +18,15 @@ type placed struct {
 
 // renderCache keeps what View draws between frames.
 type renderCache struct {
-	rows    map[int32]rowCache // rendered rows, by item; only rows that were on screen
-	header  string             // "" = not rendered yet
-	blank   string             // an empty line of the full width
-	special [4]string          // loading, end, empty, no-match rows as last rendered
-	paints  [7]painter         // by style, see paintFor
+	rows    map[int32]rowCache  // rendered rows, by item; only rows that were on screen
+	header  string              // "" = not rendered yet
+	blank   string              // an empty line of the full width
+	special [4]string           // loading, end, empty, no-match rows as last rendered
+	paints  [paintCount]painter // by style slot, see paint
 	painted bool
 	sizeHnt int
 	buf     []byte // scratch for row bodies
+	lineBuf []byte // scratch for lines with toned cells
 	hayBuf  []byte // scratch for haystacks
 }
 
@@ -34,7 +35,17 @@ type renderCache struct {
 type rowCache struct {
 	body, line string
 	state      uint8
+	toned      bool // body holds toned cells, each ended by cellEnd
 }
+
+// cellEnd ends a toned cell's text in a cached row body; the row's line
+// replaces it with a reset and the row style's own sequence, so that the
+// rest of the row keeps its style (the selected row's reverse video). Cell
+// text never holds it: textsafe.Clean turns control characters into spaces.
+const cellEnd = "\x00"
+
+// sgrReset ends every style.
+const sgrReset = "\x1b[m"
 
 const (
 	stateSelected uint8 = 1 << iota
@@ -50,6 +61,8 @@ const (
 	paintLoading
 	paintEnd
 	paintDimmed
+	paintTone  // the painter of tone t is paints[paintTone+t-1]
+	paintCount = paintTone + int(toneCount) - 1
 )
 
 // invalidate drops every rendering (width, layout or styles changed).
@@ -186,7 +199,7 @@ func (c *core[T]) rowLine(it int32, selected bool) string {
 		return e.line
 	}
 	if !ok {
-		e.body = c.renderBody(c.items[it])
+		e.body, e.toned = c.renderBody(c.items[it])
 	}
 	var mark [gutterWidth]byte
 	mark[0], mark[1] = ' ', ' '
@@ -199,14 +212,16 @@ func (c *core[T]) rowLine(it int32, selected bool) string {
 		mark[0] = SelectedMarker
 		slot = paintSelected
 	}
-	e.line = c.paint(slot, string(mark[:min(c.width, gutterWidth)]), e.body)
+	e.line = c.paint(slot, string(mark[:min(c.width, gutterWidth)]), e.body, e.toned)
 	e.state = st
 	c.render.rows[it] = e
 	return e.line
 }
 
-// renderBody renders a row's cells, right of the gutter.
-func (c *core[T]) renderBody(r T) string {
+// renderBody renders a row's cells, right of the gutter; toned reports
+// whether a cell has a tone (its text then ends in cellEnd).
+func (c *core[T]) renderBody(r T) (body string, toned bool) {
+	c.painters()
 	buf := c.render.buf[:0]
 	used := 0
 	for j, l := range c.layout {
@@ -214,14 +229,24 @@ func (c *core[T]) renderBody(r T) string {
 			buf = append(buf, ' ')
 			used++
 		}
-		buf = appendCell(buf, textsafe.Clean(c.cols[l.col].Text(r)), l.width, l.align)
+		col := &c.cols[l.col]
+		pre := ""
+		if col.Tone != nil {
+			if t := col.Tone(r); t > ToneNone && t < toneCount {
+				if p := c.render.paints[paintTone+int(t)-1]; p.simple && p.pre != "" {
+					pre = p.pre
+					toned = true
+				}
+			}
+		}
+		buf = appendCell(buf, textsafe.Clean(col.Text(r)), l.width, l.align, pre)
 		used += l.width
 	}
 	for ; used < c.width-min(c.width, gutterWidth); used++ {
 		buf = append(buf, ' ')
 	}
 	c.render.buf = buf
-	return string(buf)
+	return string(buf), toned
 }
 
 func (c *core[T]) headerLine() string {
@@ -247,13 +272,13 @@ func (c *core[T]) headerLine() string {
 				title += arrow
 			}
 		}
-		buf = appendCell(buf, title, l.width, l.align)
+		buf = appendCell(buf, title, l.width, l.align, "")
 		used += l.width
 	}
 	for ; used < c.width-min(c.width, gutterWidth); used++ {
 		buf = append(buf, ' ')
 	}
-	c.render.header = c.paint(paintHeader, strings.Repeat(" ", min(c.width, gutterWidth)), string(buf))
+	c.render.header = c.paint(paintHeader, strings.Repeat(" ", min(c.width, gutterWidth)), string(buf), false)
 	return c.render.header
 }
 
@@ -272,7 +297,7 @@ func (c *core[T]) specialLine() string {
 	if c.render.special[kind] == "" {
 		w := c.width - min(c.width, gutterWidth)
 		text := textsafe.Clean(c.texts[kind])
-		c.render.special[kind] = c.paint(slot, strings.Repeat(" ", min(c.width, gutterWidth)), string(appendCell(nil, text, w, lipgloss.Left)))
+		c.render.special[kind] = c.paint(slot, strings.Repeat(" ", min(c.width, gutterWidth)), string(appendCell(nil, text, w, lipgloss.Left, "")), false)
 	}
 	return c.render.special[kind]
 }
@@ -293,17 +318,50 @@ func newPainter(s lipgloss.Style) painter {
 	return painter{style: s.Inline(true)}
 }
 
-func (c *core[T]) paint(slot int, gutter, body string) string {
-	if !c.render.painted {
-		s := c.styles
-		for i, st := range [...]lipgloss.Style{s.Header, s.Cell, s.Selected, s.Flashed, s.Loading, s.End, s.Dimmed} {
-			c.render.paints[i] = newPainter(st)
-		}
-		c.render.painted = true
+// painters makes the painters of the styles, once per SetStyles.
+func (c *core[T]) painters() {
+	if c.render.painted {
+		return
 	}
+	s := c.styles
+	for i, st := range [paintCount]lipgloss.Style{s.Header, s.Cell, s.Selected, s.Flashed, s.Loading, s.End, s.Dimmed,
+		s.Success, s.Warning, s.Held, s.Danger} {
+		c.render.paints[i] = newPainter(st)
+	}
+	c.render.painted = true
+}
+
+// paint draws a line in the style of slot: the gutter and the body, whose
+// toned cells (toned) end in cellEnd.
+func (c *core[T]) paint(slot int, gutter, body string, toned bool) string {
+	c.painters()
 	p := c.render.paints[slot]
 	if p.simple {
-		return p.pre + gutter + body + p.suf
+		if !toned {
+			return p.pre + gutter + body + p.suf
+		}
+		// One allocation: each cellEnd becomes a reset and the row's style.
+		buf := append(c.render.lineBuf[:0], p.pre...)
+		buf = append(buf, gutter...)
+		for {
+			i := strings.Index(body, cellEnd)
+			if i < 0 {
+				break
+			}
+			buf = append(buf, body[:i]...)
+			buf = append(buf, sgrReset...)
+			buf = append(buf, p.pre...)
+			body = body[i+len(cellEnd):]
+		}
+		buf = append(buf, body...)
+		buf = append(buf, p.suf...)
+		c.render.lineBuf = buf
+		return string(buf)
+	}
+	if toned {
+		// Style.Render would end the row's style at the first cell's
+		// reset: the cells go plain under such a style.
+		body = strings.ReplaceAll(ansi.Strip(body), cellEnd, "")
 	}
 	out := p.style.Render(gutter + body)
 	if w := ansi.StringWidth(out); w > c.width {
@@ -339,15 +397,25 @@ func truncate(s string, w int) string {
 }
 
 // appendCell appends s (cleaned text) cut or padded to exactly w cells.
-func appendCell(buf []byte, s string, w int, align lipgloss.Position) []byte {
+// A tone's escape sequence pre, when not "", goes before the text, and
+// cellEnd after it: the padding stays in the row's style.
+func appendCell(buf []byte, s string, w int, align lipgloss.Position, pre string) []byte {
 	if w <= 0 {
 		return buf
+	}
+	if pre != "" && s == "" {
+		pre = ""
 	}
 	var sw int
 	if isASCII(s) {
 		if len(s) > w {
+			buf = append(buf, pre...)
 			buf = append(buf, s[:w-1]...)
-			return append(buf, "…"...)
+			buf = append(buf, "…"...)
+			if pre != "" {
+				buf = append(buf, cellEnd...)
+			}
+			return buf
 		}
 		sw = len(s)
 	} else {
@@ -368,7 +436,11 @@ func appendCell(buf []byte, s string, w int, align lipgloss.Position) []byte {
 	for range left {
 		buf = append(buf, ' ')
 	}
+	buf = append(buf, pre...)
 	buf = append(buf, s...)
+	if pre != "" {
+		buf = append(buf, cellEnd...)
+	}
 	for range gap - left {
 		buf = append(buf, ' ')
 	}
