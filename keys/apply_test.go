@@ -68,7 +68,7 @@ func TestApplyReportsEverythingAndLeavesMapUnchanged(t *testing.T) {
 	err := m.Apply(map[string][]string{
 		"refnd":   {"ctrl+r"},      // unknown action
 		"refresh": {"ctrl+R", "c"}, // invalid key, and "c" is capture's
-		"copy_id": {"y", "Y"},      // fine on its own
+		"copy_id": {"y", "ctrl+y"}, // fine on its own
 		"export":  {},              // empty
 	})
 	require.Error(t, err)

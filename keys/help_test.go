@@ -72,8 +72,11 @@ pgdown  page down          only a settled payment    /          filter rows
 g/home  first row          can be refunded           :          jump to id
 G/end   last row      n    new invoice/sticker/link  r          refresh now
 enter   open details                                 y          copy id
-esc     close pane                                   ctrl+s     export rows
-w       raw JSON/XML                                 p          change period
+esc     close pane                                   Y          copy a field…
+w       raw JSON/XML                                 s          sort by…
+                                                     S          reverse the sort
+                                                     ctrl+s     export rows
+                                                     p          change period
                                                      m          switch merchant
                                                      M          messages
                                                      ?          all keys
@@ -89,8 +92,11 @@ pgdown  page down           only a settled payment can be refunded   /          
 g/home  first row      n    new invoice/sticker/link                 :          jump to id
 G/end   last row                                                     r          refresh now
 enter   open details                                                 y          copy id
-esc     close pane                                                   ctrl+s     export rows
-w       raw JSON/XML                                                 p          change period
+esc     close pane                                                   Y          copy a field…
+w       raw JSON/XML                                                 s          sort by…
+                                                                     S          reverse the sort
+                                                                     ctrl+s     export rows
+                                                                     p          change period
                                                                      m          switch merchant
                                                                      M          messages
                                                                      ?          all keys
@@ -117,6 +123,9 @@ shift+tab  previous tab
 :          jump to id
 r          refresh now
 y          copy id
+Y          copy a field…
+s          sort by…
+S          reverse the sort
 ctrl+s     export rows
 p          change period
 m          switch merchant
@@ -155,7 +164,7 @@ func TestFullHelpHeightLimit(t *testing.T) {
 	lines := strings.Split(got, "\n")
 	require.Len(t, lines, 12)
 	assert.Equal(t, "Navigation", lines[0])
-	assert.Equal(t, "… 24 more lines: make the window taller", lines[11])
+	assert.Equal(t, "… 27 more lines: make the window taller", lines[11])
 }
 
 // Every line of the help fits its width, styled or not, at any width, and

@@ -39,7 +39,11 @@ const (
 	ActJump    Action = "jump"
 	ActFilter  Action = "filter"
 	ActCopyID  Action = "copy_id"
-	ActExport  Action = "export"
+	// Issue 11: sort by a column, reverse it, and copy another field.
+	ActSort        Action = "sort"
+	ActSortReverse Action = "sort_reverse"
+	ActCopyMore    Action = "copy_more"
+	ActExport      Action = "export"
 	// Beyond design §7, which names no keys for these: the period presets
 	// and the merchant switcher (issue 4), and the raw JSON/XML view.
 	ActPeriod   Action = "period"
@@ -85,6 +89,7 @@ type Global struct {
 	Tab1, Tab2, Tab3, Tab4, Tab5 key.Binding
 	Help, Quit, Refresh, Jump    key.Binding
 	Filter, CopyID, Export       key.Binding
+	Sort, SortReverse, CopyMore  key.Binding
 	Period, Merchant, Messages   key.Binding
 }
 
@@ -167,6 +172,9 @@ var specs = []spec{
 	{ActJump, GroupGlobal, "jump to id", []string{":"}},
 	{ActRefresh, GroupGlobal, "refresh now", []string{"r"}},
 	{ActCopyID, GroupGlobal, "copy id", []string{"y"}},
+	{ActCopyMore, GroupGlobal, "copy a field…", []string{"Y"}},
+	{ActSort, GroupGlobal, "sort by…", []string{"s"}},
+	{ActSortReverse, GroupGlobal, "reverse the sort", []string{"S"}},
 	{ActExport, GroupGlobal, "export rows", []string{"ctrl+s"}},
 	{ActPeriod, GroupGlobal, "change period", []string{"p"}},
 	{ActMerchant, GroupGlobal, "switch merchant", []string{"m"}},
@@ -236,6 +244,12 @@ func (m *Map) field(action Action) *key.Binding {
 		return &m.Global.CopyID
 	case ActExport:
 		return &m.Global.Export
+	case ActSort:
+		return &m.Global.Sort
+	case ActSortReverse:
+		return &m.Global.SortReverse
+	case ActCopyMore:
+		return &m.Global.CopyMore
 	case ActPeriod:
 		return &m.Global.Period
 	case ActMerchant:

@@ -91,6 +91,10 @@ func TestDefaultMatchesDesign(t *testing.T) {
 		{"documents", func(m Map) []string { return m.List.Documents.Keys() }, []string{"d"}},
 		{"next_match", func(m Map) []string { return m.List.NextMatch.Keys() }, []string{"n"}},
 		{"prev_match", func(m Map) []string { return m.List.PrevMatch.Keys() }, []string{"N"}},
+		// Issue 11 (design §7): s chooses the sort column, S reverses it, Y copies another field.
+		{"sort", func(m Map) []string { return m.Global.Sort.Keys() }, []string{"s"}},
+		{"sort_reverse", func(m Map) []string { return m.Global.SortReverse.Keys() }, []string{"S"}},
+		{"copy_more", func(m Map) []string { return m.Global.CopyMore.Keys() }, []string{"Y"}},
 	}
 	require.Len(t, ActionNames(), len(want), "every action is in the contract")
 	for _, w := range want {

@@ -382,6 +382,14 @@ func (a *App) updateTab(i int, msg tea.Msg) tea.Cmd {
 	if t != nil {
 		a.tabs[i] = t
 	}
+	if d, ok := a.tabs[i].(DialogOpener); ok {
+		if m := d.TakeDialog(); m != nil && a.modal == nil {
+			a.openModal(m)
+			if in, ok := m.(Initer); ok {
+				cmd = tea.Batch(cmd, in.Init())
+			}
+		}
+	}
 	return cmd
 }
 

@@ -220,6 +220,13 @@ type (
 // dialog ignores what is not its own.
 type ModalMsg interface{ ForModal() }
 
+// DialogOpener is a tab that opens dialogs on keys (sort, copy, export,
+// save): the shell takes the dialog right after the tab's Update, before
+// the next message, so that a key typed in the same burst goes to the
+// dialog and never to the screen behind it. Like OpenModalMsg, it is
+// dropped when a dialog is already open.
+type DialogOpener interface{ TakeDialog() Modal }
+
 // Initer is a dialog with a first command, run when it opens.
 type Initer interface{ Init() tea.Cmd }
 

@@ -31,6 +31,11 @@ type SaveSpec struct {
 	// fail. Its context is cancelled when the user gives up (esc) before
 	// it returns.
 	Data func(ctx context.Context) ([]byte, error)
+	// DataFor, when set, is used instead of Data and is given the path
+	// saved to (as typed), so that the data can follow it (an export's
+	// format follows the extension). What it produced is reused only for
+	// the same path: another path produces the data again.
+	DataFor func(ctx context.Context, path string) ([]byte, error)
 }
 
 // saveFileMode is the mode of the files the save dialog creates (before
@@ -71,9 +76,10 @@ type saveModal struct {
 	problem string // why the last save did not happen (th.Danger)
 	note    string // why the last key did nothing (th.Warning)
 
-	cancel context.CancelFunc // gives up spec.Data (saveProducing)
-	data   []byte             // what spec.Data produced: kept, never produced twice
-	have   bool               // data was produced
+	cancel  context.CancelFunc // gives up spec.Data (saveProducing)
+	data    []byte             // what spec.Data produced: kept, never produced twice
+	have    bool               // data was produced
+	forPath string             // the path spec.DataFor produced data for
 
 	// The file that exists (saveAsking), as the question names it.
 	target  string
@@ -248,7 +254,10 @@ func (s *saveModal) save() (Modal, tea.Cmd, bool) {
 		s.problem = "the path ends with a folder: add a file name"
 		return s, nil, false
 	}
-	if !s.have && s.spec.Data == nil {
+	if s.have && s.spec.DataFor != nil && s.forPath != path {
+		s.data, s.have = nil, false // made for another path
+	}
+	if !s.have && s.spec.Data == nil && s.spec.DataFor == nil {
 		s.problem = "there is nothing to save"
 		return s, nil, false
 	}
@@ -262,6 +271,9 @@ func (s *saveModal) save() (Modal, tea.Cmd, bool) {
 	ctx, cancel := context.WithCancel(context.Background())
 	s.state, s.cancel = saveProducing, cancel
 	id, attempt, produce := s.id, s.attempt, s.spec.Data
+	if forPath := s.spec.DataFor; forPath != nil {
+		produce = func(ctx context.Context) ([]byte, error) { return forPath(ctx, path) }
+	}
 	return s, func() tea.Msg {
 		// Fail early on a path that cannot be written whatever the data
 		// (a typo in a folder) rather than after a slow export.
@@ -287,6 +299,7 @@ func (s *saveModal) produced(m saveDataMsg) (Modal, tea.Cmd, bool) {
 		return s.back("could not get the data: " + textsafe.Line(m.err.Error(), 300))
 	}
 	s.data, s.have = m.data, true
+	s.forPath = strings.TrimSpace(s.input.Value())
 	s.state = saveWriting
 	return s, s.writeCmd(strings.TrimSpace(s.input.Value()), "", s.data), false
 }

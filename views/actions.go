@@ -72,9 +72,11 @@ func (t *Payments) Available(act keys.Action) (bool, string) {
 		return t.mayRevokeToken()
 	case keys.ActNew:
 		return mayAct(t.src, t.d.Journal, backend.ActionCreateInvoice)
-	case keys.ActToggleSticker, keys.ActExport, keys.ActDocuments:
+	case keys.ActToggleSticker, keys.ActDocuments:
 		return false, ""
-	case keys.ActOpen, keys.ActRaw, keys.ActCopyID:
+	case keys.ActExport:
+		return exportable(t.list)
+	case keys.ActOpen, keys.ActRaw, keys.ActCopyID, keys.ActCopyMore:
 		if _, ok := t.target(); !ok {
 			return false, "no payment is selected"
 		}

@@ -230,18 +230,23 @@ func frame[T any](th ui.Theme, l *pagedList[T], pane []string, w, h int) string 
 	if w <= 0 || h <= 0 {
 		return ""
 	}
+	fl := l.filterLine(th)
+	bodyH := h
+	if fl != "" {
+		bodyH--
+	}
 	var body string
 	switch {
 	case pane == nil && l.table.Height() > 0 && l.table.Width() == w:
 		body = l.table.View()
 	case pane == nil:
-		body = strings.Join(block(l.tableLines(), w, h), "\n")
+		body = strings.Join(block(l.tableLines(), w, bodyH), "\n")
 	case l.beside:
 		body = side(l.tableLines(), pane)
 	default:
-		body = strings.Join(block(pane, w, h), "\n")
+		body = strings.Join(block(pane, w, bodyH), "\n")
 	}
-	if fl := l.filterLine(th); fl != "" {
+	if fl != "" {
 		if body == "" {
 			return fl
 		}
@@ -257,7 +262,8 @@ func frame[T any](th ui.Theme, l *pagedList[T], pane []string, w, h int) string 
 // enterPane, nil: nothing); then the keys every list gives the same
 // meaning: moving, opening the pane on the selected row, esc clearing the
 // filter, the filter (which closes the pane: it works on the list), copy
-// id. What is left is the tab's own (refresh, its actions).
+// id, sort (s: the chooser, S: reverse; the list behind an open pane is
+// sorted). What is left is the tab's own (refresh, export, its actions).
 type keyRoute[T any] struct {
 	km        keys.Map
 	list      *pagedList[T]
@@ -267,6 +273,16 @@ type keyRoute[T any] struct {
 	open      func(T, bool) tea.Cmd // opens the pane on a row; nil: the pane's show
 	closePane func()                // nil: the pane's close
 	enterPane func() tea.Cmd        // enter on the open pane; nil: nothing
+}
+
+// relayout sizes the list and its pane again for the tab's area (the
+// bottom line came or went).
+func (r keyRoute[T]) relayout() {
+	if r.pane != nil {
+		arrange(r.list, r.pane, r.list.w, r.list.h)
+		return
+	}
+	r.list.layout()
 }
 
 // handle handles msg; handled is false for the tab's own keys, whose
@@ -322,6 +338,12 @@ func (r keyRoute[T]) handle(msg tea.KeyPressMsg) (a keys.Action, cmd tea.Cmd, ha
 		}
 		l.focusFilter()
 		return a, nil, true
+	case a == keys.ActSort:
+		return a, l.chooseSort("Sort the list by", r.relayout), true
+	case a == keys.ActSortReverse:
+		cmd = l.reverseSort()
+		r.relayout()
+		return a, cmd, true
 	case a == keys.ActCopyID:
 		var obj T
 		ok := false

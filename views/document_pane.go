@@ -37,9 +37,10 @@ type documentPane struct {
 	got     *documentData // nil until downloaded
 	asText  bool          // the text view of a CSV
 
-	table  datatable.Model[int32]
-	textSc scroller
-	w, h   int
+	table   datatable.Model[int32]
+	textSc  scroller
+	w, h    int
+	dialogs *dialogSlot // the tab's: the save dialog opens through it at once
 }
 
 // documentData is a downloaded document, made ready for the screen in the
@@ -321,7 +322,7 @@ func (p *documentPane) save(doc backend.Document, d *documentData) tea.Cmd {
 			return c.Data, err
 		}
 	}
-	return msgCmd(ui.OpenModalMsg{Modal: ui.NewSave(spec, p.km, p.theme)})
+	return p.dialogs.open(ui.NewSave(spec, p.km, p.theme))
 }
 
 func (p *documentPane) setSize(w, h int) {

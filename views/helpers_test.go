@@ -147,15 +147,23 @@ func (e *env) init() { e.run(e.tab.Init(e.scope)) }
 // send delivers a message to the tab and runs what it returns.
 func (e *env) send(msg tea.Msg) {
 	e.t.Helper()
-	var cmd tea.Cmd
-	e.tab, cmd = e.tab.Update(msg)
-	e.run(cmd)
+	e.run(e.update(msg))
 }
 
 // sendHold delivers a message and returns its command without running it.
-func (e *env) sendHold(msg tea.Msg) tea.Cmd {
+func (e *env) sendHold(msg tea.Msg) tea.Cmd { return e.update(msg) }
+
+// update is the tab's Update as the shell makes it: a dialog the tab
+// opened on the way (ui.DialogOpener) is taken at once, and collected
+// with the shell's other messages as the OpenModalMsg it stands for.
+func (e *env) update(msg tea.Msg) tea.Cmd {
 	var cmd tea.Cmd
 	e.tab, cmd = e.tab.Update(msg)
+	if d, ok := e.tab.(ui.DialogOpener); ok {
+		if m := d.TakeDialog(); m != nil {
+			e.shell = append(e.shell, ui.OpenModalMsg{Modal: m})
+		}
+	}
 	return cmd
 }
 
@@ -180,9 +188,7 @@ func (e *env) run(cmd tea.Cmd) {
 		case ui.ToastMsg, ui.ErrorMsg, ui.OpenConfirmMsg, ui.SwitchTabMsg, ui.OpenModalMsg, ui.ActionRefusedMsg, ui.NoticeMsg:
 			e.shell = append(e.shell, m)
 		default:
-			var next tea.Cmd
-			e.tab, next = e.tab.Update(m)
-			queue = append(queue, next)
+			queue = append(queue, e.update(m))
 		}
 	}
 }
@@ -190,9 +196,7 @@ func (e *env) run(cmd tea.Cmd) {
 // deliver feeds one already computed message to the tab.
 func (e *env) deliver(msg tea.Msg) {
 	e.t.Helper()
-	var cmd tea.Cmd
-	e.tab, cmd = e.tab.Update(msg)
-	e.run(cmd)
+	e.run(e.update(msg))
 }
 
 // press sends key presses: single characters, or names such as "enter",

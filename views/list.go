@@ -89,6 +89,18 @@ type pagedList[T any] struct {
 	filter    textinput.Model
 	filtering bool // the filter input has the focus
 
+	// cols are the table's columns (the sort chooser offers those with
+	// Less); km and theme are for the dialogs the list opens (sort.go).
+	cols  []datatable.Column[T]
+	km    keys.Map
+	theme ui.Theme
+	// dialogs is the tab's: the sort chooser and the export dialog open
+	// through it at once.
+	dialogs *dialogSlot
+	// relayout sizes the tab again when the bottom line comes or goes
+	// outside a key press (a sort chosen in the chooser); nil: layout.
+	relayout func()
+
 	w, h   int  // the list's area, the filter line included (setSize)
 	tableW int  // the table's width: w, less a pane beside it
 	beside bool // a pane is drawn beside the table (arrange)
@@ -108,12 +120,15 @@ type refreshMsg[T any] struct {
 
 func newPagedList[T any](cfg datatable.Config[T], km keys.Map, theme ui.Theme, when func(T) time.Time) *pagedList[T] {
 	cfg.Styles = theme.Table
+	cfg.Columns = withRanks(cfg.Columns)
 	l := &pagedList[T]{
 		id:    newOwner(),
 		table: datatable.New(cfg),
 		when:  when,
 		rowID: cfg.ID,
 		ctx:   context.Background(),
+		cols:  cfg.Columns,
+		km:    km,
 
 		failText: "Could not load the list (the reason is below); press r to try again",
 	}
@@ -134,6 +149,7 @@ func tableKeys(km keys.Map) datatable.KeyMap {
 }
 
 func (l *pagedList[T]) setTheme(t ui.Theme) {
+	l.theme = t
 	l.table.SetStyles(t.Table)
 	st := textinput.DefaultStyles(t.Dark)
 	if t.NoColor {
@@ -218,6 +234,12 @@ func (l *pagedList[T]) update(msg tea.Msg, now time.Time) (cmd tea.Cmd, rows []T
 		l.setTheme(msg.Theme)
 	case tea.PasteMsg:
 		return l.paste(msg), nil, true
+	case sortMsg:
+		if msg.list != l.id {
+			return nil, nil, false
+		}
+		l.onSort(msg)
+		return nil, nil, true
 	}
 	return nil, nil, false
 }
@@ -468,23 +490,40 @@ func (l *pagedList[T]) clearFilter() {
 }
 
 // filterLine is the line under the list: the input while it has the focus,
-// the active filter otherwise, "" when there is none.
+// otherwise the active filter and the sort ("sorted by Amount ▼ largest
+// first"), "" when there is neither.
 func (l *pagedList[T]) filterLine(theme ui.Theme) string {
-	switch {
-	case l.filtering:
+	if l.filtering {
 		return fit(l.filter.View(), l.w)
-	case l.table.FilterText() != "":
-		return fit(theme.Muted.Render("filter: ")+theme.Text.Render(textsafe.Clean(l.table.FilterText()))+
-			theme.Muted.Render("  (/ edit · esc clear)"), l.w)
 	}
-	return ""
+	var parts []string
+	if f := l.table.FilterText(); f != "" {
+		parts = append(parts, theme.Muted.Render("filter: ")+theme.Text.Render(textsafe.Clean(f))+
+			theme.Muted.Render("  (/ edit · esc clear)"))
+	}
+	if s := l.sortDescription(); s != "" {
+		hint := " (" + keyName(l.km, keys.ActSort, "s") + " column · " + keyName(l.km, keys.ActSortReverse, "S") + " reverse)"
+		if len(parts) > 0 {
+			hint = ""
+		}
+		parts = append(parts, theme.Muted.Render("sorted by ")+theme.Text.Render(s)+theme.Muted.Render(hint))
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return fit(strings.Join(parts, theme.Muted.Render(" · ")), l.w)
 }
 
 // --- layout --------------------------------------------------------------------
 
-// hasFilterLine reports whether the filter line takes the bottom line.
+// hasFilterLine reports whether the filter line (the filter, the sort)
+// takes the bottom line.
 func (l *pagedList[T]) hasFilterLine() bool {
-	return l.filtering || l.table.FilterText() != ""
+	if l.filtering || l.table.FilterText() != "" {
+		return true
+	}
+	key, _ := l.table.SortKey()
+	return key != ""
 }
 
 // setSize gives the list its area, w × h cells with the filter line, and

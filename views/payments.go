@@ -52,6 +52,10 @@ type Payments struct {
 	// tokenMerchant is the merchant of a token revoked from the pane.
 	memo          tokenMemo
 	tokenMerchant map[string]string
+
+	// dialogs holds the dialog a key opens, for the shell to open at once
+	// (ui.DialogOpener).
+	dialogs dialogSlot
 }
 
 // paymentSource is what the Payments tab asks of the backend (the actions
@@ -115,6 +119,7 @@ func NewPayments(d Deps) ui.Tab {
 		EmptyText:   "No payments in this period",
 	}
 	t.list = newPagedList(cfg, d.Keys, d.Theme, paymentTime)
+	t.list.dialogs = &t.dialogs
 	t.list.failText = "Could not load this period (the reason is below); press r to try again"
 	t.detail = newDetail(t.readPayment, t.detailLines, func(p backend.Payment) []string { return paymentRawLines(p, t.theme) })
 	t.route = keyRoute[backend.Payment]{km: t.d.Keys, list: t.list, pane: t.detail, context: t.Context, available: t.Available, open: t.openDetail, closePane: t.closeDetail}
@@ -163,6 +168,12 @@ func paymentColumns(rowAction func(backend.Payment) string) []datatable.Column[b
 			Less: func(a, b backend.Payment) int { return paymentTime(a).Compare(paymentTime(b)) }},
 		{Key: "status", Title: "Status", Width: 14, Priority: 90,
 			Text: status,
+			Tone: func(p backend.Payment) datatable.Tone {
+				if rowAction != nil {
+					return markedTone(rowAction(p), paymentTone(p.Status))
+				}
+				return paymentTone(p.Status)
+			},
 			Less: func(a, b backend.Payment) int { return cmp.Compare(a.Status, b.Status) }},
 		{Key: "amount", Title: "Amount", Width: 15, Priority: 90, Align: lipgloss.Right,
 			Text: func(p backend.Payment) string { return fmtAmount(p.Amount) },
@@ -304,8 +315,14 @@ func (t *Payments) key(msg tea.KeyPressMsg) tea.Cmd {
 	if handled {
 		return cmd
 	}
-	if a == keys.ActRefresh {
+	if a == keys.ActCopyMore {
+		return t.copyMore()
+	}
+	switch a {
+	case keys.ActRefresh:
 		return t.refresh()
+	case keys.ActExport:
+		return t.export()
 	}
 	// The action keys come as ui.ActionMsg: the shell puts up the
 	// preparing dialog first.
@@ -620,15 +637,7 @@ func (t *Payments) detailLines() []string {
 }
 
 func statusStyle(th ui.Theme, s backend.PaymentStatus) lipgloss.Style {
-	switch s {
-	case backend.PaymentSettled:
-		return th.Success
-	case backend.PaymentPending, backend.PaymentConfirmation, backend.PaymentAuthorized:
-		return th.Warning
-	case backend.PaymentCancelled, backend.PaymentRejected:
-		return th.Danger
-	}
-	return th.Text
+	return toneStyle(th, paymentTone(s))
 }
 
 func refundStyle(th ui.Theme, s backend.RefundStatus) lipgloss.Style {

@@ -28,6 +28,10 @@ type Refunds struct {
 	route  keyRoute[backend.Refund] // the keys every list tab handles alike
 	scope  ui.Scope
 	w, h   int
+
+	// dialogs holds the dialog a key opens, for the shell to open at once
+	// (ui.DialogOpener).
+	dialogs dialogSlot
 }
 
 // refundSource is what the Refunds tab asks of the backend.
@@ -47,6 +51,7 @@ func NewRefunds(d Deps) ui.Tab {
 		EmptyText:   "No refunds in this period",
 	}
 	t.list = newPagedList(cfg, d.Keys, d.Theme, refundTime)
+	t.list.dialogs = &t.dialogs
 	t.list.failText = "Could not load this period (the reason is below); press r to try again"
 	t.detail = newDetail(t.readRefund, t.detailLines, func(r backend.Refund) []string { return t.rawDetailLines(r) })
 	t.route = keyRoute[backend.Refund]{km: t.keys, list: t.list, pane: t.detail, context: t.Context, available: t.Available, enterPane: t.openPayment}
@@ -70,6 +75,7 @@ func refundColumns() []datatable.Column[backend.Refund] {
 			Less: func(a, b backend.Refund) int { return refundTime(a).Compare(refundTime(b)) }},
 		{Key: "status", Title: "Status", Width: 11, Priority: 90,
 			Text: func(r backend.Refund) string { return refundStatusText(r.Status) },
+			Tone: func(r backend.Refund) datatable.Tone { return refundTone(r.Status) },
 			Less: func(a, b backend.Refund) int { return cmp.Compare(a.Status, b.Status) }},
 		{Key: "amount", Title: "Amount", Width: 15, Priority: 90, Align: lipgloss.Right,
 			Text: func(r backend.Refund) string { return fmtAmount(r.Amount) },
@@ -112,9 +118,11 @@ func (t *Refunds) Status() ui.TabStatus {
 func (t *Refunds) Available(action keys.Action) (bool, string) {
 	switch action {
 	case keys.ActCapture, keys.ActCancelHold, keys.ActRefund, keys.ActRevoke, keys.ActToggleSticker,
-		keys.ActNew, keys.ActExport, keys.ActDocuments:
+		keys.ActNew, keys.ActDocuments:
 		return false, ""
-	case keys.ActOpen, keys.ActRaw, keys.ActCopyID:
+	case keys.ActExport:
+		return exportable(t.list)
+	case keys.ActOpen, keys.ActRaw, keys.ActCopyID, keys.ActCopyMore:
 		if _, ok := t.target(); !ok {
 			return false, "no refund is selected"
 		}
@@ -163,10 +171,16 @@ func (t *Refunds) key(msg tea.KeyPressMsg) tea.Cmd {
 	if handled {
 		return cmd
 	}
+	if a == keys.ActCopyMore {
+		return t.copyMore()
+	}
 	if a == keys.ActRefresh {
 		// The refresh key re-reads the list only (a RefreshMsg re-reads
 		// the open pane too).
 		return t.list.refresh()
+	}
+	if a == keys.ActExport {
+		return t.export()
 	}
 	return nil
 }

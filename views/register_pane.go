@@ -50,7 +50,8 @@ type registerPane struct {
 	cur         int    // the current match, -1: none
 	searchNote  string // "no match for …", shown where the match count goes
 
-	w, h int
+	w, h    int
+	dialogs *dialogSlot // the tab's: the save dialog opens through it at once
 }
 
 // registerData is a register as read, made ready for the screen in the
@@ -560,7 +561,7 @@ func (p *registerPane) saveXML(tr backend.Transfer, d *registerData) tea.Cmd {
 			return nil, err
 		}
 	}
-	return msgCmd(ui.OpenModalMsg{Modal: ui.NewSave(spec, p.km, p.theme)})
+	return p.dialogs.open(ui.NewSave(spec, p.km, p.theme))
 }
 
 // saveCSV asks where to save the operations as CSV.
@@ -580,7 +581,7 @@ func (p *registerPane) saveCSV() tea.Cmd {
 		DefaultPath: ui.SafeFileName("register-"+name+".csv", "register.csv"),
 		Data:        func(context.Context) ([]byte, error) { return operationsCSV(reg), nil },
 	}
-	return msgCmd(ui.OpenModalMsg{Modal: ui.NewSave(spec, p.km, p.theme)})
+	return p.dialogs.open(ui.NewSave(spec, p.km, p.theme))
 }
 
 // --- drawing ------------------------------------------------------------------------

@@ -23,7 +23,8 @@ import (
 // UTC days, newest first; enter opens a transfer's register in the viewer
 // pane (its operations with their totals, or its XML). d switches to the
 // second list, the account's documents; enter opens one (a CSV as a
-// table). ctrl+s saves a register or a document to a file.
+// table). ctrl+s on a list exports its rows (export.go); in a pane it saves
+// the register or the document to a file.
 //
 // The tab keeps a period of its own (ui.PeriodKeeper): transfers come once
 // a day, so it opens on the last 30 days whatever the other tabs show, and
@@ -46,6 +47,10 @@ type Registers struct {
 	register *registerPane
 	document *documentPane
 	w, h     int
+
+	// dialogs holds the dialog a key opens, for the shell to open at once
+	// (ui.DialogOpener).
+	dialogs dialogSlot
 }
 
 // registerSource is what the Registers tab asks of the backend.
@@ -80,6 +85,8 @@ func NewRegisters(d Deps) ui.Tab {
 	t.documents.failText = "Could not load the documents (the reason is below); press r to try again"
 	t.register = newRegisterPane(d.Backend, d.Keys, d.Theme)
 	t.document = newDocumentPane(d.Backend, d.Keys, d.Theme)
+	t.transfers.dialogs, t.documents.dialogs = &t.dialogs, &t.dialogs
+	t.register.dialogs, t.document.dialogs = &t.dialogs, &t.dialogs
 	t.trRoute = keyRoute[backend.Transfer]{km: d.Keys, list: t.transfers, context: t.Context, available: t.Available,
 		open: func(tr backend.Transfer, raw bool) tea.Cmd { return t.register.show(tr, raw) }}
 	t.docRoute = keyRoute[backend.Document]{km: d.Keys, list: t.documents, context: t.Context, available: t.Available,
@@ -244,9 +251,16 @@ func (t *Registers) Available(action keys.Action) (bool, string) {
 		switch action {
 		case keys.ActPeriod, keys.ActRefresh:
 			return true, ""
-		case keys.ActOpen, keys.ActRaw, keys.ActCopyID, keys.ActExport, keys.ActFilter, keys.ActDocuments:
+		case keys.ActOpen, keys.ActRaw, keys.ActCopyID, keys.ActCopyMore, keys.ActExport, keys.ActFilter, keys.ActDocuments,
+			keys.ActSort, keys.ActSortReverse:
 			return false, "the legacy interface is not available (see the tab)"
 		}
+	}
+	if action == keys.ActSort || action == keys.ActSortReverse {
+		if t.register.isOpen() || t.document.isOpen() {
+			return false, "" // the lists sort; a pane's rows keep the service's order
+		}
+		return true, ""
 	}
 	switch {
 	case t.register.isOpen():
@@ -257,7 +271,12 @@ func (t *Registers) Available(action keys.Action) (bool, string) {
 	switch action {
 	case keys.ActNextMatch, keys.ActPrevMatch:
 		return false, ""
-	case keys.ActOpen, keys.ActRaw, keys.ActCopyID, keys.ActExport:
+	case keys.ActExport:
+		if t.docs {
+			return exportable(t.documents)
+		}
+		return exportable(t.transfers)
+	case keys.ActOpen, keys.ActRaw, keys.ActCopyID, keys.ActCopyMore:
 		if !t.hasSelection() {
 			if t.docs {
 				return false, "no document is selected"
@@ -350,6 +369,9 @@ func (t *Registers) refresh(manual bool) tea.Cmd {
 }
 
 func (t *Registers) key(msg tea.KeyPressMsg) tea.Cmd {
+	if cmd, ok := t.paneCopyMore(msg); ok {
+		return cmd
+	}
 	switch {
 	case t.register.isOpen():
 		return t.register.key(msg, t.Available)
@@ -368,27 +390,16 @@ func (t *Registers) key(msg tea.KeyPressMsg) tea.Cmd {
 		return cmd
 	}
 	switch a {
+	case keys.ActCopyMore:
+		return t.copyMore()
 	case keys.ActRefresh:
 		return t.refresh(false)
 	case keys.ActDocuments:
 		t.docs = !t.docs
 	case keys.ActExport:
-		return t.saveSelected()
-	}
-	return nil
-}
-
-// saveSelected saves what the selected row names: a transfer's register as
-// received, or a document under its own name.
-func (t *Registers) saveSelected() tea.Cmd {
-	if t.docs {
-		if doc, ok := t.documents.selected(); ok {
-			return t.document.save(doc, nil)
-		}
-		return nil
-	}
-	if tr, ok := t.transfers.selected(); ok {
-		return t.register.saveXML(tr, nil)
+		// The rows shown; a register or a document is saved from its
+		// pane.
+		return t.exportList()
 	}
 	return nil
 }

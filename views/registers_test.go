@@ -513,44 +513,66 @@ func TestRegisterSavesTheXMLAsReceivedAndTheOperationsAsCSV(t *testing.T) {
 	assert.Empty(t, take[ui.ToastMsg](e), "nothing was saved")
 }
 
-func TestRegistersSaveFromTheListsReadsWhatTheRowNames(t *testing.T) {
+// ctrl+s on the lists exports the rows shown (export.go); a register and
+// a document are saved from their panes (the tests above and below).
+func TestRegistersListsExportTheRowsShown(t *testing.T) {
 	e := newRegistersEnv(t, envOpts{})
 	e.size(120, 40)
 	e.init()
 	r := e.registers()
 	dir := t.TempDir()
 
-	// The selected transfer's register, read for the purpose.
-	first := e.transfersShown()[0]
+	// The transfers, newest first as shown, to CSV.
+	shown := e.transfersShown()
+	require.NotEmpty(t, shown)
 	e.send(ctrl('s'))
 	d := e.openModal()
-	assert.Contains(t, d.screen(), "the XML as received (it is read first)")
-	assert.Contains(t, d.screen(), "> register-"+first.RegisterID+".xml", "named by the id: the number is not known yet")
+	screen := boxText(d.screen())
+	assert.Contains(t, screen, "Export the transfers shown")
+	assert.Contains(t, screen, "> transfers-"+goldenNow.Format("2006-01-02")+".csv")
+	assert.Contains(t, screen, plural(len(shown), "transfer", "transfers")+" shown")
+	assert.Contains(t, screen, ".json saves JSON")
 	assert.False(t, r.register.isOpen(), "the pane stays closed")
-	d.saveTo(filepath.Join(dir, "from-list.xml"))
+	d.saveTo(filepath.Join(dir, "transfers.csv"))
 	require.True(t, d.closed, d.screen())
 	e.saved()
-	got, err := os.ReadFile(filepath.Join(dir, "from-list.xml"))
-	require.NoError(t, err)
-	served, err := e.b.GetRegister(context.Background(), first.RegisterID)
-	require.NoError(t, err)
-	assert.Equal(t, served.Raw, got)
+	recs := readCSVFile(t, filepath.Join(dir, "transfers.csv"))
+	require.Len(t, recs, 1+len(shown), "a header and a row per transfer shown")
+	assert.Equal(t, []string{"date_utc", "amount", "currency", "payment_order_id", "register_id"}, recs[0])
+	for i, tr := range shown {
+		row := recs[1+i]
+		assert.Equal(t, tr.Created.UTC().Format(time.RFC3339), row[0])
+		assert.Equal(t, tr.Amount.Value.StringFixed(money.Decimals(tr.Amount.Currency)), row[1])
+		assert.Equal(t, []string{tr.Amount.Currency, tr.PaymentOrderID, tr.RegisterID}, row[2:])
+	}
+	// …and as the sandbox has them.
+	byID := map[string]sandbox.Transfer{}
+	for _, st := range e.sandboxTransfers() {
+		byID[st.RegisterID] = st
+	}
+	for _, row := range recs[1:] {
+		st, ok := byID[row[4]]
+		require.True(t, ok, "transfer %s is the sandbox's", row[4])
+		assert.Equal(t, st.Amount.StringFixed(money.Decimals(st.Currency)), row[1])
+	}
 
-	// The selected document, downloaded for the purpose.
+	// The documents, to JSON.
 	e.press("d")
-	doc, ok := r.documents.selected()
-	require.True(t, ok)
+	docs := r.documents.table.Shown()
+	require.NotEmpty(t, docs)
 	e.send(ctrl('s'))
 	d = e.openModal()
-	assert.Contains(t, d.screen(), "> "+doc.FileName)
-	d.saveTo(filepath.Join(dir, "doc"))
+	assert.Contains(t, boxText(d.screen()), "> documents-"+goldenNow.Format("2006-01-02")+".csv")
+	d.saveTo(filepath.Join(dir, "documents.json"))
 	require.True(t, d.closed, d.screen())
 	e.saved()
-	_, content, err := e.srv.Store().DocumentContent(doc.ID)
-	require.NoError(t, err)
-	got, err = os.ReadFile(filepath.Join(dir, "doc"))
-	require.NoError(t, err)
-	assert.Equal(t, content, got)
+	objs := readJSONFile(t, filepath.Join(dir, "documents.json"))
+	require.Len(t, objs, len(docs))
+	for i, doc := range docs {
+		assert.Equal(t, map[string]*string{"id": strp(doc.ID), "created_utc": strp(doc.Created.UTC().Format(time.RFC3339)),
+			"file_name": strp(doc.FileName), "description": strp(doc.Description)}, objs[i])
+	}
+	assert.False(t, r.document.isOpen(), "no document was opened")
 }
 
 func TestRegisterOperationOpensItsPayment(t *testing.T) {

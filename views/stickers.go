@@ -41,6 +41,10 @@ type Stickers struct {
 	route  keyRoute[backend.Sticker] // the keys every list tab handles alike
 	scope  ui.Scope
 	w, h   int
+
+	// dialogs holds the dialog a key opens, for the shell to open at once
+	// (ui.DialogOpener).
+	dialogs dialogSlot
 }
 
 // stickerSource is what the Stickers tab asks of the backend.
@@ -67,6 +71,7 @@ func NewStickers(d Deps) ui.Tab {
 		EmptyText:   "This merchant has no stickers",
 	}
 	t.list = newPagedList(cfg, d.Keys, d.Theme, nil)
+	t.list.dialogs = &t.dialogs
 	t.detail = newDetail(t.readSticker, t.detailLines, func(s backend.Sticker) []string { return rawOrNote(s.Raw, t.theme) })
 	t.route = keyRoute[backend.Sticker]{km: t.keys, list: t.list, pane: t.detail, context: t.Context, available: t.Available}
 	t.acts.adopt(d.Pending, backend.ActionToggleSticker, backend.ActionCreateSticker)
@@ -90,6 +95,12 @@ func stickerColumns(rowMark func(backend.Sticker) string) []datatable.Column[bac
 			Less: func(a, b backend.Sticker) int { return cmpIDs(a.ID, b.ID) }},
 		{Key: "status", Title: "Status", Width: 12, Priority: 90,
 			Text: status,
+			Tone: func(s backend.Sticker) datatable.Tone {
+				if rowMark != nil {
+					return markedTone(rowMark(s), stickerTone(s))
+				}
+				return stickerTone(s)
+			},
 			Less: func(a, b backend.Sticker) int { return cmp.Compare(a.Status, b.Status) }},
 		{Key: "amount", Title: "Amount", Width: 15, Priority: 70, Align: lipgloss.Right,
 			Text: func(s backend.Sticker) string { return stickerAmount(s) },
@@ -166,8 +177,15 @@ func (t *Stickers) Status() ui.TabStatus {
 // Available implements ui.Tab.
 func (t *Stickers) Available(action keys.Action) (bool, string) {
 	switch action {
-	case keys.ActCapture, keys.ActCancelHold, keys.ActRefund, keys.ActRevoke, keys.ActExport, keys.ActDocuments:
+	case keys.ActCapture, keys.ActCancelHold, keys.ActRefund, keys.ActRevoke, keys.ActDocuments:
 		return false, ""
+	case keys.ActExport, keys.ActSort, keys.ActSortReverse:
+		if t.noV2 != "" {
+			return false, t.noV2
+		}
+		if action == keys.ActExport {
+			return exportable(t.list)
+		}
 	case keys.ActToggleSticker:
 		if t.noV2 != "" {
 			return false, t.noV2
@@ -182,7 +200,7 @@ func (t *Stickers) Available(action keys.Action) (bool, string) {
 			return false, t.noV2
 		}
 		return mayAct(t.src, t.d.Journal, backend.ActionCreateSticker)
-	case keys.ActOpen, keys.ActRaw, keys.ActCopyID:
+	case keys.ActOpen, keys.ActRaw, keys.ActCopyID, keys.ActCopyMore:
 		if t.noV2 != "" {
 			return false, t.noV2
 		}
@@ -254,8 +272,14 @@ func (t *Stickers) key(msg tea.KeyPressMsg) tea.Cmd {
 	if handled {
 		return cmd
 	}
+	if a == keys.ActCopyMore {
+		return t.copyMore()
+	}
 	if a == keys.ActRefresh && t.noV2 == "" {
 		return t.list.refresh()
+	}
+	if a == keys.ActExport {
+		return t.export()
 	}
 	return nil
 }

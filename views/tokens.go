@@ -50,6 +50,10 @@ type Tokens struct {
 	lgen      uint64 // the lookup (":") under way; older answers are dropped
 	looking   bool
 	saveWarns int // save failures told (only the first is)
+
+	// dialogs holds the dialog a key opens, for the shell to open at once
+	// (ui.DialogOpener).
+	dialogs dialogSlot
 }
 
 // tokenSource is what the Tokens tab asks of the backend.
@@ -98,6 +102,7 @@ func NewTokens(d Deps) ui.Tab {
 		EmptyText:   "No tokens known yet: press : to look one up by id, or open a card payment",
 	}
 	t.list = newPagedList(cfg, d.Keys, d.Theme, nil)
+	t.list.dialogs = &t.dialogs
 	t.detail = newDetail(t.readToken, t.detailLines, func(v tokenView) []string {
 		if v.read == nil {
 			return rawOrNote(nil, t.theme)
@@ -124,6 +129,7 @@ func tokenColumns(rowMark func(tokenView) string) []datatable.Column[tokenView] 
 			Less: func(a, b tokenView) int { return cmpIDs(a.ID, b.ID) }},
 		{Key: "status", Title: "Status", Width: 12, Priority: 90,
 			Text: status,
+			Tone: func(v tokenView) datatable.Tone { return markedTone(rowMark(v), tokenTone(v.status())) },
 			Less: func(a, b tokenView) int { return cmp.Compare(a.status(), b.status()) }},
 		{Key: "title", Title: "Card", Width: 20, Flex: 1, Priority: 80,
 			Text: func(v tokenView) string { return v.Title },
@@ -245,8 +251,15 @@ func (t *Tokens) JumpPrompt() ui.JumpWords {
 // Available implements ui.Tab.
 func (t *Tokens) Available(act keys.Action) (bool, string) {
 	switch act {
-	case keys.ActCapture, keys.ActCancelHold, keys.ActRefund, keys.ActToggleSticker, keys.ActExport, keys.ActDocuments:
+	case keys.ActCapture, keys.ActCancelHold, keys.ActRefund, keys.ActToggleSticker, keys.ActDocuments:
 		return false, ""
+	case keys.ActExport, keys.ActSort, keys.ActSortReverse:
+		if t.noV2 != "" {
+			return false, t.noV2
+		}
+		if act == keys.ActExport {
+			return exportable(t.list)
+		}
 	case keys.ActRevoke:
 		if t.noV2 != "" {
 			return false, t.noV2
@@ -261,7 +274,7 @@ func (t *Tokens) Available(act keys.Action) (bool, string) {
 			return false, t.noV2
 		}
 		return mayAct(t.src, t.d.Journal, backend.ActionCreateTokenization)
-	case keys.ActOpen, keys.ActRaw, keys.ActCopyID:
+	case keys.ActOpen, keys.ActRaw, keys.ActCopyID, keys.ActCopyMore:
 		if t.noV2 != "" {
 			return false, t.noV2
 		}
@@ -341,8 +354,14 @@ func (t *Tokens) key(msg tea.KeyPressMsg) tea.Cmd {
 	if handled {
 		return cmd
 	}
+	if a == keys.ActCopyMore {
+		return t.copyMore()
+	}
 	if a == keys.ActRefresh && t.noV2 == "" {
 		return tea.Batch(t.list.refresh(), t.detail.reload())
+	}
+	if a == keys.ActExport {
+		return t.export()
 	}
 	return nil
 }

@@ -34,8 +34,7 @@ func (m *Model[T]) SetRows(rows []T) {
 	c.natural = added
 	c.order = c.natural
 	if c.sortCol >= 0 {
-		c.order = slices.Clone(c.natural)
-		slices.SortStableFunc(c.order, c.compare())
+		c.order = c.sortedOrder()
 	}
 	c.visible = c.order
 	pos := -1
@@ -233,8 +232,7 @@ func (m *Model[T]) SortBy(key string, desc bool) {
 	if col < 0 {
 		c.order = c.natural
 	} else {
-		c.order = slices.Clone(c.natural)
-		slices.SortStableFunc(c.order, c.compare())
+		c.order = c.sortedOrder()
 	}
 	c.render.header = ""
 	pos := 0
