@@ -77,6 +77,7 @@ type settings struct {
 	TypedOver  map[string]money.Decimal
 	Keys       keys.Map
 	NoColor    bool
+	NoMouse    bool     // mouse = false in the config file: the mouse starts off
 	ConfigPath string   // the file read, "" if none
 	Warnings   []string // printed on stderr before the dashboard starts
 	// ShownWarnings are those of Warnings that are about what the
@@ -105,6 +106,7 @@ type fileConfig struct {
 	Merchants  []configMerchant
 	Merchant   string
 	ReadOnly   bool
+	NoMouse    bool // mouse = false
 	Journal    string
 	Log        string
 	Refresh    string
@@ -124,7 +126,7 @@ type fileConfig struct {
 }
 
 var configKeys = []string{"base_url", "ca_file", "merchants", "merchant", "read_only", "journal", "log",
-	"refresh", "v2_token", "v1_login", "v1_password", "confirm_typed_over", "keys"}
+	"refresh", "v2_token", "v1_login", "v1_password", "confirm_typed_over", "keys", "mouse"}
 
 // defaultTypedOver are the amounts above which a confirmation asks for the
 // last four digits of the payment id typed (issue 7): a refund or capture
@@ -279,6 +281,7 @@ func loadSettings(args []string, sys system) (settings, error) {
 	}
 
 	s.ReadOnly = fc.ReadOnly
+	s.NoMouse = fc.NoMouse
 	if fv.set["read-only"] {
 		s.ReadOnly = fv.readOnly
 	}
@@ -467,7 +470,18 @@ func decodeConfig(path string, raw []byte) (fileConfig, error) {
 		TypedOver: doc["confirm_typed_over"], Text: raw, Merchants: merchants, Warnings: warnings,
 	}
 	fc.ReadOnly, _ = doc["read_only"].(bool)
+	if m, ok := doc["mouse"].(bool); ok {
+		fc.NoMouse = !m
+	}
 	return fc, nil
+}
+
+// isBool checks a true/false value.
+func isBool(v any) string {
+	if _, ok := v.(bool); ok {
+		return ""
+	}
+	return "must be true or false (no quotes), not " + tomlKind(v)
 }
 
 // idString is a merchant id as written in the file, a string or a whole
@@ -486,12 +500,8 @@ func idString(v any) string {
 var configTypes = map[string]func(v any) string{
 	"base_url": isString, "ca_file": isString, "journal": isString, "log": isString,
 	"refresh": isString, "v2_token": isString, "v1_login": isString, "v1_password": isString,
-	"read_only": func(v any) string {
-		if _, ok := v.(bool); ok {
-			return ""
-		}
-		return "must be true or false (no quotes), not " + tomlKind(v)
-	},
+	"read_only":          isBool,
+	"mouse":              isBool,
 	"merchant":           isID,
 	"merchants":          func(any) string { return "" }, // parseMerchants
 	"keys":               func(any) string { return "" }, // keys.ParseConfig
@@ -825,6 +835,8 @@ when it holds a secret):
                                      # status bar and the switcher show
   merchant    = "1001"               # the one shown first (its id)
   read_only   = false
+  mouse       = true                 # false: the mouse starts off, so the
+                                     # terminal selects text (ctrl+o toggles)
   journal     = "~/paydash/journal.jsonl"
   log         = "~/paydash/requests.log"
   refresh     = "10s"

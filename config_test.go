@@ -265,6 +265,7 @@ ca_file = "ca.pem"
 merchants = [1001, " 1002 "]
 merchant = 1002
 read_only = true
+mouse = false
 journal = "j.jsonl"
 log = "r.log"
 refresh = "5s"
@@ -284,7 +285,7 @@ refund = ["ctrl+r"]
 	require.NoError(t, err)
 	assert.Equal(t, fileConfig{
 		BaseURL: "https://pay.example.com", CAFile: "ca.pem", Merchants: []configMerchant{{ID: "1001"}, {ID: "1002"}}, Merchant: "1002",
-		ReadOnly: true, Journal: "j.jsonl", Log: "r.log", Refresh: "5s",
+		ReadOnly: true, NoMouse: true, Journal: "j.jsonl", Log: "r.log", Refresh: "5s",
 		V2Token: "tok", V1Login: "login", V1Password: "pw",
 		TypedOver: map[string]any{"RUB": int64(100)}, Text: []byte(text),
 	}, fc)

@@ -39,6 +39,7 @@ func runUI(ctx context.Context, sess *session, stdout io.Writer) error {
 		Merchants:    sess.merchants,
 		RefreshEvery: sess.refresh,
 		NoColor:      sess.noColor,
+		NoMouse:      sess.noMouse,
 		Dark:         true,
 		Warnings:     sess.warnings,
 	})

@@ -79,6 +79,7 @@ w       raw JSON/XML                                 s          sort by…
                                                      p          change period
                                                      m          switch merchant
                                                      M          messages
+                                                     ctrl+o     mouse on/off
                                                      ?          all keys
                                                      q/ctrl+c   quit
 
@@ -99,6 +100,7 @@ w       raw JSON/XML                                                 s          
                                                                      p          change period
                                                                      m          switch merchant
                                                                      M          messages
+                                                                     ctrl+o     mouse on/off
                                                                      ?          all keys
                                                                      q/ctrl+c   quit
 
@@ -130,6 +132,7 @@ ctrl+s     export rows
 p          change period
 m          switch merchant
 M          messages
+ctrl+o     mouse on/off
 ?          all keys
 q/ctrl+c   quit
 
@@ -164,7 +167,7 @@ func TestFullHelpHeightLimit(t *testing.T) {
 	lines := strings.Split(got, "\n")
 	require.Len(t, lines, 12)
 	assert.Equal(t, "Navigation", lines[0])
-	assert.Equal(t, "… 27 more lines: make the window taller", lines[11])
+	assert.Equal(t, "… 28 more lines: make the window taller", lines[11])
 }
 
 // Every line of the help fits its width, styled or not, at any width, and

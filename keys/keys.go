@@ -51,6 +51,8 @@ const (
 	// The messages view: every toast and error since paydash started
 	// (issue 7).
 	ActMessages Action = "messages"
+	// Issue 11: the mouse on or off (off lets the terminal select text).
+	ActMouse Action = "toggle_mouse"
 
 	// List (navigation, also used by the detail pane).
 	ActUp       Action = "up"
@@ -91,6 +93,7 @@ type Global struct {
 	Filter, CopyID, Export       key.Binding
 	Sort, SortReverse, CopyMore  key.Binding
 	Period, Merchant, Messages   key.Binding
+	Mouse                        key.Binding
 }
 
 // List holds the movement bindings of the list and the detail pane.
@@ -179,6 +182,7 @@ var specs = []spec{
 	{ActPeriod, GroupGlobal, "change period", []string{"p"}},
 	{ActMerchant, GroupGlobal, "switch merchant", []string{"m"}},
 	{ActMessages, GroupGlobal, "messages", []string{"M"}},
+	{ActMouse, GroupGlobal, "mouse on/off", []string{"ctrl+o"}},
 	{ActHelp, GroupGlobal, "all keys", []string{"?"}},
 	{ActQuit, GroupGlobal, "quit", []string{"q", "ctrl+c"}},
 
@@ -256,6 +260,8 @@ func (m *Map) field(action Action) *key.Binding {
 		return &m.Global.Merchant
 	case ActMessages:
 		return &m.Global.Messages
+	case ActMouse:
+		return &m.Global.Mouse
 	case ActRaw:
 		return &m.List.Raw
 	case ActDocuments:

@@ -95,6 +95,8 @@ func TestDefaultMatchesDesign(t *testing.T) {
 		{"sort", func(m Map) []string { return m.Global.Sort.Keys() }, []string{"s"}},
 		{"sort_reverse", func(m Map) []string { return m.Global.SortReverse.Keys() }, []string{"S"}},
 		{"copy_more", func(m Map) []string { return m.Global.CopyMore.Keys() }, []string{"Y"}},
+		// Issue 11: the mouse on or off (design §7 names no key; ctrl+k is the palette's).
+		{"toggle_mouse", func(m Map) []string { return m.Global.Mouse.Keys() }, []string{"ctrl+o"}},
 	}
 	require.Len(t, ActionNames(), len(want), "every action is in the contract")
 	for _, w := range want {

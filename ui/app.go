@@ -89,6 +89,11 @@ type App struct {
 
 	tickSeq int
 
+	// mouseOn: the View asks for mouse events (Config.NoMouse, the toggle
+	// key); click is the last left click, for double clicks.
+	mouseOn bool
+	click   lastClick
+
 	// Caches of the bars, and the generation of what they depend on
 	// besides their keys (the theme, the backend's description).
 	help   helpCache
@@ -128,6 +133,8 @@ func New(cfg Config) *App {
 		theme: NewTheme(cfg.Dark, cfg.NoColor),
 		tabs:  append([]Tab(nil), cfg.Tabs...),
 		scope: cfg.Scope,
+
+		mouseOn: !cfg.NoMouse,
 	}
 	if a.now == nil {
 		a.now = time.Now
@@ -194,8 +201,10 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		cmds = append(cmds, a.resize(msg.Width, msg.Height))
 	case tea.KeyPressMsg:
 		cmds = append(cmds, a.key(msg, now))
-	case tea.KeyReleaseMsg, tea.MouseMsg:
-		// Not used: presses act, the mouse is off.
+	case tea.MouseMsg:
+		cmds = append(cmds, a.mouse(msg, now))
+	case tea.KeyReleaseMsg:
+		// Not used: presses act.
 	case tea.PasteMsg:
 		switch {
 		case a.tooSmall():

@@ -30,6 +30,7 @@ type Config struct {
 	NoColor      bool             // NO_COLOR is set
 	Dark         bool             // assumed until the terminal says otherwise
 	Warnings     []string         // shown as toasts at start (and kept in the messages view)
+	NoMouse      bool             // the mouse starts off (config mouse = false); the toggle key switches it
 }
 
 // Merchant is one merchant the switcher offers and the status bar names:

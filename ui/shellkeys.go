@@ -16,6 +16,7 @@ var shellActions = map[keys.Action]bool{
 	keys.ActTab1: true, keys.ActTab2: true, keys.ActTab3: true, keys.ActTab4: true, keys.ActTab5: true,
 	keys.ActHelp: true, keys.ActQuit: true, keys.ActRefresh: true,
 	keys.ActJump: true, keys.ActPeriod: true, keys.ActMerchant: true, keys.ActMessages: true,
+	keys.ActMouse: true,
 }
 
 // tabKeys maps the number keys to the tabs, always the same whichever tabs
@@ -80,7 +81,7 @@ func (a *App) available(i int, action keys.Action) (bool, string) {
 		return len(a.tabs) > 1, ""
 	case keys.ActTab1, keys.ActTab2, keys.ActTab3, keys.ActTab4, keys.ActTab5:
 		return a.tabIndex(tabKeys[action]) >= 0, ""
-	case keys.ActHelp, keys.ActQuit, keys.ActMessages:
+	case keys.ActHelp, keys.ActQuit, keys.ActMessages, keys.ActMouse:
 		return true, ""
 	case keys.ActRefresh, keys.ActPeriod:
 		return veto()
@@ -227,6 +228,8 @@ func (a *App) shellAction(action keys.Action, now time.Time) tea.Cmd {
 		a.helpOpen, a.helpScroll = true, 0
 	case keys.ActMessages:
 		a.messagesOpen, a.messagesScroll = true, 0
+	case keys.ActMouse:
+		a.toggleMouse(now)
 	case keys.ActQuit:
 		return a.quit(quitByKey, now)
 	case keys.ActRefresh:

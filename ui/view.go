@@ -20,6 +20,10 @@ func (a *App) View() tea.View {
 	v := tea.NewView(a.render())
 	v.AltScreen = true
 	v.WindowTitle = "paydash"
+	if a.mouseOn && !a.tooSmall() {
+		// Off below the minimum size: nothing there answers a click.
+		v.MouseMode = tea.MouseModeCellMotion
+	}
 	return v
 }
 

@@ -8,6 +8,7 @@ import (
 
 	"paydash/keys"
 	"paydash/ui"
+	"paydash/ui/datatable"
 )
 
 // detail is a detail pane: the object shown, its loading state and error,
@@ -359,4 +360,53 @@ func (r keyRoute[T]) handle(msg tea.KeyPressMsg) (a keys.Action, cmd tea.Cmd, ha
 		return a, cmd, true
 	}
 	return a, nil, false
+}
+
+// mouse handles a mouse event in the tab's area (ui.MouseMsg, relative to
+// it): over the table the wheel scrolls and a click selects a row (the
+// datatable); a double click on a row opens it as enter does; over an
+// open pane the wheel scrolls the pane. The filter line takes nothing.
+func (r keyRoute[T]) mouse(msg ui.MouseMsg) tea.Cmd {
+	l, d := r.list, r.pane
+	if d != nil && d.isOpen() && (!l.beside || msg.X >= l.tableW) {
+		a := keys.ActDown
+		switch msg.Kind {
+		case ui.MouseWheelUp:
+			a = keys.ActUp
+		case ui.MouseWheelDown:
+		default:
+			return nil
+		}
+		for range datatable.WheelLines {
+			d.key(a)
+		}
+		return nil
+	}
+	if msg.X < 0 || msg.X >= l.tableW || msg.Y < 0 || msg.Y >= l.table.Height() {
+		return nil
+	}
+	var cmd tea.Cmd
+	l.table, cmd = l.table.Update(msg.Tea())
+	cmd = tea.Batch(cmd, l.maybeNext())
+	if msg.Kind != ui.MouseDoubleClick || l.filtering {
+		return cmd
+	}
+	if _, onRow := l.table.RowAt(msg.X, msg.Y); !onRow {
+		return cmd
+	}
+	if ok, why := r.available(keys.ActOpen); !ok {
+		if why != "" {
+			return tea.Batch(cmd, func() tea.Msg { return ui.ToastMsg{Level: ui.ToastWarning, Text: why} })
+		}
+		return cmd
+	}
+	sel, ok := l.selected()
+	switch {
+	case !ok:
+	case r.open != nil:
+		cmd = tea.Batch(cmd, r.open(sel, false))
+	case d != nil:
+		cmd = tea.Batch(cmd, d.show(sel, false, false))
+	}
+	return cmd
 }

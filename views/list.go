@@ -2,6 +2,7 @@ package views
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"time"
 
@@ -508,6 +509,14 @@ func (l *pagedList[T]) filterLine(theme ui.Theme) string {
 		}
 		parts = append(parts, theme.Muted.Render("sorted by ")+theme.Text.Render(s)+theme.Muted.Render(hint))
 	}
+	if n := l.table.NewAbove(); n > 0 {
+		// First, so a long filter or sort cannot push it off the line.
+		mark := theme.Accent.Render(fmt.Sprintf("↑ %d new", n)) + theme.Muted.Render(" · "+keyName(l.km, keys.ActTop, "g"))
+		if len(parts) == 0 {
+			return fit(mark, l.w)
+		}
+		return fit(mark+theme.Muted.Render("  ")+strings.Join(parts, theme.Muted.Render(" · ")), l.w)
+	}
 	if len(parts) == 0 {
 		return ""
 	}
@@ -519,7 +528,7 @@ func (l *pagedList[T]) filterLine(theme ui.Theme) string {
 // hasFilterLine reports whether the filter line (the filter, the sort)
 // takes the bottom line.
 func (l *pagedList[T]) hasFilterLine() bool {
-	if l.filtering || l.table.FilterText() != "" {
+	if l.filtering || l.table.FilterText() != "" || l.table.NewAbove() > 0 {
 		return true
 	}
 	key, _ := l.table.SortKey()

@@ -160,13 +160,13 @@ func paymentColumns(rowAction func(backend.Payment) string) []datatable.Column[b
 		return paymentStatusText(p.Status)
 	}
 	return []datatable.Column[backend.Payment]{
-		{Key: "id", Title: "ID", Width: 8, Priority: 100,
+		{Key: "id", Title: "ID", Width: 8, MaxWidth: 24, Priority: 100,
 			Text: func(p backend.Payment) string { return p.ID },
 			Less: func(a, b backend.Payment) int { return cmpIDs(a.ID, b.ID) }},
 		{Key: "created", Title: "Created", Width: 12, Priority: 60,
 			Text: func(p backend.Payment) string { return fmtListTime(paymentTime(p)) },
 			Less: func(a, b backend.Payment) int { return paymentTime(a).Compare(paymentTime(b)) }},
-		{Key: "status", Title: "Status", Width: 14, Priority: 90,
+		{Key: "status", Title: "Status", Width: 10, MaxWidth: 16, Priority: 90,
 			Text: status,
 			Tone: func(p backend.Payment) datatable.Tone {
 				if rowAction != nil {
@@ -175,13 +175,13 @@ func paymentColumns(rowAction func(backend.Payment) string) []datatable.Column[b
 				return paymentTone(p.Status)
 			},
 			Less: func(a, b backend.Payment) int { return cmp.Compare(a.Status, b.Status) }},
-		{Key: "amount", Title: "Amount", Width: 15, Priority: 90, Align: lipgloss.Right,
+		{Key: "amount", Title: "Amount", Width: 10, MaxWidth: 18, Priority: 90, Align: lipgloss.Right,
 			Text: func(p backend.Payment) string { return fmtAmount(p.Amount) },
 			Less: func(a, b backend.Payment) int { return cmp.Compare(a.Amount.Value, b.Amount.Value) }},
-		{Key: "order", Title: "Order", Width: 10, Priority: 50,
+		{Key: "order", Title: "Order", Width: 10, MaxWidth: 24, Priority: 50,
 			Text: func(p backend.Payment) string { return p.OrderNo },
 			Less: func(a, b backend.Payment) int { return cmp.Compare(a.OrderNo, b.OrderNo) }},
-		{Key: "description", Title: "Description", Width: 12, Flex: 1, Priority: 80,
+		{Key: "description", Title: "Description", Width: 8, Flex: 1, Priority: 80,
 			Text: func(p backend.Payment) string { return p.Description },
 			Less: func(a, b backend.Payment) int { return cmp.Compare(a.Description, b.Description) }},
 		{Key: "instrument", Title: "Instrument", Width: 16, Priority: 40,
@@ -249,12 +249,14 @@ func (t *Payments) target() (backend.Payment, bool) {
 // Update implements ui.Tab: each message to the part it is for.
 func (t *Payments) Update(msg tea.Msg) (ui.Tab, tea.Cmd) {
 	if cmd, rows, ok := t.list.update(msg, t.d.now()); ok {
+		t.layout() // the bottom line comes or goes with the "↑ new" mark
 		t.noteOrders(rows)
 		return t, tea.Batch(cmd, t.memo.notePayments(t.scope.MerchantID, rows))
 	}
 	if loaded, ok := t.detail.update(msg); ok {
 		if loaded {
 			t.list.upsert(t.detail.obj, t.d.now())
+			t.layout()
 			return t, t.memo.notePayments(t.scope.MerchantID, []backend.Payment{t.detail.obj})
 		}
 		return t, nil
@@ -266,6 +268,10 @@ func (t *Payments) Update(msg tea.Msg) (ui.Tab, tea.Cmd) {
 		return t, cmd
 	}
 	switch msg := msg.(type) {
+	case ui.MouseMsg:
+		cmd := t.route.mouse(msg)
+		t.layout() // a double click may open the pane
+		return t, cmd
 	case tea.KeyPressMsg:
 		cmd := t.key(msg)
 		t.layout() // a key may open or close the pane or the filter line

@@ -67,20 +67,20 @@ func refundTime(r backend.Refund) time.Time {
 
 func refundColumns() []datatable.Column[backend.Refund] {
 	return []datatable.Column[backend.Refund]{
-		{Key: "id", Title: "ID", Width: 8, Priority: 100,
+		{Key: "id", Title: "ID", Width: 8, MaxWidth: 24, Priority: 100,
 			Text: func(r backend.Refund) string { return r.ID },
 			Less: func(a, b backend.Refund) int { return cmpIDs(a.ID, b.ID) }},
 		{Key: "created", Title: "Created", Width: 12, Priority: 60,
 			Text: func(r backend.Refund) string { return fmtListTime(refundTime(r)) },
 			Less: func(a, b backend.Refund) int { return refundTime(a).Compare(refundTime(b)) }},
-		{Key: "status", Title: "Status", Width: 11, Priority: 90,
+		{Key: "status", Title: "Status", Width: 8, MaxWidth: 14, Priority: 90,
 			Text: func(r backend.Refund) string { return refundStatusText(r.Status) },
 			Tone: func(r backend.Refund) datatable.Tone { return refundTone(r.Status) },
 			Less: func(a, b backend.Refund) int { return cmp.Compare(a.Status, b.Status) }},
-		{Key: "amount", Title: "Amount", Width: 15, Priority: 90, Align: lipgloss.Right,
+		{Key: "amount", Title: "Amount", Width: 10, MaxWidth: 18, Priority: 90, Align: lipgloss.Right,
 			Text: func(r backend.Refund) string { return fmtAmount(r.Amount) },
 			Less: func(a, b backend.Refund) int { return cmp.Compare(a.Amount.Value, b.Amount.Value) }},
-		{Key: "payment", Title: "Payment", Width: 10, Flex: 1, Priority: 80,
+		{Key: "payment", Title: "Payment", Width: 10, MaxWidth: 24, Flex: 1, Priority: 80,
 			Text: func(r backend.Refund) string { return r.PaymentID },
 			Less: func(a, b backend.Refund) int { return cmpIDs(a.PaymentID, b.PaymentID) }},
 	}
@@ -141,12 +141,17 @@ func (t *Refunds) target() (backend.Refund, bool) {
 // Update implements ui.Tab: each message to the part it is for.
 func (t *Refunds) Update(msg tea.Msg) (ui.Tab, tea.Cmd) {
 	if cmd, _, ok := t.list.update(msg, t.now()); ok {
+		t.layout() // the bottom line comes or goes with the "↑ new" mark
 		return t, cmd
 	}
 	if _, ok := t.detail.update(msg); ok {
 		return t, nil
 	}
 	switch msg := msg.(type) {
+	case ui.MouseMsg:
+		cmd := t.route.mouse(msg)
+		t.layout() // a double click may open the pane
+		return t, cmd
 	case tea.KeyPressMsg:
 		cmd := t.key(msg)
 		t.layout() // a key may open or close the pane or the filter line

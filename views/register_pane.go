@@ -206,10 +206,10 @@ func newOperationsTable(ops []backend.Operation, km keys.Map, th ui.Theme) datat
 		return func(i int32) string { return f(&ops[i]) }
 	}
 	cols := []datatable.Column[int32]{
-		{Key: "id", Title: "Operation", Width: 10, Priority: 100, Text: text(func(o *backend.Operation) string { return o.ID })},
+		{Key: "id", Title: "Operation", Width: 10, MaxWidth: 24, Priority: 100, Text: text(func(o *backend.Operation) string { return o.ID })},
 		{Key: "kind", Title: "Kind", Width: 7, Priority: 92, Text: text(operationKind)},
 		{Key: "site", Title: "Site", Width: 6, Priority: 40, Text: text(func(o *backend.Operation) string { return o.SiteAlias })},
-		{Key: "invoice", Title: "Invoice", Width: 16, Priority: 70,
+		{Key: "invoice", Title: "Invoice", Width: 16, MaxWidth: 32, Priority: 70,
 			Text: text(func(o *backend.Operation) string { return o.InvoiceID })},
 		{Key: "time", Title: "Time (UTC)", Width: 12, Priority: 80, Text: text(func(o *backend.Operation) string {
 			if o.Stamp.IsZero() {

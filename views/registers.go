@@ -112,7 +112,7 @@ func transferColumns() []datatable.Column[backend.Transfer] {
 			Less: func(a, b backend.Transfer) int { return cmp.Compare(a.Amount.Value, b.Amount.Value) }},
 		{Key: "currency", Title: "Cur", Width: 3, Priority: 90,
 			Text: func(tr backend.Transfer) string { return tr.Amount.Currency }},
-		{Key: "order", Title: "Payment order", Width: 13, Priority: 80,
+		{Key: "order", Title: "Payment order", Width: 13, MaxWidth: 24, Priority: 80,
 			Text: func(tr backend.Transfer) string { return tr.PaymentOrderID },
 			Less: func(a, b backend.Transfer) int { return cmpIDs(a.PaymentOrderID, b.PaymentOrderID) }},
 		{Key: "register", Title: "Register", Width: 10, Flex: 1, Priority: 85,
@@ -130,7 +130,7 @@ func documentColumns() []datatable.Column[backend.Document] {
 			Text: func(doc backend.Document) string { return doc.FileName }},
 		{Key: "description", Title: "Description", Width: 16, Flex: 1, Priority: 80,
 			Text: func(doc backend.Document) string { return doc.Description }},
-		{Key: "id", Title: "ID", Width: 10, Priority: 60,
+		{Key: "id", Title: "ID", Width: 10, MaxWidth: 40, Priority: 60,
 			Text: func(doc backend.Document) string { return doc.ID }},
 	}
 }

@@ -90,7 +90,7 @@ func stickerColumns(rowMark func(backend.Sticker) string) []datatable.Column[bac
 		return stickerStatusText(s)
 	}
 	return []datatable.Column[backend.Sticker]{
-		{Key: "id", Title: "ID", Width: 8, Priority: 100,
+		{Key: "id", Title: "ID", Width: 8, MaxWidth: 24, Priority: 100,
 			Text: func(s backend.Sticker) string { return s.ID },
 			Less: func(a, b backend.Sticker) int { return cmpIDs(a.ID, b.ID) }},
 		{Key: "status", Title: "Status", Width: 12, Priority: 90,
@@ -102,13 +102,13 @@ func stickerColumns(rowMark func(backend.Sticker) string) []datatable.Column[bac
 				return stickerTone(s)
 			},
 			Less: func(a, b backend.Sticker) int { return cmp.Compare(a.Status, b.Status) }},
-		{Key: "amount", Title: "Amount", Width: 15, Priority: 70, Align: lipgloss.Right,
+		{Key: "amount", Title: "Amount", Width: 10, MaxWidth: 18, Priority: 70, Align: lipgloss.Right,
 			Text: func(s backend.Sticker) string { return stickerAmount(s) },
 			Less: func(a, b backend.Sticker) int { return cmp.Compare(a.Amount.Value, b.Amount.Value) }},
 		{Key: "description", Title: "Description", Width: 14, Flex: 1, Priority: 80,
 			Text: func(s backend.Sticker) string { return s.Description },
 			Less: func(a, b backend.Sticker) int { return cmp.Compare(a.Description, b.Description) }},
-		{Key: "product", Title: "Product", Width: 10, Priority: 40,
+		{Key: "product", Title: "Product", Width: 10, MaxWidth: 24, Priority: 40,
 			Text: func(s backend.Sticker) string { return s.ProductCode },
 			Less: func(a, b backend.Sticker) int { return cmp.Compare(a.ProductCode, b.ProductCode) }},
 		{Key: "type", Title: "Type", Width: 5, Priority: 30,
@@ -222,6 +222,7 @@ func (t *Stickers) target() (backend.Sticker, bool) {
 // Update implements ui.Tab: each message to the part it is for.
 func (t *Stickers) Update(msg tea.Msg) (ui.Tab, tea.Cmd) {
 	if cmd, _, ok := t.list.update(msg, t.now()); ok {
+		t.layout() // the bottom line comes or goes with the "↑ new" mark
 		return t, cmd
 	}
 	if loaded, ok := t.detail.update(msg); ok {
@@ -237,6 +238,10 @@ func (t *Stickers) Update(msg tea.Msg) (ui.Tab, tea.Cmd) {
 		return t, cmd
 	}
 	switch msg := msg.(type) {
+	case ui.MouseMsg:
+		cmd := t.route.mouse(msg)
+		t.layout() // a double click may open the pane
+		return t, cmd
 	case tea.KeyPressMsg:
 		cmd := t.key(msg)
 		t.layout()

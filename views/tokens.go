@@ -124,7 +124,7 @@ func tokenColumns(rowMark func(tokenView) string) []datatable.Column[tokenView] 
 		return tokenStatusText(v.status())
 	}
 	return []datatable.Column[tokenView]{
-		{Key: "id", Title: "ID", Width: 10, Priority: 100,
+		{Key: "id", Title: "ID", Width: 10, MaxWidth: 40, Priority: 100,
 			Text: func(v tokenView) string { return v.ID },
 			Less: func(a, b tokenView) int { return cmpIDs(a.ID, b.ID) }},
 		{Key: "status", Title: "Status", Width: 12, Priority: 90,
@@ -296,6 +296,7 @@ func (t *Tokens) target() (tokenView, bool) {
 // Update implements ui.Tab: each message to the part it is for.
 func (t *Tokens) Update(msg tea.Msg) (ui.Tab, tea.Cmd) {
 	if cmd, _, ok := t.list.update(msg, t.now()); ok {
+		t.layout() // the bottom line comes or goes with the "↑ new" mark
 		return t, cmd
 	}
 	if loaded, ok := t.detail.update(msg); ok {
@@ -311,6 +312,10 @@ func (t *Tokens) Update(msg tea.Msg) (ui.Tab, tea.Cmd) {
 		return t, cmd
 	}
 	switch msg := msg.(type) {
+	case ui.MouseMsg:
+		cmd := t.route.mouse(msg)
+		t.layout() // a double click may open the pane
+		return t, cmd
 	case tea.KeyPressMsg:
 		cmd := t.key(msg)
 		t.layout()

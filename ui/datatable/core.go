@@ -38,9 +38,13 @@ type core[T any] struct {
 	cursor, offset int   // positions in visible
 	sel            int32 // the selected item, visible[cursor]; -1 when none
 	loading, end   bool
+	// newAbove counts rows a refresh put above the first row on screen
+	// since the user last saw the top (NewAbove).
+	newAbove int
 
-	layout []placed
-	render renderCache
+	layout  []placed
+	content contentWidths // per column: the widest cell seen (widths.go)
+	render  renderCache
 }
 
 const (
@@ -70,7 +74,7 @@ func (c *core[T]) line() (int, bool) {
 func (c *core[T]) clampView() {
 	n := len(c.visible)
 	if n == 0 {
-		c.cursor, c.offset, c.sel = 0, 0, -1
+		c.cursor, c.offset, c.sel, c.newAbove = 0, 0, -1, 0
 		return
 	}
 	c.cursor = min(max(c.cursor, 0), n-1)
@@ -87,6 +91,8 @@ func (c *core[T]) clampView() {
 	c.offset = max(c.offset, c.cursor-h+1)
 	c.offset = min(c.offset, max(total-h, 0))
 	c.offset = max(c.offset, 0)
+	// Scrolling up past rows shows them: no more are unseen than are above.
+	c.newAbove = min(c.newAbove, c.offset)
 }
 
 // moveTo puts the cursor at pos after scrolling by scroll lines.

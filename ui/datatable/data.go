@@ -26,6 +26,7 @@ func (m *Model[T]) SetRows(rows []T) {
 	c.hay = make([]string, 0, len(rows))
 	c.index = make(map[string]int32, len(rows))
 	c.match = nil
+	c.newAbove = 0
 	clear(c.flash)
 	clear(c.render.rows)
 	c.sel = -1
@@ -98,7 +99,32 @@ func (m *Model[T]) Upsert(rows []T, now time.Time) {
 		c.order = c.insertSorted(c.order, added, true)
 	}
 	c.place(added, line, had, dirty, false)
+	c.countAbove(added)
 }
+
+// countAbove adds to newAbove the added rows that are shown above the first
+// row on screen.
+func (c *core[T]) countAbove(added []int32) {
+	if c.offset == 0 || len(added) == 0 {
+		return
+	}
+	is := make(map[int32]bool, len(added))
+	for _, it := range added {
+		is[it] = true
+	}
+	for _, it := range c.visible[:min(c.offset, len(c.visible))] {
+		if is[it] {
+			c.newAbove++
+		}
+	}
+	c.newAbove = min(c.newAbove, c.offset)
+}
+
+// NewAbove is the number of rows a refresh (Upsert) put above the first
+// row on screen since the view last showed the top of the list: the "↑ 5
+// new" mark. It falls as the view scrolls up and is 0 at the top (the Top
+// key, or SetRows).
+func (m Model[T]) NewAbove() int { return m.c.newAbove }
 
 // add stores rows: known ids are replaced in place (replaced is told about
 // each), unknown ones are appended to items and returned.
@@ -116,6 +142,7 @@ func (c *core[T]) add(rows []T, replaced func(it int32, changed, matchChanged bo
 		it := int32(len(c.items))
 		c.items = append(c.items, r)
 		c.hay = append(c.hay, c.haystack(r))
+		c.measure(r)
 		c.index[id] = it
 		added = append(added, it)
 	}

@@ -31,9 +31,15 @@ type Column[T any] struct {
 	Key   string // names the column for SortBy
 	Title string // the header text
 	// Width is the minimum width in cells. Flex is the column's share of the
-	// width left over once every shown column has its minimum (0 = fixed).
+	// width left over once every shown column has its minimum and the
+	// columns sized by their content have what they need (0 = fixed).
 	Width, Flex int
-	Align       lipgloss.Position // lipgloss.Left, Center or Right
+	// MaxWidth, when above 0, sizes the column by its content: it gets the
+	// width of its widest cell loaded so far (and of its title), at least
+	// Width and at most MaxWidth, before Flex columns get the rest. Order
+	// numbers and ids are not cut while a Flex column can give up room.
+	MaxWidth int
+	Align    lipgloss.Position // lipgloss.Left, Center or Right
 	// Priority decides which columns are dropped, lowest first, when the
 	// minimum widths do not fit; ties drop the rightmost column first.
 	Priority int
@@ -141,11 +147,32 @@ func orDefault(s, def string) string {
 	return s
 }
 
-// Update handles key presses through KeyMap; every other message is
-// ignored.
+// WheelLines is how many rows one step of the mouse wheel scrolls.
+const WheelLines = 3
+
+// Update handles key presses through KeyMap and the mouse: the wheel
+// scrolls (WheelLines rows a step, the selection keeping its line), a left
+// click on a row selects it. Mouse coordinates are relative to the View's
+// top-left cell (the header is line 0). Every other message is ignored.
 func (m Model[T]) Update(msg tea.Msg) (Model[T], tea.Cmd) {
+	if m.c == nil {
+		return m, nil
+	}
+	switch msg := msg.(type) {
+	case tea.MouseWheelMsg:
+		m.wheel(msg.Button)
+		return m, nil
+	case tea.MouseClickMsg:
+		if msg.Button == tea.MouseLeft {
+			if pos, ok := m.RowAt(msg.X, msg.Y); ok {
+				m.c.cursor = pos
+				m.c.clampView()
+			}
+		}
+		return m, nil
+	}
 	k, ok := msg.(tea.KeyPressMsg)
-	if !ok || m.c == nil {
+	if !ok {
 		return m, nil
 	}
 	c := m.c
@@ -167,6 +194,33 @@ func (m Model[T]) Update(msg tea.Msg) (Model[T], tea.Cmd) {
 		c.moveTo(len(c.visible)-1, 0)
 	}
 	return m, nil
+}
+
+// wheel scrolls by WheelLines rows: the view and the selection move
+// together, so the selected row keeps its line until an end is reached.
+func (m Model[T]) wheel(b tea.MouseButton) {
+	c := m.c
+	switch b {
+	case tea.MouseWheelDown:
+		c.moveTo(c.cursor+WheelLines, WheelLines)
+	case tea.MouseWheelUp:
+		c.moveTo(c.cursor-WheelLines, -WheelLines)
+	}
+}
+
+// RowAt is the position (among the rows the filter shows, as Cursor) of
+// the row drawn at x, y of the View (the header is line 0); false on the
+// header, a special row, blank space or outside the View.
+func (m Model[T]) RowAt(x, y int) (int, bool) {
+	c := m.c
+	if x < 0 || x >= c.width || y < 1 || y > c.bodyHeight() {
+		return 0, false
+	}
+	pos := c.offset + y - 1
+	if pos >= len(c.visible) {
+		return 0, false
+	}
+	return pos, true
 }
 
 // SetSize sets the size of the View: width cells by height lines, the

@@ -76,14 +76,20 @@ func (c *core[T]) invalidate() {
 
 // relayout fits the columns to the width: every shown column gets its
 // minimum width, the columns with the lowest Priority are dropped while the
-// minimums (and the one-cell gaps) do not fit, and what is left over is
-// shared by Flex.
+// minimums (and the one-cell gaps) do not fit, the columns sized by their
+// content grow to what they need (highest Priority first), and what is
+// left over is shared by Flex.
 func (c *core[T]) relayout() {
-	c.layout = fitColumns(c.cols, c.width-min(c.width, gutterWidth))
+	c.layout = fitContent(c.cols, c.content, c.width-min(c.width, gutterWidth))
 	c.invalidate()
 }
 
+// fitColumns lays out cols as if no row had been measured.
 func fitColumns[T any](cols []Column[T], avail int) []placed {
+	return fitContent(cols, nil, avail)
+}
+
+func fitContent[T any](cols []Column[T], content contentWidths, avail int) []placed {
 	if avail <= 0 || len(cols) == 0 {
 		return nil
 	}
@@ -118,6 +124,24 @@ func fitColumns[T any](cols []Column[T], avail int) []placed {
 		}
 	}
 	spare := avail - need
+	// The columns sized by their content, highest Priority first (ties:
+	// leftmost), take what they need from the spare width.
+	for spare > 0 {
+		best := -1
+		for j := range out {
+			i := out[j].col
+			if cols[i].MaxWidth > 0 && out[j].width < want(cols, content, i) &&
+				(best < 0 || cols[i].Priority > cols[out[best].col].Priority) {
+				best = j
+			}
+		}
+		if best < 0 {
+			break
+		}
+		add := min(want(cols, content, out[best].col)-out[best].width, spare)
+		out[best].width += add
+		spare -= add
+	}
 	if spare > 0 && flex > 0 {
 		given := 0
 		for j := range out {
