@@ -647,15 +647,7 @@ func statusStyle(th ui.Theme, s backend.PaymentStatus) lipgloss.Style {
 }
 
 func refundStyle(th ui.Theme, s backend.RefundStatus) lipgloss.Style {
-	switch s {
-	case backend.RefundSuccess:
-		return th.Success
-	case backend.RefundPending:
-		return th.Warning
-	case backend.RefundRejected:
-		return th.Danger
-	}
-	return th.Text
+	return toneStyle(th, refundTone(s))
 }
 
 func yesNo(b bool) string {
