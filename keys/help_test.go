@@ -80,6 +80,7 @@ w       raw JSON/XML                                 s          sort by…
                                                      m          switch merchant
                                                      M          messages
                                                      ctrl+o     mouse on/off
+                                                     ctrl+k     command palette
                                                      ?          all keys
                                                      q/ctrl+c   quit
 
@@ -101,6 +102,7 @@ w       raw JSON/XML                                                 s          
                                                                      m          switch merchant
                                                                      M          messages
                                                                      ctrl+o     mouse on/off
+                                                                     ctrl+k     command palette
                                                                      ?          all keys
                                                                      q/ctrl+c   quit
 
@@ -133,6 +135,7 @@ p          change period
 m          switch merchant
 M          messages
 ctrl+o     mouse on/off
+ctrl+k     command palette
 ?          all keys
 q/ctrl+c   quit
 
@@ -167,7 +170,7 @@ func TestFullHelpHeightLimit(t *testing.T) {
 	lines := strings.Split(got, "\n")
 	require.Len(t, lines, 12)
 	assert.Equal(t, "Navigation", lines[0])
-	assert.Equal(t, "… 28 more lines: make the window taller", lines[11])
+	assert.Equal(t, "… 29 more lines: make the window taller", lines[11])
 }
 
 // Every line of the help fits its width, styled or not, at any width, and

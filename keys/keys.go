@@ -53,6 +53,9 @@ const (
 	ActMessages Action = "messages"
 	// Issue 11: the mouse on or off (off lets the terminal select text).
 	ActMouse Action = "toggle_mouse"
+	// Issue 11: the command palette (design §7: ctrl+k), every action and
+	// view by name.
+	ActPalette Action = "palette"
 
 	// List (navigation, also used by the detail pane).
 	ActUp       Action = "up"
@@ -93,7 +96,7 @@ type Global struct {
 	Filter, CopyID, Export       key.Binding
 	Sort, SortReverse, CopyMore  key.Binding
 	Period, Merchant, Messages   key.Binding
-	Mouse                        key.Binding
+	Mouse, Palette               key.Binding
 }
 
 // List holds the movement bindings of the list and the detail pane.
@@ -183,6 +186,7 @@ var specs = []spec{
 	{ActMerchant, GroupGlobal, "switch merchant", []string{"m"}},
 	{ActMessages, GroupGlobal, "messages", []string{"M"}},
 	{ActMouse, GroupGlobal, "mouse on/off", []string{"ctrl+o"}},
+	{ActPalette, GroupGlobal, "command palette", []string{"ctrl+k"}},
 	{ActHelp, GroupGlobal, "all keys", []string{"?"}},
 	{ActQuit, GroupGlobal, "quit", []string{"q", "ctrl+c"}},
 
@@ -262,6 +266,8 @@ func (m *Map) field(action Action) *key.Binding {
 		return &m.Global.Messages
 	case ActMouse:
 		return &m.Global.Mouse
+	case ActPalette:
+		return &m.Global.Palette
 	case ActRaw:
 		return &m.List.Raw
 	case ActDocuments:

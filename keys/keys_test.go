@@ -97,6 +97,7 @@ func TestDefaultMatchesDesign(t *testing.T) {
 		{"copy_more", func(m Map) []string { return m.Global.CopyMore.Keys() }, []string{"Y"}},
 		// Issue 11: the mouse on or off (design §7 names no key; ctrl+k is the palette's).
 		{"toggle_mouse", func(m Map) []string { return m.Global.Mouse.Keys() }, []string{"ctrl+o"}},
+		{"palette", func(m Map) []string { return m.Global.Palette.Keys() }, []string{"ctrl+k"}},
 	}
 	require.Len(t, ActionNames(), len(want), "every action is in the contract")
 	for _, w := range want {

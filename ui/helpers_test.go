@@ -202,6 +202,7 @@ var specialKeys = map[string]tea.KeyPressMsg{
 	"shift+tab": {Code: tea.KeyTab, Mod: tea.ModShift},
 	"ctrl+c":    {Code: 'c', Mod: tea.ModCtrl},
 	"ctrl+u":    {Code: 'u', Mod: tea.ModCtrl},
+	"ctrl+k":    {Code: 'k', Mod: tea.ModCtrl},
 	"left":      {Code: tea.KeyLeft},
 	"right":     {Code: tea.KeyRight},
 	"up":        {Code: tea.KeyUp},
@@ -212,6 +213,9 @@ var specialKeys = map[string]tea.KeyPressMsg{
 func keyPress(k string) tea.KeyPressMsg {
 	if m, ok := specialKeys[k]; ok {
 		return m
+	}
+	if m, ok := keyPressOf(k); ok {
+		return m // any key the keymap can name ("home", "ctrl+s", "f5")
 	}
 	r := []rune(k)
 	if len(r) != 1 {

@@ -16,7 +16,7 @@ var shellActions = map[keys.Action]bool{
 	keys.ActTab1: true, keys.ActTab2: true, keys.ActTab3: true, keys.ActTab4: true, keys.ActTab5: true,
 	keys.ActHelp: true, keys.ActQuit: true, keys.ActRefresh: true,
 	keys.ActJump: true, keys.ActPeriod: true, keys.ActMerchant: true, keys.ActMessages: true,
-	keys.ActMouse: true,
+	keys.ActMouse: true, keys.ActPalette: true,
 }
 
 // tabKeys maps the number keys to the tabs, always the same whichever tabs
@@ -81,7 +81,7 @@ func (a *App) available(i int, action keys.Action) (bool, string) {
 		return len(a.tabs) > 1, ""
 	case keys.ActTab1, keys.ActTab2, keys.ActTab3, keys.ActTab4, keys.ActTab5:
 		return a.tabIndex(tabKeys[action]) >= 0, ""
-	case keys.ActHelp, keys.ActQuit, keys.ActMessages, keys.ActMouse:
+	case keys.ActHelp, keys.ActQuit, keys.ActMessages, keys.ActMouse, keys.ActPalette:
 		return true, ""
 	case keys.ActRefresh, keys.ActPeriod:
 		return veto()
@@ -230,6 +230,8 @@ func (a *App) shellAction(action keys.Action, now time.Time) tea.Cmd {
 		a.messagesOpen, a.messagesScroll = true, 0
 	case keys.ActMouse:
 		a.toggleMouse(now)
+	case keys.ActPalette:
+		a.openModal(newPalette(a.paletteEntries(a.active), a.tabs[a.active].Context(), a.km, a.theme))
 	case keys.ActQuit:
 		return a.quit(quitByKey, now)
 	case keys.ActRefresh:
@@ -299,8 +301,26 @@ func (a *App) updateModal(msg tea.Msg, now time.Time) tea.Cmd {
 			return tea.Batch(cmd, a.updateTab(c.keeper, OwnScopeMsg(res)))
 		}
 		return tea.Batch(append(a.setScope(res.Scope, now), cmd)...)
+	case paletteChoice:
+		return tea.Batch(cmd, a.runPaletteEntry(res.entry, now))
 	}
 	return cmd
+}
+
+// runPaletteEntry acts on the palette's choice as if its key had been
+// pressed where the tab was: the key goes through key, so every guard of
+// it (availability, the preparing dialog, the tab's own routing) applies.
+// An entry greyed with a reason says the reason and does nothing.
+func (a *App) runPaletteEntry(e paletteEntry, now time.Time) tea.Cmd {
+	if e.reason != "" {
+		a.addToast(ToastWarning, e.reason, now)
+		return nil
+	}
+	press, ok := keyPressOf(e.keyStr)
+	if !ok {
+		return nil
+	}
+	return a.key(press, now)
 }
 
 // forceQuitWindow is how long a second ctrl+c (or signal) forces quitting
