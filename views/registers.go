@@ -38,6 +38,9 @@ type Registers struct {
 
 	scope ui.Scope // the tab's own period; MerchantID is empty (the account)
 	docs  bool     // the documents list is shown instead of the transfers
+	// docsStarted: the documents of this period are loaded or loading;
+	// they are asked for the first time d shows them, not at start.
+	docsStarted bool
 
 	transfers *pagedList[backend.Transfer]
 	documents *pagedList[backend.Document]
@@ -161,17 +164,32 @@ func (t *Registers) start(s ui.Scope) tea.Cmd {
 		return nil
 	}
 	q, src := dayQuery(s), t.src
-	return tea.Batch(
-		t.transfers.start(func() backend.Pager[backend.Transfer] {
-			return oneCall(func(ctx context.Context) ([]backend.Transfer, error) {
-				list, err := src.ListTransfers(ctx, q)
-				sortNewestFirst(list)
-				return list, err
-			})
-		}, nil),
-		t.documents.start(func() backend.Pager[backend.Document] {
-			return oneCall(func(ctx context.Context) ([]backend.Document, error) { return src.ListDocuments(ctx, q) })
-		}, nil))
+	t.documents.stop()
+	t.docsStarted = false
+	cmd := t.transfers.start(func() backend.Pager[backend.Transfer] {
+		return oneCall(func(ctx context.Context) ([]backend.Transfer, error) {
+			list, err := src.ListTransfers(ctx, q)
+			sortNewestFirst(list)
+			return list, err
+		})
+	}, nil)
+	if t.docs {
+		return tea.Batch(cmd, t.startDocuments())
+	}
+	return cmd
+}
+
+// startDocuments loads the period's documents, once per period: they are
+// asked for when d first shows them.
+func (t *Registers) startDocuments() tea.Cmd {
+	if t.docsStarted || t.unavailable() != "" {
+		return nil
+	}
+	t.docsStarted = true
+	q, src := dayQuery(t.scope), t.src
+	return t.documents.start(func() backend.Pager[backend.Document] {
+		return oneCall(func(ctx context.Context) ([]backend.Document, error) { return src.ListDocuments(ctx, q) })
+	}, nil)
 }
 
 // dayQuery is the tab's period as the whole days it covers: the calendar
@@ -396,6 +414,9 @@ func (t *Registers) key(msg tea.KeyPressMsg) tea.Cmd {
 		return t.refresh(false)
 	case keys.ActDocuments:
 		t.docs = !t.docs
+		if t.docs {
+			return t.startDocuments()
+		}
 	case keys.ActExport:
 		// The rows shown; a register or a document is saved from its
 		// pane.
