@@ -104,39 +104,60 @@ func BenchmarkStockTableKeyPress(b *testing.B) {
 }
 
 // BenchmarkFilterKeystroke types one more character of a filter (SetFilter
-// and the View that follows) over 100,000 rows, in the worst case for the
-// incremental search: from "r" to "ru", both of which every row matches
-// (the amount cell ends in "RUB"), so all 100,000 previous matches are
-// searched again.
+// and the View that follows) in the worst case for the incremental search:
+// from "r" to "ru", both of which every row matches (the amount cell ends
+// in "RUB"), so all previous matches are searched again.
 func BenchmarkFilterKeystroke(b *testing.B) {
-	benchFilter(b, "r", "ru")
+	benchFilter(b, "r", "ru", 100_000, 1_000_000)
 }
 
 // BenchmarkFilterFromScratch is a keystroke that cannot narrow the previous
 // matches (a backspace: "ru" to "r"), so every loaded row is searched.
 func BenchmarkFilterFromScratch(b *testing.B) {
-	benchFilter(b, "ru", "r")
+	benchFilter(b, "ru", "r", 100_000, 1_000_000)
 }
 
-func benchFilter(b *testing.B, from, to string) {
-	const n = 100_000
-	b.Run(fmt.Sprintf("rows=%d", n), func(b *testing.B) {
-		m := benchModel(n)
-		m.SetCursor(n / 2)
-		b.ReportAllocs()
-		b.ResetTimer()
-		for i := 0; i < b.N; i++ {
+// BenchmarkFilterRareWord is an order-number fragment typed over no filter
+// (pasted, or a backspace back to it): few rows match, so the search reads
+// every row and keeps almost none.
+func BenchmarkFilterRareWord(b *testing.B) {
+	benchFilter(b, "", "ord-77777", 100_000, 1_000_000)
+}
+
+// BenchmarkFilterCondition is a query of a field condition alone (a status),
+// set over no filter: every row is tested by Keep, none of its text read.
+func BenchmarkFilterCondition(b *testing.B) {
+	authorized := Query[payment]{Text: "status:authorized", Conds: []string{"status:authorized"},
+		Keep: func(p payment) bool { return p.Status == "Authorized" }}
+	benchQuery(b, func(m *Model[payment]) { m.SetFilter("") }, func(m *Model[payment]) { m.SetQuery(authorized) }, 1_000_000)
+}
+
+func benchFilter(b *testing.B, from, to string, sizes ...int) {
+	benchQuery(b, func(m *Model[payment]) { m.SetFilter(from) }, func(m *Model[payment]) { m.SetFilter(to) }, sizes...)
+}
+
+// benchQuery times set (and the View that follows) after reset (untimed),
+// on a model with n rows and the cursor in the middle.
+func benchQuery(b *testing.B, reset, set func(*Model[payment]), sizes ...int) {
+	for _, n := range sizes {
+		b.Run(fmt.Sprintf("rows=%d", n), func(b *testing.B) {
+			m := benchModel(n)
+			m.SetCursor(n / 2)
+			b.ReportAllocs()
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				b.StopTimer()
+				reset(&m)
+				_ = m.View()
+				b.StartTimer()
+				set(&m)
+				_ = m.View()
+			}
 			b.StopTimer()
-			m.SetFilter(from)
-			_ = m.View()
-			b.StartTimer()
-			m.SetFilter(to)
-			_ = m.View()
-		}
-		b.StopTimer()
-		b.ReportMetric(float64(m.Filtered()), "matches")
-		m.SetFilter("")
-	})
+			b.ReportMetric(float64(m.Filtered()), "matches")
+			m.SetFilter("")
+		})
+	}
 }
 
 // BenchmarkHeapPerRow is the live heap per loaded payment row (the row

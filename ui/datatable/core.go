@@ -21,18 +21,18 @@ type core[T any] struct {
 	emptyDefault string    // the configured empty text, restored by SetEmptyText("")
 
 	items   []T
-	hay     []string // per item: the lower-cased, cleaned text the filter searches
+	hay     haystacks // per item: the lower-cased, cleaned text the filter searches
 	index   map[string]int32
 	natural []int32
 	order   []int32
 	visible []int32
-	match   []uint64 // per item: matches the filter (valid while filtering)
+	match   []uint64 // per item: matches the query (valid while filtering)
 	flash   map[int32]time.Time
 
 	sortCol  int // -1: natural order
 	sortDesc bool
-	filter   string
-	terms    []string
+	query    Query[T]
+	want     matcher[T] // query, prepared
 
 	width, height  int
 	cursor, offset int   // positions in visible
@@ -145,7 +145,7 @@ func (c *core[T]) expire(now time.Time) {
 	}
 }
 
-func (c *core[T]) filtering() bool { return len(c.terms) > 0 }
+func (c *core[T]) filtering() bool { return c.query.filtering() }
 
 func (c *core[T]) bit(it int32) bool { return c.match[it>>6]&(1<<(uint(it)&63)) != 0 }
 
@@ -163,18 +163,18 @@ func (c *core[T]) growBits() {
 	}
 }
 
-// keepList filters list into dst (which may be list[:0]) and returns the
-// position in the result of the selected item or, when the selected item
+// keepList filters list into dst (which may be list[:0]), keeping the items
+// whose bit is set in match, and returns the position in the result of the selected item or, when the selected item
 // was dropped, of the kept item nearest to it in list (the following one on
 // a tie); -1 when the selected item is not in list or nothing is kept.
-func keepList(dst, list []int32, sel int32, keep func(int32) bool) ([]int32, int) {
+func keepList(dst, list []int32, sel int32, match []uint64) ([]int32, int) {
 	cur, selJ := -1, -1
 	before, beforeJ, after, afterJ := -1, -1, -1, -1
 	for j, it := range list {
 		if it == sel {
 			selJ = j
 		}
-		if !keep(it) {
+		if match[it>>6]&(1<<(uint(it)&63)) == 0 {
 			continue
 		}
 		switch {

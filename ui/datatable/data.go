@@ -3,11 +3,7 @@ package datatable
 import (
 	"slices"
 	"sort"
-	"strings"
 	"time"
-	"unicode/utf8"
-
-	"paydash/backend/textsafe"
 )
 
 // SetRows replaces every loaded row. The selected row keeps its line on
@@ -23,7 +19,7 @@ func (m *Model[T]) SetRows(rows []T) {
 	oldCursor := c.cursor
 
 	c.items = make([]T, 0, len(rows))
-	c.hay = make([]string, 0, len(rows))
+	c.hay.reset(len(rows))
 	c.index = make(map[string]int32, len(rows))
 	c.match = nil
 	c.newAbove = 0
@@ -40,8 +36,8 @@ func (m *Model[T]) SetRows(rows []T) {
 	c.visible = c.order
 	pos := -1
 	if c.filtering() {
-		c.growBits()
-		c.visible, _ = keepList(make([]int32, 0, len(c.order)/4), c.order, -1, c.matchItem)
+		c.matchAll(false)
+		c.visible, _ = keepList(make([]int32, 0, len(c.order)/4), c.order, -1, c.match)
 	}
 	if it, ok := c.index[selID]; ok && had {
 		pos = c.locate(it)
@@ -141,7 +137,7 @@ func (c *core[T]) add(rows []T, replaced func(it int32, changed, matchChanged bo
 		}
 		it := int32(len(c.items))
 		c.items = append(c.items, r)
-		c.hay = append(c.hay, c.haystack(r))
+		c.hay.add(c.haystack(r))
 		c.measure(r)
 		c.index[id] = it
 		added = append(added, it)
@@ -163,8 +159,9 @@ func (c *core[T]) replace(it int32, r T) (changed, matchChanged bool) {
 	if changed {
 		delete(c.render.rows, it)
 	}
-	if h := c.haystack(r); h != c.hay[it] {
-		c.hay[it] = h
+	// Keep may read fields that no cell shows: with one on, the row is
+	// tested even when its text is the same.
+	if c.hay.set(it, c.haystack(r)) || c.query.Keep != nil {
 		if c.filtering() {
 			c.growBits()
 			was := c.bit(it)
@@ -197,7 +194,7 @@ func (c *core[T]) place(added []int32, line int, had, dirty, appended bool) {
 		for _, it := range added {
 			c.matchItem(it)
 		}
-		c.visible, pos = keepList(make([]int32, 0, len(c.visible)+len(added)), c.order, c.sel, c.bit)
+		c.visible, pos = keepList(make([]int32, 0, len(c.visible)+len(added)), c.order, c.sel, c.match)
 	}
 	if !had || pos < 0 {
 		c.anchor(line, max(pos, 0))
@@ -264,7 +261,7 @@ func (m *Model[T]) SortBy(key string, desc bool) {
 	c.render.header = ""
 	pos := 0
 	if c.filtering() {
-		c.visible, pos = keepList(make([]int32, 0, len(c.visible)), c.order, c.sel, c.bit)
+		c.visible, pos = keepList(make([]int32, 0, len(c.visible)), c.order, c.sel, c.match)
 	} else {
 		c.visible = c.order
 		if had {
@@ -275,102 +272,4 @@ func (m *Model[T]) SortBy(key string, desc bool) {
 		line = 0
 	}
 	c.anchor(line, max(pos, 0))
-}
-
-// SetFilter shows only the loaded rows whose text (the cells, or
-// Config.FilterText) contains every space-separated term of text, ignoring
-// case. When the new terms narrow the previous ones (typing on), only the
-// previous matches are searched. The selected row keeps its screen line;
-// when it is filtered out, the nearest remaining row is selected.
-func (m *Model[T]) SetFilter(text string) {
-	c := m.c
-	c.filter = text
-	terms := strings.Fields(strings.ToLower(textsafe.Clean(text)))
-	if slices.Equal(terms, c.terms) {
-		return
-	}
-	line, had := c.line()
-	if !had {
-		line = 0
-	}
-	old := c.terms
-	c.terms = terms
-	if len(terms) == 0 {
-		c.match = nil
-		c.visible = c.order
-		c.anchor(line, max(c.locate(c.sel), 0))
-		return
-	}
-	c.growBits()
-	var pos int
-	if len(old) > 0 && narrows(old, terms) {
-		c.visible, pos = keepList(c.visible[:0], c.visible, c.sel, c.matchItem)
-	} else {
-		var dst []int32
-		if len(old) > 0 {
-			dst = c.visible[:0] // a filter's own slice, not order
-		}
-		c.visible, pos = keepList(dst, c.order, c.sel, c.matchItem)
-	}
-	c.anchor(line, max(pos, 0))
-}
-
-// narrows reports whether every row matching terms also matches old: each
-// old term is part of some new term.
-func narrows(old, terms []string) bool {
-	for _, o := range old {
-		if !slices.ContainsFunc(terms, func(t string) bool { return strings.Contains(t, o) }) {
-			return false
-		}
-	}
-	return true
-}
-
-// matchItem tests item it against the filter and records the answer.
-func (c *core[T]) matchItem(it int32) bool {
-	h := c.hay[it]
-	ok := true
-	for _, t := range c.terms {
-		if !strings.Contains(h, t) {
-			ok = false
-			break
-		}
-	}
-	c.setBit(it, ok)
-	return ok
-}
-
-// haystack is the text the filter searches for row r: the cleaned,
-// lower-cased cells joined by newlines (no term contains one, so no term
-// matches across two cells).
-func (c *core[T]) haystack(r T) string {
-	buf := c.render.hayBuf[:0]
-	if c.filterFn != nil {
-		buf = appendLower(buf, textsafe.Clean(c.filterFn(r)))
-	} else {
-		for i := range c.cols {
-			if i > 0 {
-				buf = append(buf, '\n')
-			}
-			buf = appendLower(buf, textsafe.Clean(c.cols[i].Text(r)))
-		}
-	}
-	c.render.hayBuf = buf
-	return string(buf)
-}
-
-func appendLower(buf []byte, s string) []byte {
-	for i := 0; i < len(s); i++ {
-		if s[i] >= utf8.RuneSelf {
-			return append(buf, strings.ToLower(s)...)
-		}
-	}
-	for i := 0; i < len(s); i++ {
-		b := s[i]
-		if 'A' <= b && b <= 'Z' {
-			b += 'a' - 'A'
-		}
-		buf = append(buf, b)
-	}
-	return buf
 }
