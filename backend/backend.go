@@ -28,7 +28,19 @@ type Backend interface {
 	Probe(ctx context.Context) error
 
 	ListPayments(q PeriodQuery) Pager[Payment]
+	// FilterPayments lists the payments of q that the service selects by f
+	// on its side (the legacy interface's state and invoiceID); ok is false
+	// where it cannot, and the caller filters ListPayments itself.
+	FilterPayments(q PeriodQuery, f PaymentFilter) (p Pager[Payment], ok bool)
 	GetPayment(ctx context.Context, id string) (Payment, error)
+	// FindPaymentByOrderNo asks the service for a merchant's payment by its
+	// order number (the merchant's invoice number, matched exactly), the
+	// newest when several share it, whatever its date. Only v1 can answer
+	// (getPaymentByInvoiceID): asked is false when the configured
+	// interfaces cannot ask (v2 alone), and the caller searches the lists.
+	// When both are configured, the payment v1 names is read through v2
+	// with v1's view beside it. None: a KindNotFound error.
+	FindPaymentByOrderNo(ctx context.Context, merchantID, orderNo string) (p Payment, asked bool, err error)
 	ListRefunds(q PeriodQuery) Pager[Refund]
 	GetRefund(ctx context.Context, id string) (Refund, error)
 	// RefundsOfPayment lists a payment's refunds, newest first.

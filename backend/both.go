@@ -60,6 +60,25 @@ func (b *overBoth) GetPayment(ctx context.Context, id string) (Payment, error) {
 	return p, nil
 }
 
+// FindPaymentByOrderNo asks v1, which alone can, then reads the payment
+// it names through v2 with v1's view beside it, as GetPayment does. If v2
+// cannot read it, v1's answer (a whole payment too) is shown instead.
+func (b *overBoth) FindPaymentByOrderNo(ctx context.Context, merchantID, orderNo string) (Payment, bool, error) {
+	old, asked, err := b.legacy.FindPaymentByOrderNo(ctx, merchantID, orderNo)
+	if err != nil {
+		return old, asked, err
+	}
+	p, err := b.overV2.GetPayment(ctx, old.ID)
+	if err != nil {
+		if ctx.Err() != nil {
+			return Payment{}, asked, err
+		}
+		return old, asked, nil
+	}
+	p.V1 = old.V1
+	return p, asked, nil
+}
+
 func (b *overBoth) ListTransfers(ctx context.Context, q DayQuery) ([]Transfer, error) {
 	return b.legacy.ListTransfers(ctx, q)
 }

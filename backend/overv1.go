@@ -168,7 +168,13 @@ func days(start, end time.Time) (v1.Date, v1.Date) {
 
 func (b *overV1) ListPayments(q PeriodQuery) Pager[Payment] {
 	from, to := days(q.Start, q.End)
-	pages := b.api.PaymentPages(v1.PaymentFilter{SiteAlias: q.MerchantID, PeriodFrom: from, PeriodTo: to})
+	return b.paymentPages(v1.PaymentFilter{SiteAlias: q.MerchantID, PeriodFrom: from, PeriodTo: to})
+}
+
+// paymentPages pages listPaymentsFilter with f, narrowing the period on
+// Overflow.
+func (b *overV1) paymentPages(f v1.PaymentFilter) Pager[Payment] {
+	pages := b.api.PaymentPages(f)
 	return pagerFunc[Payment](func(ctx context.Context) (Page[Payment], error) {
 		items, done, err := pages.Next(ctx)
 		if err != nil {
@@ -188,6 +194,20 @@ func (b *overV1) GetPayment(ctx context.Context, id string) (Payment, error) {
 		return Payment{}, fromV1(opf("read payment %s", id), err)
 	}
 	return paymentFromV1(p, resp.Body), nil
+}
+
+// FindPaymentByOrderNo asks getPaymentByInvoiceID (invoiceID, siteAlias =
+// the merchant; an empty merchant is not sent: any site of the account).
+func (b *overV1) FindPaymentByOrderNo(ctx context.Context, merchantID, orderNo string) (Payment, bool, error) {
+	op := opf("find the payment of order number %s", orderNo)
+	if orderNo == "" {
+		return Payment{}, true, &Error{Kind: KindInvalid, Op: op, Interface: V1, Message: "the order number is empty"}
+	}
+	p, resp, err := b.api.GetPaymentByInvoiceID(ctx, orderNo, merchantID)
+	if err != nil {
+		return Payment{}, true, fromV1(op, err)
+	}
+	return paymentFromV1(p, resp.Body), true, nil
 }
 
 // ListRefunds lists the account's refunds of the period: v1 cannot filter

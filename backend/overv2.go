@@ -145,6 +145,12 @@ func (b *overV2) GetPayment(ctx context.Context, id string) (Payment, error) {
 	return paymentFromV2(p, resp.Body), nil
 }
 
+// FindPaymentByOrderNo: v2 cannot look a payment up by its order number
+// (asked is false); the caller searches the lists.
+func (b *overV2) FindPaymentByOrderNo(context.Context, string, string) (Payment, bool, error) {
+	return Payment{}, false, nil
+}
+
 func (b *overV2) ListRefunds(q PeriodQuery) Pager[Refund] {
 	return &cursorPager[Refund]{fetch: func(ctx context.Context, cursor string) ([]Refund, string, error) {
 		page, _, err := b.api.Refunds.List(ctx, v2.ListParams{
