@@ -83,12 +83,12 @@ func TestEndToEndTokensStickersAndPaymentLink(t *testing.T) {
 	})
 	tm.settle()
 	tm.send(t, "/")
-	tm.waitFor(t, "the filter input", func(sc string) bool { return strings.Contains(sc, "filter the loaded rows") })
+	tm.waitFor(t, "the search input", func(sc string) bool { return strings.Contains(sc, "enter searches the whole list") })
 	tm.send(t, sticker.ID)
 	tm.waitFor(t, "the sticker id typed", func(sc string) bool { return strings.Contains(sc, "/ "+sticker.ID) })
 	tm.send(t, "\r")
 	tm.waitFor(t, "the list filtered to the sticker", func(sc string) bool {
-		return strings.Contains(sc, "filter: "+sticker.ID) && !strings.Contains(sc, "/ "+sticker.ID) &&
+		return strings.Contains(sc, "search: "+sticker.ID) && !strings.Contains(sc, "/ "+sticker.ID) &&
 			regexp.MustCompile(`│ 1 of \d+ rows`).MatchString(sc)
 	})
 	tm.settle()

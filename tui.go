@@ -25,6 +25,7 @@ func runUI(ctx context.Context, sess *session, stdout io.Writer) error {
 		Now:       time.Now,
 		Theme:     ui.NewTheme(true, sess.noColor),
 		Pending:   sess.pending,
+		Facts:     views.NewPaymentFacts(),
 		TypedOver: sess.typedOver,
 		InFlight:  views.NewInFlight(),
 		Known:     sess.known,

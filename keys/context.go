@@ -105,7 +105,7 @@ var contexts = map[Context]*contextSpec{
 		live:  []Action{ActOpen, ActClose, ActUp, ActDown, ActQuit},
 		short: []Action{ActOpen, ActClose, ActUp, ActDown, ActQuit},
 		text:  true,
-		desc:  map[Action]string{ActOpen: "apply filter", ActClose: "clear filter"},
+		desc:  map[Action]string{ActOpen: "search all", ActClose: "clear search"},
 	},
 	ContextJump: {
 		name:  "jump input",

@@ -33,15 +33,15 @@ func TestShortHelpGolden(t *testing.T) {
 		want  string
 	}{
 		{"list 80", ContextList, 80,
-			"enter open details • / filter rows • : jump to id • … • ? all keys"},
+			"enter open details • / search rows • : jump to id • … • ? all keys"},
 		{"list 160", ContextList, 160,
-			"enter open details • / filter rows • : jump to id • c capture hold • x cancel hold • [R] refund • n new invoice/sticker/link • y copy id • … • ? all keys"},
+			"enter open details • / search rows • : jump to id • c capture hold • x cancel hold • [R] refund • n new invoice/sticker/link • y copy id • … • ? all keys"},
 		{"detail 80", ContextDetail, 80,
 			"esc close pane • c capture hold • x cancel hold • [R] refund • … • ? all keys"},
 		{"detail 160", ContextDetail, 160,
 			"esc close pane • c capture hold • x cancel hold • [R] refund • w raw JSON/XML • y copy id • r refresh now • k/↑ up • j/↓ down • q/ctrl+c quit • ? all keys"},
 		{"filter 80", ContextFilter, 80,
-			"enter apply filter • esc clear filter • ↑ up • ↓ down • ctrl+c quit"},
+			"enter search all • esc clear search • ↑ up • ↓ down • ctrl+c quit"},
 		{"jump 80", ContextJump, 80,
 			"enter jump • esc cancel • ctrl+c quit"},
 		{"modal 80", ContextModal, 80,
@@ -68,7 +68,7 @@ const fullHelp80 = `Navigation            Actions                        Global
 k/↑     up            c    capture hold              tab        next tab
 j/↓     down          x    cancel hold               shift+tab  previous tab
 pgup    page up       [R]  refund                    1-5        go to tab
-pgdown  page down          only a settled payment    /          filter rows
+pgdown  page down          only a settled payment    /          search rows
 g/home  first row          can be refunded           :          jump to id
 G/end   last row      n    new invoice/sticker/link  r          refresh now
 enter   open details                                 y          copy id
@@ -90,7 +90,7 @@ const fullHelp160 = `Navigation             Actions                             
 k/↑     up             c    capture hold                             tab        next tab
 j/↓     down           x    cancel hold                              shift+tab  previous tab
 pgup    page up        [R]  refund                                   1-5        go to tab
-pgdown  page down           only a settled payment can be refunded   /          filter rows
+pgdown  page down           only a settled payment can be refunded   /          search rows
 g/home  first row      n    new invoice/sticker/link                 :          jump to id
 G/end   last row                                                     r          refresh now
 enter   open details                                                 y          copy id
@@ -123,7 +123,7 @@ Global
 tab        next tab
 shift+tab  previous tab
 1-5        go to tab
-/          filter rows
+/          search rows
 :          jump to id
 r          refresh now
 y          copy id
@@ -152,7 +152,7 @@ func TestFullHelpGolden(t *testing.T) {
 		FullHelp(m, ContextModal, nil, 80, 40, plain))
 	assert.Equal(t, "Modal\nenter/tab  done editing\nesc        cancel",
 		FullHelp(m, ContextModalField, nil, 80, 40, plain))
-	assert.Equal(t, "Navigation            Global\nenter  apply filter   ctrl+c  quit\nesc    clear filter\n↑      up\n↓      down",
+	assert.Equal(t, "Navigation            Global\nenter  search all     ctrl+c  quit\nesc    clear search\n↑      up\n↓      down",
 		FullHelp(m, ContextFilter, nil, 80, 40, plain))
 }
 

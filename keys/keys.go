@@ -174,7 +174,7 @@ var specs = []spec{
 	{ActTab3, GroupGlobal, "go to tab 3", []string{"3"}},
 	{ActTab4, GroupGlobal, "go to tab 4", []string{"4"}},
 	{ActTab5, GroupGlobal, "go to tab 5", []string{"5"}},
-	{ActFilter, GroupGlobal, "filter rows", []string{"/"}},
+	{ActFilter, GroupGlobal, "search rows", []string{"/"}},
 	{ActJump, GroupGlobal, "jump to id", []string{":"}},
 	{ActRefresh, GroupGlobal, "refresh now", []string{"r"}},
 	{ActCopyID, GroupGlobal, "copy id", []string{"y"}},

@@ -121,7 +121,7 @@ func TestDefaultMatchesDesign(t *testing.T) {
 	desc := map[Action]string{
 		ActRefund: "refund", ActCapture: "capture hold", ActCancelHold: "cancel hold", ActRevoke: "revoke token",
 		ActToggleSticker: "switch sticker on/off", ActNew: "new invoice/sticker/link", ActCopyID: "copy id",
-		ActExport: "export rows", ActJump: "jump to id", ActFilter: "filter rows",
+		ActExport: "export rows", ActJump: "jump to id", ActFilter: "search rows",
 	}
 	for action, d := range desc {
 		b, _ := m.Binding(action)

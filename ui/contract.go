@@ -98,6 +98,9 @@ type TabStatus struct {
 	Refreshed time.Time // when the tab's data was last refreshed (zero: never)
 	Sending   int       // actions sent and not yet answered: quitting waits for their answer
 	Checking  int       // actions whose outcome is unknown and being found out
+	// Progress is a long read under way, in words ("looking for ORD-5 back
+	// to 12 Oct…"); the status bar shows it beside the spinner.
+	Progress string
 }
 
 // Scope is what every tab shows: one merchant and one period [Start, End).

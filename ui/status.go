@@ -126,7 +126,12 @@ func (a *App) drawStatusBar(w int, st TabStatus, refreshedAt time.Time, busy boo
 	} else if sending > 0 {
 		segs = append(segs, segment{text: "→ " + plural(sending, "action", "actions") + " sending", style: th.Warning, prio: 97})
 	}
-	if busy {
+	switch {
+	case busy && st.Progress != "":
+		// What is loading, in words, instead of "loading"; cut before it goes.
+		segs = append(segs, segment{text: ansi.Strip(a.spin.View()) + " " + textsafe.Line(st.Progress, 80),
+			style: th.Accent, prio: 95, cut: 12})
+	case busy:
 		segs = append(segs, segment{text: ansi.Strip(a.spin.View()) + " loading", style: th.Accent, prio: 95})
 	}
 	if !refreshedAt.IsZero() {

@@ -203,11 +203,7 @@ func (d *detail[T]) lines(th ui.Theme, title string) []string {
 // beside the list from splitMinWidth, instead of it below; the filter line
 // under both.
 func arrange[T, D any](l *pagedList[T], d *detail[D], w, h int) {
-	bodyH := h
-	if l.hasFilterLine() {
-		bodyH--
-	}
-	bodyH = max(bodyH, 0)
+	bodyH := max(h-l.bottomLines(), 0)
 	switch {
 	case d.isOpen() && w >= splitMinWidth:
 		pw := paneWidth(w)
@@ -232,7 +228,10 @@ func frame[T any](th ui.Theme, l *pagedList[T], pane []string, w, h int) string 
 		return ""
 	}
 	fl := l.filterLine(th)
-	bodyH := h
+	if el := l.errorLine(th); el != "" {
+		fl = el + "\n" + fl
+	}
+	bodyH := h - strings.Count(fl, "\n")
 	if fl != "" {
 		bodyH--
 	}
@@ -264,7 +263,8 @@ func frame[T any](th ui.Theme, l *pagedList[T], pane []string, w, h int) string 
 // meaning: moving, opening the pane on the selected row, esc clearing the
 // filter, the filter (which closes the pane: it works on the list), copy
 // id, sort (s: the chooser, S: reverse; the list behind an open pane is
-// sorted). What is left is the tab's own (refresh, export, its actions).
+// sorted). esc first stops the tab's search under way (stop), if any.
+// What is left is the tab's own (refresh, export, its actions).
 type keyRoute[T any] struct {
 	km        keys.Map
 	list      *pagedList[T]
@@ -274,6 +274,9 @@ type keyRoute[T any] struct {
 	open      func(T, bool) tea.Cmd // opens the pane on a row; nil: the pane's show
 	closePane func()                // nil: the pane's close
 	enterPane func() tea.Cmd        // enter on the open pane; nil: nothing
+	// stop is esc's first meaning when set: it stops a search of the
+	// tab's under way (ok: there was one) before esc closes anything.
+	stop func() (cmd tea.Cmd, ok bool)
 }
 
 // relayout sizes the list and its pane again for the tab's area (the
@@ -301,6 +304,11 @@ func (r keyRoute[T]) handle(msg tea.KeyPressMsg) (a keys.Action, cmd tea.Cmd, ha
 		return p.Action, refusedKey(p), true
 	}
 	a = p.Action
+	if a == keys.ActClose && r.stop != nil {
+		if cmd, ok := r.stop(); ok {
+			return a, cmd, true
+		}
+	}
 	if d != nil && d.isOpen() {
 		if d.key(a) {
 			if !d.isOpen() && r.closePane != nil {
@@ -329,8 +337,7 @@ func (r keyRoute[T]) handle(msg tea.KeyPressMsg) (a keys.Action, cmd tea.Cmd, ha
 		}
 		return a, cmd, true
 	case a == keys.ActClose:
-		l.clearFilter()
-		return a, nil, true
+		return a, l.escape(), true
 	case a == keys.ActFilter:
 		if r.closePane != nil {
 			r.closePane()

@@ -303,6 +303,31 @@ func (p *documentPane) key(msg tea.KeyPressMsg, avail keys.Availability) tea.Cmd
 	return nil
 }
 
+// mouse handles a mouse event over the pane (which fills the tab's area):
+// the wheel scrolls the text or the table, a click selects a row of the
+// table; a document's rows open nothing.
+func (p *documentPane) mouse(msg ui.MouseMsg) tea.Cmd {
+	d := p.got
+	switch {
+	case d == nil || d.err != nil:
+	case p.asText || d.csv == nil && d.text != nil:
+		a := keys.ActDown
+		switch msg.Kind {
+		case ui.MouseWheelUp:
+			a = keys.ActUp
+		case ui.MouseWheelDown:
+		default:
+			return nil
+		}
+		for range datatable.WheelLines {
+			p.textSc.key(a, len(d.text), paneBody(p.h))
+		}
+	case d.csv != nil:
+		p.table = tableMouse(p.table, msg.Shift(0, -len(p.head())))
+	}
+	return nil
+}
+
 // save asks where to save a document, under its own name: the one
 // downloaded (d) or, from the list, downloaded for the purpose.
 func (p *documentPane) save(doc backend.Document, d *documentData) tea.Cmd {

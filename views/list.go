@@ -14,6 +14,7 @@ import (
 	"paydash/keys"
 	"paydash/ui"
 	"paydash/ui/datatable"
+	"paydash/views/search"
 )
 
 // refreshMaxPages bounds what one refresh reads.
@@ -90,6 +91,28 @@ type pagedList[T any] struct {
 	filter    textinput.Model
 	filtering bool // the filter input has the focus
 
+	// search is what "/" can search by (searchfields.go); nil: free words
+	// only. searchErr is what is wrong with the text at the prompt: the
+	// table keeps the last query that made sense meanwhile.
+	search    *searchSpec[T]
+	searchErr string
+	query     search.Query
+	// seeking: a search was committed (enter) and the rest of the list is
+	// being read page after page for it; seekStopped: esc stopped that.
+	seeking     bool
+	seekStopped bool
+	// span is the period the list covers, for the progress of a search
+	// ("34% of the period"); zero for lists that are not a period.
+	span [2]time.Time
+	// narrow, when set, is a loader the service narrows for a search (the
+	// legacy interface's listPaymentsFilter) and its key; "" when the
+	// search gives it nothing to narrow by. base is the list's own loader
+	// and belongs (start's); narrowed is the key of the loader in use.
+	narrow   func(search.Query) (Loader[T], string)
+	base     Loader[T]
+	baseIn   func(T) bool
+	narrowed string
+
 	// cols are the table's columns (the sort chooser offers those with
 	// Less); km and theme are for the dialogs the list opens (sort.go).
 	cols  []datatable.Column[T]
@@ -136,7 +159,6 @@ func newPagedList[T any](cfg datatable.Config[T], km keys.Map, theme ui.Theme, w
 	l.table.KeyMap = tableKeys(km)
 	l.filter = textinput.New()
 	l.filter.Prompt = "/ "
-	l.filter.Placeholder = "filter the loaded rows"
 	l.setTheme(theme)
 	return l
 }
@@ -163,8 +185,23 @@ func (l *pagedList[T]) setTheme(t ui.Theme) {
 }
 
 // start drops everything loaded and loads from load in a new generation;
-// belongs (nil: every row) says which rows read elsewhere belong here.
+// belongs (nil: every row) says which rows read elsewhere belong here. A
+// search stays, and a committed one reads the new list for itself.
 func (l *pagedList[T]) start(load Loader[T], belongs func(T) bool) tea.Cmd {
+	l.base, l.baseIn, l.narrowed = load, belongs, ""
+	l.seeking = !l.query.Empty() && !l.filtering
+	l.seekStopped = false
+	if l.narrow != nil && l.seeking {
+		if nl, key := l.narrow(l.query); key != "" {
+			l.narrowed = key
+			return l.load0(nl, belongs)
+		}
+	}
+	return l.load0(load, belongs)
+}
+
+// load0 loads from load in a new generation, dropping the rows.
+func (l *pagedList[T]) load0(load Loader[T], belongs func(T) bool) tea.Cmd {
 	l.stop()
 	l.load, l.belongs = load, belongs
 	l.ctx, l.cancel = context.WithCancel(context.Background())
@@ -275,9 +312,15 @@ func (l *pagedList[T]) onPage(msg pageMsg[T], now time.Time) (tea.Cmd, []T) {
 		l.done = true
 		l.table.SetEnd(true)
 	}
-	// Keep filling the screen, but do not walk the whole list behind a
-	// filter that matches little: with a filter, pages come one per key.
-	if l.table.FilterText() == "" {
+	// Keep filling the screen. A committed search reads on to the end of
+	// the list, its matches appearing as they come; a filter being typed
+	// does not walk the list (pages come one per key).
+	switch {
+	case l.done:
+		l.seeking = false
+	case l.seeking:
+		return l.next(), msg.page.Items
+	case l.table.FilterText() == "":
 		return l.maybeNext(), msg.page.Items
 	}
 	return nil, msg.page.Items
@@ -383,7 +426,7 @@ func (l *pagedList[T]) upsert(r T, now time.Time) {
 func (l *pagedList[T]) busy() bool { return l.inflight || l.refreshing }
 
 func (l *pagedList[T]) status() ui.TabStatus {
-	return ui.TabStatus{
+	st := ui.TabStatus{
 		Loading:   l.busy(),
 		Rows:      l.table.Len(),
 		Shown:     l.table.Filtered(),
@@ -391,16 +434,21 @@ func (l *pagedList[T]) status() ui.TabStatus {
 		AtEnd:     l.done,
 		Refreshed: l.refreshed,
 	}
+	if l.seeking {
+		st.Progress = l.seekProgress()
+	}
+	return st
 }
 
 // selected is the selected row.
 func (l *pagedList[T]) selected() (T, bool) { return l.table.Selected() }
 
-// selectID selects a loaded row by id, clearing a filter that hides it.
+// selectID selects a loaded row by id, clearing a filter that hides it
+// (not a search the service narrowed: the row may not be loaded then).
 func (l *pagedList[T]) selectID(id string) (T, bool) {
 	tb := &l.table
-	if !tb.SelectByID(id) && tb.FilterText() != "" {
-		l.clearFilter()
+	if !tb.SelectByID(id) && tb.FilterText() != "" && l.narrowed == "" {
+		_ = l.clearFilter() // nothing to reload: the list is its own
 		tb.SelectByID(id)
 	}
 	if sel, ok := tb.Selected(); ok && l.rowID(sel) == id {
@@ -427,32 +475,50 @@ func isMove(a keys.Action) bool {
 	return false
 }
 
-// --- filter ------------------------------------------------------------------
+// --- filter and search -------------------------------------------------------
 
 // focusFilter opens the filter input with the current filter in it.
 func (l *pagedList[T]) focusFilter() {
 	l.filtering = true
+	l.filter.Placeholder = l.placeholder()
 	l.filter.SetValue(l.table.FilterText())
 	l.filter.CursorEnd()
 	_ = l.filter.Focus() // no blink: the command would only schedule blinking
 	l.layout()
 }
 
-// filterKey handles a key while the filter input has the focus: enter keeps
-// the filter, esc clears it, arrows move the list, text edits the filter.
+// placeholder is the empty prompt's help: what can be typed.
+func (l *pagedList[T]) placeholder() string {
+	if l.search == nil || len(l.search.fields) == 0 {
+		return "words to look for · enter searches the whole list"
+	}
+	names := make([]string, len(l.search.fields))
+	for i, f := range l.search.fields {
+		names[i] = f.Name + ":"
+	}
+	return "words, or " + strings.Join(names, " ") + " · enter searches the whole list"
+}
+
+// filterKey handles a key while the filter input has the focus: enter
+// commits the search (it then reads the rest of the list), esc clears it,
+// arrows move the list, text edits the search, which applies to the loaded
+// rows as it is typed.
 func (l *pagedList[T]) filterKey(msg tea.KeyPressMsg, km keys.Map) tea.Cmd {
 	if a, _, ok := km.Lookup(msg, keys.ContextFilter); ok {
 		switch a {
 		case keys.ActOpen:
+			if l.searchErr != "" {
+				return nil // the message at the prompt says what to fix
+			}
 			l.filtering = false
 			l.filter.Blur()
+			cmd := l.commitSearch()
 			l.layout()
-			return l.maybeNext()
+			return tea.Batch(cmd, l.maybeNext())
 		case keys.ActClose:
 			l.filtering = false
 			l.filter.Blur()
-			l.clearFilter()
-			return nil
+			return l.clearFilter()
 		case keys.ActUp, keys.ActDown:
 			return l.move(msg)
 		case keys.ActQuit:
@@ -476,18 +542,97 @@ func (l *pagedList[T]) paste(msg tea.PasteMsg) tea.Cmd {
 	return cmd
 }
 
+// applyFilter applies the text at the prompt to the loaded rows, and says
+// what is wrong with it.
 func (l *pagedList[T]) applyFilter() {
-	if v := l.filter.Value(); v != l.table.FilterText() {
-		l.table.SetFilter(v)
-		l.layout()
+	dq, q, err := l.search.compile(l.filter.Value())
+	l.searchErr = ""
+	if err != nil {
+		l.searchErr = err.Error()
 	}
+	// The parts that make sense apply while the rest is being typed.
+	l.query = q
+	if dq.Text != l.table.FilterText() {
+		l.table.SetQuery(dq)
+	}
+	l.layout()
 }
 
-// clearFilter drops the filter (esc in the list).
-func (l *pagedList[T]) clearFilter() {
+// commitSearch starts reading the rest of the list for the search (enter):
+// from a loader the service narrows when it can, else page after page of
+// the list's own.
+func (l *pagedList[T]) commitSearch() tea.Cmd {
+	l.seekStopped = false
+	if l.query.Empty() {
+		l.seeking = false
+		return l.unnarrow()
+	}
+	if l.narrow != nil {
+		nl, key := l.narrow(l.query)
+		switch {
+		case key != "" && key != l.narrowed:
+			l.narrowed = key
+			l.seeking = true
+			return l.load0(nl, l.baseIn)
+		case key == "":
+			if cmd := l.unnarrow(); cmd != nil {
+				l.seeking = true
+				return cmd
+			}
+		}
+	}
+	l.seeking = !l.done
+	return l.next()
+}
+
+// unnarrow goes back to the list's own loader after a search the service
+// narrowed; nil when it is in use.
+func (l *pagedList[T]) unnarrow() tea.Cmd {
+	if l.narrowed == "" || l.base == nil {
+		return nil
+	}
+	l.narrowed = ""
+	return l.load0(l.base, l.baseIn)
+}
+
+// escape is esc in the list: it stops a search reading the list (the page
+// out still arrives: a pager cannot take back a page it has moved past),
+// else it clears the filter.
+func (l *pagedList[T]) escape() tea.Cmd {
+	if l.seeking && !l.done {
+		l.seeking, l.seekStopped = false, true
+		l.layout()
+		return nil
+	}
+	return l.clearFilter()
+}
+
+// clearFilter drops the filter (esc in the list), and the service's
+// narrowed list with it.
+func (l *pagedList[T]) clearFilter() tea.Cmd {
 	l.filter.SetValue("")
+	l.searchErr = ""
+	l.query = search.Query{}
+	l.seeking, l.seekStopped = false, false
 	l.table.SetFilter("")
 	l.layout()
+	return l.unnarrow()
+}
+
+// seekProgress is how far a search has read: "searched 12,300 rows, back
+// to 14 Nov 10:32 (34% of the period)…".
+func (l *pagedList[T]) seekProgress() string {
+	text := "searched " + thousands(l.table.Len()) + " rows"
+	if l.when == nil || l.oldest.IsZero() {
+		return text + "…"
+	}
+	text += ", back to " + fmtListTime(l.oldest)
+	start, end := l.span[0], l.span[1]
+	if !start.IsZero() && end.After(start) {
+		done := end.Sub(l.oldest).Seconds() / end.Sub(start).Seconds()
+		text += fmt.Sprintf(" (%d%% of the period)", int(min(max(done, 0), 1)*100))
+	}
+	return text + "…"
 }
 
 // filterLine is the line under the list: the input while it has the focus,
@@ -498,16 +643,20 @@ func (l *pagedList[T]) filterLine(theme ui.Theme) string {
 		return fit(l.filter.View(), l.w)
 	}
 	var parts []string
-	if f := l.table.FilterText(); f != "" {
-		parts = append(parts, theme.Muted.Render("filter: ")+theme.Text.Render(textsafe.Clean(f))+
-			theme.Muted.Render("  (/ edit · esc clear)"))
-	}
+	f := l.table.FilterText()
 	if s := l.sortDescription(); s != "" {
 		hint := " (" + keyName(l.km, keys.ActSort, "s") + " column · " + keyName(l.km, keys.ActSortReverse, "S") + " reverse)"
-		if len(parts) > 0 {
-			hint = ""
+		if f != "" {
+			// Short, and first: the search and its hint are what gets cut.
+			key, desc := l.table.SortKey()
+			c, _ := l.column(key)
+			s, hint = textsafe.Line(c.Title, 30)+" "+arrow(desc), ""
 		}
 		parts = append(parts, theme.Muted.Render("sorted by ")+theme.Text.Render(s)+theme.Muted.Render(hint))
+	}
+	if f != "" {
+		parts = append(parts, theme.Muted.Render("search: ")+theme.Text.Render(textsafe.Clean(f))+
+			theme.Muted.Render("  ("+l.searchHint()+")"))
 	}
 	if n := l.table.NewAbove(); n > 0 {
 		// First, so a long filter or sort cannot push it off the line.
@@ -523,6 +672,31 @@ func (l *pagedList[T]) filterLine(theme ui.Theme) string {
 	return fit(strings.Join(parts, theme.Muted.Render(" · ")), l.w)
 }
 
+// searchHint says where the search stands and what the keys do now.
+func (l *pagedList[T]) searchHint() string {
+	esc := keyName(l.km, keys.ActClose, "esc")
+	switch {
+	case l.seeking && !l.done:
+		return "reading the rest of the list · " + esc + " stops"
+	case l.seekStopped && !l.done:
+		return "stopped: only the loaded rows · / enter reads on · " + esc + " clears"
+	case l.narrowed != "":
+		return "selected by the service · / edit · " + esc + " clears"
+	case !l.done:
+		return "the loaded rows · / enter searches the whole list · " + esc + " clears"
+	}
+	return "/ edit · " + esc + " clears"
+}
+
+// errorLine is the line above the prompt that says what is wrong with the
+// search typed, "" when nothing is.
+func (l *pagedList[T]) errorLine(theme ui.Theme) string {
+	if !l.filtering || l.searchErr == "" {
+		return ""
+	}
+	return fit(theme.Danger.Render("✗ "+textsafe.Clean(l.searchErr)), l.w)
+}
+
 // --- layout --------------------------------------------------------------------
 
 // hasFilterLine reports whether the filter line (the filter, the sort)
@@ -535,6 +709,19 @@ func (l *pagedList[T]) hasFilterLine() bool {
 	return key != ""
 }
 
+// bottomLines is how many lines under the table the list takes: the
+// filter line, and the search's error above it.
+func (l *pagedList[T]) bottomLines() int {
+	n := 0
+	if l.hasFilterLine() {
+		n++
+	}
+	if l.filtering && l.searchErr != "" {
+		n++
+	}
+	return n
+}
+
 // setSize gives the list its area, w × h cells with the filter line, and
 // the table's width in it (less than w when a pane is beside it). Called
 // whenever the area or the filter line changes, never while drawing.
@@ -544,10 +731,7 @@ func (l *pagedList[T]) setSize(w, h, tableW int) {
 }
 
 func (l *pagedList[T]) layout() {
-	th := l.h
-	if l.hasFilterLine() {
-		th--
-	}
+	th := l.h - l.bottomLines()
 	l.table.SetSize(l.tableW, max(th, 0))
 	l.filter.SetWidth(max(l.w-len(l.filter.Prompt)-1, 1))
 }

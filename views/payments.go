@@ -3,6 +3,8 @@ package views
 import (
 	"cmp"
 	"context"
+	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -16,6 +18,7 @@ import (
 	"paydash/keys"
 	"paydash/ui"
 	"paydash/ui/datatable"
+	"paydash/views/search"
 )
 
 // Payments is the Payments tab: a merchant's payments of the period, a
@@ -40,9 +43,8 @@ type Payments struct {
 	// newest when several share one.
 	orders map[string]string
 
-	jgen       uint64
-	jumping    bool
-	jumpCancel context.CancelFunc // cancels a search through the period
+	// jump is the search for a payment (":", jump.go).
+	jump jumpState
 
 	// acts sends the actions and follows them to their outcomes; via is
 	// the interface that carries them.
@@ -64,6 +66,7 @@ type paymentSource interface {
 	Can(a backend.Action) (bool, string)
 	GetToken(ctx context.Context, id string) (backend.Token, error)
 	ListPayments(q backend.PeriodQuery) backend.Pager[backend.Payment]
+	FilterPayments(q backend.PeriodQuery, f backend.PaymentFilter) (backend.Pager[backend.Payment], bool)
 	GetPayment(ctx context.Context, id string) (backend.Payment, error)
 	RefundsOfPayment(ctx context.Context, p backend.Payment) ([]backend.Refund, error)
 }
@@ -81,15 +84,6 @@ type paneRefunds struct {
 type payRefundsMsg struct {
 	owner, gen uint64
 	refunds    []backend.Refund
-	err        error
-}
-
-// jumpResultMsg is the end of a search for a payment (":").
-type jumpResultMsg struct {
-	owner, gen uint64
-	query      string
-	p          backend.Payment
-	found      bool
 	err        error
 }
 
@@ -111,14 +105,22 @@ func NewPayments(d Deps) ui.Tab {
 			t.list.table.Redraw(ref.id)
 		}
 	})
+	cols := paymentColumns(t.rowAction)
 	cfg := datatable.Config[backend.Payment]{
 		ID:          func(p backend.Payment) string { return p.ID },
-		Columns:     paymentColumns(t.rowAction),
+		Columns:     cols,
+		FilterText:  paymentHaystack(cols),
 		LoadingText: "Loading more payments…",
 		EndText:     "— end of the period —",
 		EmptyText:   "No payments in this period",
 	}
 	t.list = newPagedList(cfg, d.Keys, d.Theme, paymentTime)
+	t.list.search = paymentSearch()
+	if !slices.Contains(d.Backend.Describe().Interfaces, backend.V1) {
+		why := "only the legacy interface (v1) gives a payment's customer, and it is not configured"
+		t.list.search.unavailable = map[string]string{"email": why, "phone": why}
+	}
+	t.list.narrow = t.narrowed
 	t.list.dialogs = &t.dialogs
 	t.list.failText = "Could not load this period (the reason is below); press r to try again"
 	t.detail = newDetail(t.readPayment, t.detailLines, func(p backend.Payment) []string { return paymentRawLines(p, t.theme) })
@@ -210,8 +212,53 @@ func (t *Payments) start(s ui.Scope) tea.Cmd {
 	clear(t.orders)
 	t.layout()
 	q := periodQuery(s)
+	t.list.span = [2]time.Time{s.Start, s.End}
 	return t.list.start(func() backend.Pager[backend.Payment] { return t.src.ListPayments(q) },
 		func(p backend.Payment) bool { return inScope(s, p.MerchantID, paymentTime(p)) })
+}
+
+// narrowed is the list the service selects for a search, when it can
+// (the legacy interface's listPaymentsFilter: one state, one order
+// number), with the key that tells one such list from another; "" when it
+// cannot, and the list reads the whole period.
+func (t *Payments) narrowed(q search.Query) (Loader[backend.Payment], string) {
+	var f backend.PaymentFilter
+	if c, ok := q.Cond("status"); ok {
+		for _, v := range c.Values {
+			f.Statuses = append(f.Statuses, paymentStatusOf(v))
+		}
+	}
+	if c, ok := q.Cond("order"); ok {
+		f.OrderNo = c.Value // as typed: the service compares it
+	}
+	_, email := q.Cond("email")
+	_, phone := q.Cond("phone")
+	f.Customer = email || phone
+	pq := periodQuery(t.scope)
+	first, ok := t.src.FilterPayments(pq, f)
+	if !ok {
+		return nil, ""
+	}
+	key := fmt.Sprintf("%v|%s|%t", f.Statuses, f.OrderNo, f.Customer)
+	return func() backend.Pager[backend.Payment] {
+		if p := first; p != nil { // the load: the pager asked for above
+			first = nil
+			return p
+		}
+		p, _ := t.src.FilterPayments(pq, f) // a refresh
+		return p
+	}, key
+}
+
+// paymentStatusOf is the status a search value names ("authorized").
+func paymentStatusOf(v string) backend.PaymentStatus {
+	for _, s := range []backend.PaymentStatus{backend.PaymentPending, backend.PaymentConfirmation, backend.PaymentAuthorized,
+		backend.PaymentSettled, backend.PaymentCancelled, backend.PaymentRejected} {
+		if strings.EqualFold(string(s), v) {
+			return s
+		}
+	}
+	return backend.PaymentStatus(v)
 }
 
 // inScope reports whether an object of merchant made at when belongs to s
@@ -233,7 +280,10 @@ func (t *Payments) Context() keys.Context { return listContext(t.list.filtering,
 func (t *Payments) Status() ui.TabStatus {
 	st := t.list.status()
 	t.acts.counts(&st)
-	st.Loading = st.Loading || t.detail.loading || t.refunds.loading || t.jumping || st.Sending > 0
+	st.Loading = st.Loading || t.detail.loading || t.refunds.loading || t.jump.active || st.Sending > 0
+	if t.jump.active {
+		st.Progress = t.jump.progress
+	}
 	return st
 }
 
@@ -251,6 +301,7 @@ func (t *Payments) Update(msg tea.Msg) (ui.Tab, tea.Cmd) {
 	if cmd, rows, ok := t.list.update(msg, t.d.now()); ok {
 		t.layout() // the bottom line comes or goes with the "↑ new" mark
 		t.noteOrders(rows)
+		t.d.Facts.notePayments(rows) // the Refunds tab shows their order numbers and customers
 		return t, tea.Batch(cmd, t.memo.notePayments(t.scope.MerchantID, rows))
 	}
 	if loaded, ok := t.detail.update(msg); ok {
@@ -277,7 +328,9 @@ func (t *Payments) Update(msg tea.Msg) (ui.Tab, tea.Cmd) {
 		t.layout() // a key may open or close the pane or the filter line
 		return t, cmd
 	case ui.ScopeMsg:
-		return t, t.start(msg.Scope)
+		w := t.takeWiden(msg.Scope) // a payment a jump widened the scope for
+		cmd := t.start(msg.Scope)
+		return t, tea.Batch(cmd, t.openWidened(w))
 	case ui.RefreshMsg:
 		return t, t.refresh()
 	case ui.SizeMsg:
@@ -286,9 +339,11 @@ func (t *Payments) Update(msg tea.Msg) (ui.Tab, tea.Cmd) {
 	case ui.ThemeMsg:
 		t.theme = msg.Theme
 	case ui.JumpMsg:
-		cmd := t.jump(msg.Query)
+		cmd := t.startJump(msg.Query)
 		t.layout()
 		return t, cmd
+	case jumpProgressMsg:
+		return t, t.onJumpProgress(msg)
 	case jumpResultMsg:
 		cmd := t.onJump(msg)
 		t.layout()
@@ -333,18 +388,6 @@ func (t *Payments) key(msg tea.KeyPressMsg) tea.Cmd {
 	// The action keys come as ui.ActionMsg: the shell puts up the
 	// preparing dialog first.
 	return nil
-}
-
-func (t *Payments) noteOrders(rows []backend.Payment) {
-	for _, p := range rows {
-		if p.OrderNo == "" {
-			continue
-		}
-		k := strings.ToLower(p.OrderNo)
-		if id, ok := t.orders[k]; !ok || cmpIDs(p.ID, id) > 0 {
-			t.orders[k] = p.ID
-		}
-	}
 }
 
 // --- detail ------------------------------------------------------------------
@@ -401,108 +444,6 @@ func (t *Payments) onRefunds(msg payRefundsMsg) {
 		return
 	}
 	t.refunds = paneRefunds{items: msg.refunds, loaded: true}
-}
-
-// --- jump --------------------------------------------------------------------
-
-// stopJump abandons a search for a payment under way.
-func (t *Payments) stopJump() {
-	t.jgen++
-	t.jumping = false
-	if t.jumpCancel != nil {
-		t.jumpCancel()
-		t.jumpCancel = nil
-	}
-}
-
-// jump finds a payment by id (all digits) or by order number: among the
-// loaded rows first, then through the scope's whole period.
-func (t *Payments) jump(query string) tea.Cmd {
-	q := strings.TrimSpace(query)
-	if q == "" {
-		return nil
-	}
-	t.jgen++
-	localID := t.orders[strings.ToLower(q)]
-	if !isDigits(q) && localID != "" {
-		if sel, ok := t.list.selectID(localID); ok {
-			return t.openDetail(sel, false)
-		}
-	}
-	t.jumping = true
-	if t.jumpCancel != nil {
-		t.jumpCancel()
-	}
-	ctx, cancel := context.WithCancel(t.list.context())
-	t.jumpCancel = cancel
-	owner, gen, b, scope := t.owner, t.jgen, t.src, t.scope
-	var notice tea.Cmd
-	if !isDigits(q) {
-		notice = toastCmd(ui.ToastInfo, "Looking for order number "+textsafe.Line(q, 60)+" in "+scopeText(scope)+"…")
-	}
-	return tea.Batch(notice, func() tea.Msg {
-		res := jumpResultMsg{owner: owner, gen: gen, query: q}
-		if isDigits(q) {
-			p, err := b.GetPayment(ctx, q)
-			if err == nil {
-				res.p, res.found = p, true
-				return res
-			}
-			if backend.KindOf(err) != backend.KindNotFound {
-				res.err = err
-				return res
-			}
-			if localID != "" {
-				res.p, res.found = backend.Payment{ID: localID}, true
-				return res
-			}
-		}
-		pager := b.ListPayments(periodQuery(scope))
-		for {
-			page, err := pager.Next(ctx)
-			if err != nil {
-				res.err = err
-				return res
-			}
-			for _, p := range page.Items {
-				if strings.EqualFold(p.OrderNo, q) {
-					res.p, res.found = p, true
-					return res
-				}
-			}
-			if page.Done {
-				return res
-			}
-		}
-	})
-}
-
-func (t *Payments) onJump(msg jumpResultMsg) tea.Cmd {
-	if msg.owner != t.owner || msg.gen != t.jgen {
-		return nil
-	}
-	t.jumping = false
-	if t.jumpCancel != nil {
-		t.jumpCancel()
-		t.jumpCancel = nil
-	}
-	q := textsafe.Line(msg.query, 60)
-	switch {
-	case msg.err != nil && cancelled(msg.err):
-		return nil
-	case msg.err != nil:
-		text := "Could not look for " + q + ": " + errText(msg.err)
-		if h := hintOf(msg.err); h != "" {
-			text += " — " + h
-		}
-		return toastCmd(ui.ToastError, text)
-	case !msg.found:
-		return toastCmd(ui.ToastWarning, "no payment with id or order number "+q+" in "+scopeText(t.scope))
-	}
-	if sel, ok := t.list.selectID(msg.p.ID); ok && !msg.p.Detailed {
-		return t.openDetail(sel, false)
-	}
-	return t.openDetail(msg.p, false)
 }
 
 // --- view --------------------------------------------------------------------

@@ -122,11 +122,13 @@ func TestFilterNarrowsAndEscClears(t *testing.T) {
 	v := ansi.Strip(e.view(80, 24))
 	assert.Contains(t, v, "/ settled")
 
-	// enter keeps the filter and returns to the list.
+	// enter keeps the filter, returns to the list and reads the rest of
+	// the period for it.
 	e.press("enter")
 	assert.Equal(t, keys.ContextList, e.tab.Context())
 	assert.Equal(t, "settled", p.Status().Filter)
-	assert.Contains(t, ansi.Strip(e.view(80, 24)), "filter: settled")
+	assert.True(t, p.Status().AtEnd)
+	assert.Contains(t, ansi.Strip(e.view(80, 24)), "search: settled")
 
 	// / again, then esc clears it.
 	e.press("/")
@@ -308,59 +310,6 @@ func TestRawViewToggles(t *testing.T) {
 	assert.False(t, p.detail.raw)
 	e.press("esc")
 	assert.False(t, p.detail.isOpen())
-}
-
-func TestJumpByIDAndOrderNumber(t *testing.T) {
-	e := newEnv(t, envOpts{})
-	e.size(80, 24)
-	e.init()
-	p := e.payments()
-
-	// A payment far down the period, not loaded yet.
-	all, _ := e.srv.Store().FilterPayments(sandbox.PaymentFilter{
-		MerchantIDs: []string{e.scope.MerchantID}, Start: e.scope.Start, End: e.scope.End, Limit: 1000})
-	require.Greater(t, len(all), 250)
-	far := all[len(all)-10]
-
-	e.send(ui.JumpMsg{Query: far.ID})
-	require.True(t, p.detail.isOpen())
-	assert.Equal(t, far.ID, p.detail.obj.ID)
-	assert.True(t, p.detail.obj.Detailed)
-	assert.Contains(t, ansi.Strip(e.view(80, 24)), "Payment "+far.ID)
-	e.press("esc")
-
-	// By order number, loaded: selected in the list.
-	loaded := p.list.table.Rows()[5]
-	require.NotEmpty(t, loaded.OrderNo)
-	e.send(ui.JumpMsg{Query: strings.ToLower(loaded.OrderNo)})
-	require.True(t, p.detail.isOpen())
-	assert.Equal(t, loaded.ID, p.detail.obj.ID)
-	assert.Equal(t, loaded.ID, p.list.table.SelectedID())
-	e.press("esc")
-
-	// By order number, not loaded: found by paging the period.
-	before := e.count.pages.Load()
-	e.send(ui.JumpMsg{Query: far.Invoice.OrderNo})
-	require.True(t, p.detail.isOpen())
-	assert.Equal(t, far.ID, p.detail.obj.ID)
-	assert.Greater(t, e.count.pages.Load(), before+1)
-	assert.False(t, p.Status().Loading)
-	e.press("esc")
-
-	// Nothing: a warning naming the merchant and the period.
-	e.toasts()
-	e.send(ui.JumpMsg{Query: "NO-SUCH-ORDER"})
-	assert.False(t, p.detail.isOpen())
-	ts := e.toasts()
-	require.Len(t, ts, 2)
-	assert.Equal(t, ui.ToastInfo, ts[0].Level)
-	assert.Equal(t, "Looking for order number NO-SUCH-ORDER in "+scopeText(e.scope)+"…", ts[0].Text)
-	assert.Equal(t, ui.ToastWarning, ts[1].Level)
-	assert.Equal(t, "no payment with id or order number NO-SUCH-ORDER in "+scopeText(e.scope), ts[1].Text)
-	e.send(ui.JumpMsg{Query: "999999999999"})
-	ts = e.toasts()
-	require.Len(t, ts, 1)
-	assert.Contains(t, ts[0].Text, "no payment with id or order number 999999999999")
 }
 
 func TestAvailableReasons(t *testing.T) {

@@ -3,6 +3,7 @@ package views
 import (
 	"cmp"
 	"context"
+	"slices"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
@@ -25,9 +26,13 @@ type Refunds struct {
 
 	list   *pagedList[backend.Refund]
 	detail *detail[backend.Refund]
-	route  keyRoute[backend.Refund] // the keys every list tab handles alike
-	scope  ui.Scope
-	w, h   int
+	// facts are the payments' order numbers and customers, shared with
+	// the Payments tab; reads reads those of the refunds on screen.
+	facts *PaymentFacts
+	reads *factReads
+	route keyRoute[backend.Refund] // the keys every list tab handles alike
+	scope ui.Scope
+	w, h  int
 
 	// dialogs holds the dialog a key opens, for the shell to open at once
 	// (ui.DialogOpener).
@@ -38,19 +43,30 @@ type Refunds struct {
 type refundSource interface {
 	ListRefunds(q backend.PeriodQuery) backend.Pager[backend.Refund]
 	GetRefund(ctx context.Context, id string) (backend.Refund, error)
+	GetPayment(ctx context.Context, id string) (backend.Payment, error)
 }
 
 // NewRefunds makes the Refunds tab.
 func NewRefunds(d Deps) ui.Tab {
-	t := &Refunds{src: d.Backend, keys: d.Keys, theme: d.Theme, now: d.now}
+	t := &Refunds{src: d.Backend, keys: d.Keys, theme: d.Theme, now: d.now, facts: d.Facts}
+	if t.facts == nil {
+		t.facts = NewPaymentFacts()
+	}
+	withCustomer := d.Backend != nil && slices.Contains(d.Backend.Describe().Interfaces, backend.V1)
+	var reader paymentReader
+	if d.Backend != nil {
+		reader = d.Backend
+	}
+	t.reads = newFactReads(reader, t.facts, withCustomer)
 	cfg := datatable.Config[backend.Refund]{
 		ID:          func(r backend.Refund) string { return r.ID },
-		Columns:     refundColumns(),
+		Columns:     refundColumnsWith(t.facts),
 		LoadingText: "Loading more refunds…",
 		EndText:     "— end of the period —",
 		EmptyText:   "No refunds in this period",
 	}
 	t.list = newPagedList(cfg, d.Keys, d.Theme, refundTime)
+	t.list.search = refundSearch()
 	t.list.dialogs = &t.dialogs
 	t.list.failText = "Could not load this period (the reason is below); press r to try again"
 	t.detail = newDetail(t.readRefund, t.detailLines, func(r backend.Refund) []string { return t.rawDetailLines(r) })
@@ -65,7 +81,17 @@ func refundTime(r backend.Refund) time.Time {
 	return r.Created
 }
 
-func refundColumns() []datatable.Column[backend.Refund] {
+// refundColumns are the list's columns, the payments' facts left empty.
+func refundColumns() []datatable.Column[backend.Refund] { return refundColumnsWith(nil) }
+
+// refundColumnsWith are the list's columns, the order number and the
+// customer of each refund's payment from facts: empty while unknown, and
+// the first to go on a narrow screen.
+func refundColumnsWith(facts *PaymentFacts) []datatable.Column[backend.Refund] {
+	fact := func(r backend.Refund) paymentFact {
+		pf, _ := facts.get(r.PaymentID)
+		return pf
+	}
 	return []datatable.Column[backend.Refund]{
 		{Key: "id", Title: "ID", Width: 8, MaxWidth: 24, Priority: 100,
 			Text: func(r backend.Refund) string { return r.ID },
@@ -83,6 +109,12 @@ func refundColumns() []datatable.Column[backend.Refund] {
 		{Key: "payment", Title: "Payment", Width: 10, MaxWidth: 24, Flex: 1, Priority: 80,
 			Text: func(r backend.Refund) string { return r.PaymentID },
 			Less: func(a, b backend.Refund) int { return cmpIDs(a.PaymentID, b.PaymentID) }},
+		{Key: "order", Title: "Order", Width: 14, Priority: 30,
+			Text: func(r backend.Refund) string { return fact(r).order },
+			Less: func(a, b backend.Refund) int { return cmpIDs(fact(a).order, fact(b).order) }},
+		{Key: "customer", Title: "Customer", Width: 16, Flex: 3, Priority: 20,
+			Text: func(r backend.Refund) string { return fact(r).customer },
+			Less: func(a, b backend.Refund) int { return cmp.Compare(fact(a).customer, fact(b).customer) }},
 	}
 }
 
@@ -101,7 +133,10 @@ func (t *Refunds) start(s ui.Scope) tea.Cmd {
 	t.detail.close()
 	t.layout()
 	q := periodQuery(s)
-	return t.list.start(func() backend.Pager[backend.Refund] { return t.src.ListRefunds(q) }, nil)
+	t.list.span = [2]time.Time{s.Start, s.End}
+	cmd := t.list.start(func() backend.Pager[backend.Refund] { return t.src.ListRefunds(q) }, nil)
+	t.reads.reset() // the old scope's reads end with its context
+	return cmd
 }
 
 // Context implements ui.Tab.
@@ -140,29 +175,38 @@ func (t *Refunds) target() (backend.Refund, bool) {
 
 // Update implements ui.Tab: each message to the part it is for.
 func (t *Refunds) Update(msg tea.Msg) (ui.Tab, tea.Cmd) {
-	if cmd, _, ok := t.list.update(msg, t.now()); ok {
+	if cmd, rows, ok := t.list.update(msg, t.now()); ok {
 		t.layout() // the bottom line comes or goes with the "↑ new" mark
-		return t, cmd
+		t.reads.noteRows(rows)
+		return t, tea.Batch(cmd, t.readFacts())
+	}
+	if redraw, ok := t.reads.update(msg); ok {
+		for _, id := range redraw {
+			t.list.table.Redraw(id)
+		}
+		return t, t.readFacts() // a read is over: room for another
 	}
 	if _, ok := t.detail.update(msg); ok {
-		return t, nil
+		return t, t.readFacts()
 	}
 	switch msg := msg.(type) {
 	case ui.MouseMsg:
 		cmd := t.route.mouse(msg)
 		t.layout() // a double click may open the pane
-		return t, cmd
+		return t, tea.Batch(cmd, t.readFacts())
 	case tea.KeyPressMsg:
 		cmd := t.key(msg)
 		t.layout() // a key may open or close the pane or the filter line
-		return t, cmd
+		return t, tea.Batch(cmd, t.readFacts())
 	case ui.ScopeMsg:
 		return t, t.start(msg.Scope)
 	case ui.RefreshMsg:
-		return t, tea.Batch(t.list.refresh(), t.detail.reload())
+		t.reads.retryFailed()
+		return t, tea.Batch(t.list.refresh(), t.detail.reload(), t.readFacts())
 	case ui.SizeMsg:
 		t.w, t.h = msg.Width, msg.Height
 		t.layout()
+		return t, t.readFacts()
 	case ui.ThemeMsg:
 		t.theme = msg.Theme
 	}
@@ -170,6 +214,31 @@ func (t *Refunds) Update(msg tea.Msg) (ui.Tab, tea.Cmd) {
 }
 
 func (t *Refunds) layout() { arrange(t.list, t.detail, t.w, t.h) }
+
+// readFacts reads the payments of the refunds on screen (and in the pane)
+// that are not known yet, as many as may be out at once. It costs the rows
+// on screen at most, and nothing while the reads out are all it may have.
+func (t *Refunds) readFacts() tea.Cmd {
+	free := t.reads.free()
+	if free <= 0 {
+		return nil
+	}
+	var ids []string
+	want := func(id string) bool {
+		if t.reads.wanted(id) && !slices.Contains(ids, id) {
+			ids = append(ids, id)
+		}
+		return len(ids) < free
+	}
+	if t.detail.isOpen() && !want(t.detail.obj.PaymentID) {
+		return t.reads.read(t.list.context(), ids)
+	}
+	onScreen(&t.list.table, func(r backend.Refund) bool { return want(r.PaymentID) })
+	if len(ids) == 0 {
+		return nil
+	}
+	return t.reads.read(t.list.context(), ids)
+}
 
 func (t *Refunds) key(msg tea.KeyPressMsg) tea.Cmd {
 	a, cmd, handled := t.route.handle(msg)
@@ -181,7 +250,8 @@ func (t *Refunds) key(msg tea.KeyPressMsg) tea.Cmd {
 	}
 	if a == keys.ActRefresh {
 		// The refresh key re-reads the list only (a RefreshMsg re-reads
-		// the open pane too).
+		// the open pane too), and tries the payments that failed again.
+		t.reads.retryFailed()
 		return t.list.refresh()
 	}
 	if a == keys.ActExport {
@@ -257,6 +327,10 @@ func (t *Refunds) detailLines() []string {
 	}
 	f.add("Amount", fmtAmount(r.Amount))
 	f.add("Payment", c(r.PaymentID))
+	if pf, ok := t.facts.get(r.PaymentID); ok {
+		f.add("Order", c(pf.order))
+		f.add("Customer", c(pf.customer))
+	}
 	f.add("Merchant", c(r.MerchantID))
 	f.add("Created", fmtTime(r.Created))
 	f.add("Updated", fmtTime(r.Updated))

@@ -343,6 +343,44 @@ func (p *registerPane) key(msg tea.KeyPressMsg, avail keys.Availability) tea.Cmd
 	return nil
 }
 
+// mouse handles a mouse event over the pane (which fills the tab's area):
+// in the operations view the wheel scrolls the table and a click selects
+// an operation; in the XML view the wheel scrolls the lines. A double
+// click is a click: it opens nothing (enter opens an operation's payment).
+func (p *registerPane) mouse(msg ui.MouseMsg) tea.Cmd {
+	if p.data == nil {
+		return nil
+	}
+	if p.showXML {
+		switch msg.Kind {
+		case ui.MouseWheelUp:
+			p.xmlTop -= datatable.WheelLines
+		case ui.MouseWheelDown:
+			p.xmlTop += datatable.WheelLines
+		default:
+			return nil
+		}
+		p.xmlTop = clampOffset(p.xmlTop, p.xmlCount(), p.xmlBody())
+		return nil
+	}
+	p.ops = tableMouse(p.ops, msg.Shift(0, -len(p.opsHead())))
+	return nil
+}
+
+// tableMouse gives a table of a pane a mouse event at its own coordinates
+// (its header is line 0): the wheel scrolls it wherever the pointer is in
+// the pane, a click selects the row under it.
+func tableMouse[T any](tb datatable.Model[T], msg ui.MouseMsg) datatable.Model[T] {
+	switch msg.Kind {
+	case ui.MouseClick, ui.MouseDoubleClick:
+		if msg.X < 0 || msg.X >= tb.Width() || msg.Y < 0 || msg.Y >= tb.Height() {
+			return tb
+		}
+	}
+	tb, _ = tb.Update(msg.Tea())
+	return tb
+}
+
 // back is esc: it backs out one step at a time: the search's matches, the
 // XML view, then the pane.
 func (p *registerPane) back() {

@@ -78,6 +78,7 @@ func NewRegisters(d Deps) ui.Tab {
 		EmptyText:   "No transfers in this period (p chooses another)",
 	}, d.Keys, d.Theme, func(tr backend.Transfer) time.Time { return tr.Created })
 	t.transfers.failText = "Could not load the transfers (the reason is below); press r to try again"
+	t.transfers.search = transferSearch()
 	t.documents = newPagedList(datatable.Config[backend.Document]{
 		ID:          func(doc backend.Document) string { return doc.ID },
 		Columns:     documentColumns(),
@@ -335,6 +336,10 @@ func (t *Registers) Update(msg tea.Msg) (ui.Tab, tea.Cmd) {
 		return t, cmd
 	}
 	switch msg := msg.(type) {
+	case ui.MouseMsg:
+		cmd := t.mouse(msg)
+		t.layout() // a double click may open a pane
+		return t, cmd
 	case tea.KeyPressMsg:
 		cmd := t.key(msg)
 		t.layout()
@@ -423,6 +428,31 @@ func (t *Registers) key(msg tea.KeyPressMsg) tea.Cmd {
 		return t.exportList()
 	}
 	return nil
+}
+
+// mouse handles a mouse event in the tab's area: an open pane covers the
+// tab, so it takes them all (the wheel scrolls it, a click selects a row
+// of its table); otherwise the list shown takes them below its heading
+// line, as every list does (keyRoute.mouse): the wheel scrolls, a click
+// selects, a double click opens the transfer's register or the document
+// as enter does, never while the filter prompt has the focus.
+func (t *Registers) mouse(msg ui.MouseMsg) tea.Cmd {
+	switch {
+	case t.unavailable() != "":
+		return nil
+	case t.register.isOpen():
+		return t.register.mouse(msg)
+	case t.document.isOpen():
+		return t.document.mouse(msg)
+	}
+	msg = msg.Shift(0, -1) // the heading line
+	if msg.Y < 0 {
+		return nil
+	}
+	if t.docs {
+		return t.docRoute.mouse(msg)
+	}
+	return t.trRoute.mouse(msg)
 }
 
 // layout sizes the lists under their heading line, and the panes.

@@ -225,7 +225,7 @@ func TestSortChooserKeysInTheList(t *testing.T) {
 	e.press("/")
 	e.typeText("settled")
 	e.press("enter")
-	assert.Equal(t, `filter: settled  (/ edit · esc clear) · sorted by Amount ▼ largest first`, trimRight(e.bottomLine(120, 40)))
+	assert.Equal(t, `sorted by Amount ▼ · search: settled  (/ edit · esc clears)`, trimRight(e.bottomLine(120, 40)))
 	e.view(80, 24)
 	e.view(40, 10)
 }
@@ -429,3 +429,20 @@ func TestGoldenSortedPayments(t *testing.T) {
 }
 
 func trimRight(s string) string { return strings.TrimRight(s, " ") }
+
+// A sorted, searched list: the period read whole for the search, its
+// matches in the sort's order, the search and the sort on the bottom line.
+func TestGoldenSortedSearchedPayments(t *testing.T) {
+	for _, sz := range [][2]int{{80, 24}, {200, 50}} {
+		e := newEnv(t, envOpts{fixed: goldenNow})
+		e.size(sz[0], sz[1])
+		e.init()
+		e.sortBy("Amount")
+		e.press("/")
+		e.typeText("status:settled amount:200..700 latte")
+		e.press("enter")
+		require.True(t, e.payments().list.done)
+		e.press("j")
+		goldenCheck(t, "sorted_searched_"+strconv.Itoa(sz[0])+"x"+strconv.Itoa(sz[1]), ansi.Strip(e.view(sz[0], sz[1])))
+	}
+}

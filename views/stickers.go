@@ -71,6 +71,7 @@ func NewStickers(d Deps) ui.Tab {
 		EmptyText:   "This merchant has no stickers",
 	}
 	t.list = newPagedList(cfg, d.Keys, d.Theme, nil)
+	t.list.search = stickerSearch()
 	t.list.dialogs = &t.dialogs
 	t.detail = newDetail(t.readSticker, t.detailLines, func(s backend.Sticker) []string { return rawOrNote(s.Raw, t.theme) })
 	t.route = keyRoute[backend.Sticker]{km: t.keys, list: t.list, pane: t.detail, context: t.Context, available: t.Available}

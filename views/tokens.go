@@ -102,6 +102,7 @@ func NewTokens(d Deps) ui.Tab {
 		EmptyText:   "No tokens known yet: press : to look one up by id, or open a card payment",
 	}
 	t.list = newPagedList(cfg, d.Keys, d.Theme, nil)
+	t.list.search = tokenSearch()
 	t.list.dialogs = &t.dialogs
 	t.detail = newDetail(t.readToken, t.detailLines, func(v tokenView) []string {
 		if v.read == nil {

@@ -56,6 +56,10 @@ type Deps struct {
 	// Known is the tokens paydash knows, between runs (the file beside
 	// the journal); nil keeps them in memory for this run only.
 	Known *known.Store
+	// Facts is what the tabs learned of payments (order number,
+	// customer), shared so that the Refunds tab shows what the Payments
+	// tab loaded; nil gives each tab its own.
+	Facts *PaymentFacts
 }
 
 func (d Deps) now() time.Time {
