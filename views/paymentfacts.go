@@ -8,7 +8,6 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"paydash/backend"
-	"paydash/ui/datatable"
 )
 
 // PaymentFacts is what paydash has learned of payments during this run, by
@@ -241,40 +240,3 @@ func (r *factReads) update(msg tea.Msg) (redraw []string, ok bool) {
 	return r.refunds[m.id], true
 }
 
-// onScreen calls fn with each row drawn on screen, top to bottom, until fn
-// returns false. It costs the rows on screen, never the rows loaded.
-//
-// The datatable has no accessor for the row at a position, only for the
-// selected one: onScreen walks the cursor over the rows on screen and puts
-// it back. Within the screen that never scrolls (datatable's jump), except
-// onto the last row while the special row after it is just off screen,
-// which clampView scrolls into sight: that one visit is made with the
-// special row off. What is drawn and selected is the same afterwards.
-func onScreen[T any](tb *datatable.Model[T], fn func(T) bool) {
-	n, off, body := tb.Filtered(), tb.Offset(), tb.Height()-1
-	if n == 0 || body <= 0 {
-		return
-	}
-	cur := tb.Cursor()
-	end := min(off+body, n)
-	loading, ended := tb.Loading(), tb.End()
-	special := (loading || ended) && end == n && off+body == n // last row on the bottom line
-	defer func() {
-		tb.SetCursor(cur)
-		if special {
-			tb.SetLoading(loading)
-			tb.SetEnd(ended)
-		}
-	}()
-	for p := off; p < end; p++ {
-		if p == n-1 && special {
-			tb.SetLoading(false)
-			tb.SetEnd(false)
-		}
-		tb.SetCursor(p)
-		row, ok := tb.Selected()
-		if !ok || !fn(row) {
-			return
-		}
-	}
-}

@@ -233,7 +233,7 @@ func (t *Refunds) readFacts() tea.Cmd {
 	if t.detail.isOpen() && !want(t.detail.obj.PaymentID) {
 		return t.reads.read(t.list.context(), ids)
 	}
-	onScreen(&t.list.table, func(r backend.Refund) bool { return want(r.PaymentID) })
+	t.list.table.OnScreen(func(r backend.Refund) bool { return want(r.PaymentID) })
 	if len(ids) == 0 {
 		return nil
 	}

@@ -293,7 +293,7 @@ func TestRefundFactReadsOfAnOldScopeAreDropped(t *testing.T) {
 	assert.LessOrEqual(t, r.reads.out, maxFactReads)
 }
 
-// onScreen walks the rows on screen without moving the screen or the
+// OnScreen gives the rows on screen without moving the screen or the
 // selection, whatever the special row after the last one does.
 func TestOnScreenLeavesTheScreenAlone(t *testing.T) {
 	cols := []datatable.Column[int]{{Key: "n", Title: "N", Width: 5, Text: strconv.Itoa}}
@@ -331,7 +331,7 @@ func TestOnScreenLeavesTheScreenAlone(t *testing.T) {
 			}
 			before, off, cur := m.View(), m.Offset(), m.Cursor()
 			var got []int
-			onScreen(&m, func(n int) bool { got = append(got, n); return true })
+			m.OnScreen(func(n int) bool { got = append(got, n); return true })
 			want := m.Shown()[off:min(off+10, tc.rows)]
 			assert.Equal(t, want, got)
 			assert.Equal(t, off, m.Offset())

@@ -18,9 +18,9 @@ type searchSpec[T any] struct {
 	fields []search.Field
 	// get reads the field of a row: its text for Contains, Exact, Digits
 	// and Enum fields (compared ignoring case), brand and title for Card.
-	get    map[string]func(T) string
-	amount map[string]func(T) money.Decimal
-	card   func(T) (brand, title string)
+	get    map[string]func(*T) string
+	amount map[string]func(*T) money.Decimal
+	card   func(*T) (brand, title string)
 	// unavailable are fields the connection cannot fill, with the reason
 	// (a customer's e-mail without the legacy interface).
 	unavailable map[string]string
@@ -55,12 +55,12 @@ func (s *searchSpec[T]) compile(text string) (datatable.Query[T], search.Query, 
 	if len(q.Conds) == 0 {
 		return dq, q, err
 	}
-	tests := make([]func(T) bool, 0, len(q.Conds))
+	tests := make([]func(*T) bool, 0, len(q.Conds))
 	for _, c := range q.Conds {
 		dq.Conds = append(dq.Conds, c.String())
 		tests = append(tests, s.test(c))
 	}
-	dq.Keep = func(r T) bool {
+	dq.Keep = func(r *T) bool {
 		for _, t := range tests {
 			if !t(r) {
 				return false
@@ -73,18 +73,18 @@ func (s *searchSpec[T]) compile(text string) (datatable.Query[T], search.Query, 
 
 // test is one condition as a function of a row. It only reads the row: the
 // table may call it from several goroutines at once.
-func (s *searchSpec[T]) test(c search.Cond) func(T) bool {
+func (s *searchSpec[T]) test(c search.Cond) func(*T) bool {
 	switch c.Kind {
 	case search.Amount:
 		get := s.amount[c.Field]
-		return func(r T) bool { return c.MatchAmount(get(r)) }
+		return func(r *T) bool { return c.MatchAmount(get(r)) }
 	case search.Card:
 		return cardMatches(c.Text, s.card)
 	}
 	get := s.get[c.Field]
 	switch c.Kind {
 	case search.Enum:
-		return func(r T) bool {
+		return func(r *T) bool {
 			v := get(r)
 			for _, x := range c.Values {
 				if strings.EqualFold(v, x) {
@@ -94,23 +94,23 @@ func (s *searchSpec[T]) test(c search.Cond) func(T) bool {
 			return false
 		}
 	case search.Exact:
-		return func(r T) bool { return strings.EqualFold(strings.TrimSpace(get(r)), c.Text) }
+		return func(r *T) bool { return strings.EqualFold(strings.TrimSpace(get(r)), c.Text) }
 	case search.Digits:
-		return func(r T) bool { return strings.Contains(search.DigitsOf(get(r)), c.Text) }
+		return func(r *T) bool { return strings.Contains(search.DigitsOf(get(r)), c.Text) }
 	}
-	return func(r T) bool { return containsFold(get(r), c.Text) }
+	return func(r *T) bool { return containsFold(get(r), c.Text) }
 }
 
 // cardMatches is card:4242 (the masked number ends in those digits) or
 // card:visa (the brand, or the instrument's title, names it).
-func cardMatches[T any](want string, card func(T) (brand, title string)) func(T) bool {
+func cardMatches[T any](want string, card func(*T) (brand, title string)) func(*T) bool {
 	if search.DigitsOf(want) == want {
-		return func(r T) bool {
+		return func(r *T) bool {
 			_, title := card(r)
 			return strings.HasSuffix(search.DigitsOf(title), want)
 		}
 	}
-	return func(r T) bool {
+	return func(r *T) bool {
 		brand, title := card(r)
 		return strings.EqualFold(brand, want) || containsFold(title, want)
 	}
@@ -183,18 +183,18 @@ func paymentSearch() *searchSpec[backend.Payment] {
 			idField,
 			descField,
 		},
-		get: map[string]func(backend.Payment) string{
-			"status": func(p backend.Payment) string { return string(p.Status) },
-			"email":  func(p backend.Payment) string { e, _ := customer(p); return e },
-			"phone":  func(p backend.Payment) string { _, ph := customer(p); return ph },
-			"order":  func(p backend.Payment) string { return p.OrderNo },
-			"id":     func(p backend.Payment) string { return p.ID },
-			"desc":   func(p backend.Payment) string { return p.Description },
+		get: map[string]func(*backend.Payment) string{
+			"status": func(p *backend.Payment) string { return string(p.Status) },
+			"email":  func(p *backend.Payment) string { return v1View(p).UserIdentifier },
+			"phone":  func(p *backend.Payment) string { return v1View(p).UserPhoneNumber },
+			"order":  func(p *backend.Payment) string { return p.OrderNo },
+			"id":     func(p *backend.Payment) string { return p.ID },
+			"desc":   func(p *backend.Payment) string { return p.Description },
 		},
-		amount: map[string]func(backend.Payment) money.Decimal{
-			"amount": func(p backend.Payment) money.Decimal { return p.Amount.Value },
+		amount: map[string]func(*backend.Payment) money.Decimal{
+			"amount": func(p *backend.Payment) money.Decimal { return p.Amount.Value },
 		},
-		card: func(p backend.Payment) (string, string) {
+		card: func(p *backend.Payment) (string, string) {
 			if p.Card != nil {
 				return p.Card.Brand, p.InstrumentTitle
 			}
@@ -202,6 +202,17 @@ func paymentSearch() *searchSpec[backend.Payment] {
 		},
 	}
 }
+
+// v1View is the payment's legacy view, empty when it has none.
+func v1View(p *backend.Payment) *backend.PaymentV1View {
+	if p.V1 == nil {
+		return &noV1View
+	}
+	return p.V1
+}
+
+// noV1View stands for a missing legacy view; it is only ever read.
+var noV1View backend.PaymentV1View
 
 // paymentHaystack is every field of a payment row that free words look in:
 // the cells, the customer's e-mail and phone, the card brand and the
@@ -238,13 +249,13 @@ func refundSearch() *searchSpec[backend.Refund] {
 			idField,
 			{Name: "payment", Kind: search.Exact, Example: "payment:7000123"},
 		},
-		get: map[string]func(backend.Refund) string{
-			"status":  func(r backend.Refund) string { return string(r.Status) },
-			"id":      func(r backend.Refund) string { return r.ID },
-			"payment": func(r backend.Refund) string { return r.PaymentID },
+		get: map[string]func(*backend.Refund) string{
+			"status":  func(r *backend.Refund) string { return string(r.Status) },
+			"id":      func(r *backend.Refund) string { return r.ID },
+			"payment": func(r *backend.Refund) string { return r.PaymentID },
 		},
-		amount: map[string]func(backend.Refund) money.Decimal{
-			"amount": func(r backend.Refund) money.Decimal { return r.Amount.Value },
+		amount: map[string]func(*backend.Refund) money.Decimal{
+			"amount": func(r *backend.Refund) money.Decimal { return r.Amount.Value },
 		},
 	}
 }
@@ -258,11 +269,11 @@ func tokenSearch() *searchSpec[tokenView] {
 			{Name: "card", Kind: search.Card, Example: "card:4242 or card:visa"},
 			idField,
 		},
-		get: map[string]func(tokenView) string{
-			"status": func(v tokenView) string { return string(v.status()) },
-			"id":     func(v tokenView) string { return v.ID },
+		get: map[string]func(*tokenView) string{
+			"status": func(v *tokenView) string { return string(v.status()) },
+			"id":     func(v *tokenView) string { return v.ID },
 		},
-		card: func(v tokenView) (string, string) {
+		card: func(v *tokenView) (string, string) {
 			if v.read != nil && v.read.Card != nil {
 				return v.read.Card.Brand, v.Title
 			}
@@ -281,13 +292,13 @@ func stickerSearch() *searchSpec[backend.Sticker] {
 			idField,
 			descField,
 		},
-		get: map[string]func(backend.Sticker) string{
-			"status": func(s backend.Sticker) string { return s.Status },
-			"id":     func(s backend.Sticker) string { return s.ID },
-			"desc":   func(s backend.Sticker) string { return s.Description },
+		get: map[string]func(*backend.Sticker) string{
+			"status": func(s *backend.Sticker) string { return s.Status },
+			"id":     func(s *backend.Sticker) string { return s.ID },
+			"desc":   func(s *backend.Sticker) string { return s.Description },
 		},
-		amount: map[string]func(backend.Sticker) money.Decimal{
-			"amount": func(s backend.Sticker) money.Decimal { return s.Amount.Value },
+		amount: map[string]func(*backend.Sticker) money.Decimal{
+			"amount": func(s *backend.Sticker) money.Decimal { return s.Amount.Value },
 		},
 	}
 }
@@ -300,12 +311,12 @@ func transferSearch() *searchSpec[backend.Transfer] {
 			{Name: "register", Kind: search.Exact, Example: "register:R-1001-20261122"},
 			{Name: "order", Kind: search.Exact, Example: "order:PO-5561 (the payment order)"},
 		},
-		get: map[string]func(backend.Transfer) string{
-			"register": func(t backend.Transfer) string { return t.RegisterID },
-			"order":    func(t backend.Transfer) string { return t.PaymentOrderID },
+		get: map[string]func(*backend.Transfer) string{
+			"register": func(t *backend.Transfer) string { return t.RegisterID },
+			"order":    func(t *backend.Transfer) string { return t.PaymentOrderID },
 		},
-		amount: map[string]func(backend.Transfer) money.Decimal{
-			"amount": func(t backend.Transfer) money.Decimal { return t.Amount.Value },
+		amount: map[string]func(*backend.Transfer) money.Decimal{
+			"amount": func(t *backend.Transfer) money.Decimal { return t.Amount.Value },
 		},
 	}
 }

@@ -128,7 +128,7 @@ func BenchmarkFilterRareWord(b *testing.B) {
 // set over no filter: every row is tested by Keep, none of its text read.
 func BenchmarkFilterCondition(b *testing.B) {
 	authorized := Query[payment]{Text: "status:authorized", Conds: []string{"status:authorized"},
-		Keep: func(p payment) bool { return p.Status == "Authorized" }}
+		Keep: func(p *payment) bool { return p.Status == "Authorized" }}
 	benchQuery(b, func(m *Model[payment]) { m.SetFilter("") }, func(m *Model[payment]) { m.SetQuery(authorized) }, 1_000_000)
 }
 

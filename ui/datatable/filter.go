@@ -15,10 +15,14 @@ import (
 // Query is what the table shows of its loaded rows: those whose haystack
 // contains every one of Words and that Keep accepts.
 type Query[T any] struct {
-	Text  string       // as the user typed it; FilterText returns it
-	Words []string     // lower-cased, cleaned free words (the caller prepares them)
-	Conds []string     // the canonical text of each field condition ("status:authorized")
-	Keep  func(T) bool // every field condition together; nil when there is none. Must be safe to call from several goroutines at once (it only reads the row).
+	Text  string   // as the user typed it; FilterText returns it
+	Words []string // lower-cased, cleaned free words (the caller prepares them)
+	Conds []string // the canonical text of each field condition ("status:authorized")
+	// Keep is every field condition together; nil when there is none. It
+	// gets the row by pointer (a payment row is hundreds of bytes: copying
+	// it per call would cost more than the test) and must only read it:
+	// it is called from several goroutines at once.
+	Keep func(*T) bool
 }
 
 // filtering reports whether q hides any row: it has words or conditions.
@@ -107,7 +111,7 @@ func narrows[T any](old, q Query[T]) bool {
 // matcher is a query prepared for testing rows.
 type matcher[T any] struct {
 	words [][]byte
-	keep  func(T) bool
+	keep  func(*T) bool
 }
 
 func newMatcher[T any](q Query[T]) matcher[T] {
@@ -131,7 +135,7 @@ func (m *matcher[T]) test(c *core[T], it int32) bool {
 			}
 		}
 	}
-	return m.keep == nil || m.keep(c.items[it])
+	return m.keep == nil || m.keep(&c.items[it])
 }
 
 // testGroup is test for the candidates cand among the 64 items of bit-set
@@ -151,7 +155,7 @@ func (m *matcher[T]) testGroup(c *core[T], w int, cand uint64) uint64 {
 	if m.keep != nil {
 		for rest := got; rest != 0; rest &= rest - 1 {
 			b := bits.TrailingZeros64(rest)
-			if !m.keep(c.items[base+int32(b)]) {
+			if !m.keep(&c.items[base+int32(b)]) {
 				got &^= 1 << b
 			}
 		}

@@ -14,26 +14,26 @@ import (
 )
 
 // statusIs is a field condition as the views build one.
-func statusIs(s string) (string, func(payment) bool) {
-	return "status:" + strings.ToLower(s), func(p payment) bool { return strings.EqualFold(p.Status, s) }
+func statusIs(s string) (string, func(*payment) bool) {
+	return "status:" + strings.ToLower(s), func(p *payment) bool { return strings.EqualFold(p.Status, s) }
 }
 
-func brandIs(s string) (string, func(payment) bool) {
-	return "brand:" + strings.ToLower(s), func(p payment) bool { return p.Brand == s }
+func brandIs(s string) (string, func(*payment) bool) {
+	return "brand:" + strings.ToLower(s), func(p *payment) bool { return p.Brand == s }
 }
 
 // query builds a Query of free text and conditions made by statusIs or
 // brandIs.
-func query(text string, conds ...func() (string, func(payment) bool)) Query[payment] {
+func query(text string, conds ...func() (string, func(*payment) bool)) Query[payment] {
 	q := Query[payment]{Text: text, Words: strings.Fields(strings.ToLower(text))}
-	var keeps []func(payment) bool
+	var keeps []func(*payment) bool
 	for _, c := range conds {
 		cond, keep := c()
 		q.Conds = append(q.Conds, cond)
 		keeps = append(keeps, keep)
 	}
 	if len(keeps) > 0 {
-		q.Keep = func(p payment) bool {
+		q.Keep = func(p *payment) bool {
 			for _, k := range keeps {
 				if !k(p) {
 					return false
@@ -45,12 +45,12 @@ func query(text string, conds ...func() (string, func(payment) bool)) Query[paym
 	return q
 }
 
-func status(s string) func() (string, func(payment) bool) {
-	return func() (string, func(payment) bool) { return statusIs(s) }
+func status(s string) func() (string, func(*payment) bool) {
+	return func() (string, func(*payment) bool) { return statusIs(s) }
 }
 
-func brand(s string) func() (string, func(payment) bool) {
-	return func() (string, func(payment) bool) { return brandIs(s) }
+func brand(s string) func() (string, func(*payment) bool) {
+	return func() (string, func(*payment) bool) { return brandIs(s) }
 }
 
 // scratchQuery is the query's meaning computed naively over rows, in
@@ -58,7 +58,7 @@ func brand(s string) func() (string, func(payment) bool) {
 func scratchQuery(rows []payment, q Query[payment]) []string {
 	var out []string
 	for _, p := range rows {
-		ok := q.Keep == nil || q.Keep(p)
+		ok := q.Keep == nil || q.Keep(&p)
 		for _, w := range q.Words {
 			ok = ok && slices.ContainsFunc(paymentColumns(), func(c Column[payment]) bool {
 				return strings.Contains(strings.ToLower(c.Text(p)), w)

@@ -71,3 +71,16 @@ func (c *core[T]) rankOrder(rank func(T) (int64, bool)) ([]int32, bool) {
 	}
 	return order, true
 }
+
+// OnScreen calls fn with each row drawn on screen, top to bottom, until fn
+// returns false (for work about what the user sees: reading the details of
+// those rows only). It costs the rows on screen, not the rows loaded.
+func (m Model[T]) OnScreen(fn func(T) bool) {
+	c := m.c
+	end := min(c.offset+c.bodyHeight(), len(c.visible))
+	for p := c.offset; p < end; p++ {
+		if !fn(c.items[c.visible[p]]) {
+			return
+		}
+	}
+}
