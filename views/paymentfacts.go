@@ -239,4 +239,3 @@ func (r *factReads) update(msg tea.Msg) (redraw []string, ok bool) {
 	r.facts.noteAs(m.id, m.p)
 	return r.refunds[m.id], true
 }
-
