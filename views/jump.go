@@ -224,10 +224,11 @@ func (t *Payments) showFound(p backend.Payment) tea.Cmd {
 	s := widenScope(t.scope, p)
 	t.jump.widen = &jumpWiden{scope: s, p: p}
 	id := textsafe.Line(p.ID, 30)
-	text := "Period widened to " + scopeText(s) + " to show payment " + id
+	period := fmt.Sprintf("%s – %s", s.Start.Local().Format("02 Jan 2006"), s.End.Add(-time.Nanosecond).Local().Format("02 Jan 2006"))
+	text := "Period widened to " + period + " to show payment " + id
 	if s.MerchantID != t.scope.MerchantID {
 		text = "Payment " + id + " is merchant " + textsafe.Line(s.MerchantID, 30) +
-			"'s: switched to " + scopeText(s)
+			"'s: switched to it, " + period
 	}
 	return tea.Batch(msgCmd(ui.ScopeMsg{Scope: s}), toastCmd(ui.ToastInfo, text))
 }

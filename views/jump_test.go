@@ -185,7 +185,7 @@ func TestJumpByIDWidensThePeriod(t *testing.T) {
 	assert.Contains(t, ansi.Strip(e.view(120, 30)), "Payment "+old.ID)
 	ts := e.toasts()
 	require.Len(t, ts, 1)
-	assert.Equal(t, "Period widened to "+scopeText(p.scope)+" to show payment "+old.ID, ts[0].Text)
+	assert.Equal(t, "Period widened to "+periodWords(p.scope)+" to show payment "+old.ID, ts[0].Text)
 	assert.Zero(t, l.finds.Load(), "an id needs no lookup")
 	e.press("esc")
 
@@ -202,7 +202,7 @@ func TestJumpByIDWidensThePeriod(t *testing.T) {
 	assert.Equal(t, ps[2].ID, p.list.table.SelectedID(), "selected when its page came")
 	ts = e.toasts()
 	require.Len(t, ts, 1)
-	assert.Equal(t, "Payment "+ps[2].ID+" is merchant "+merchants[1]+"'s: switched to "+scopeText(p.scope), ts[0].Text)
+	assert.Equal(t, "Payment "+ps[2].ID+" is merchant "+merchants[1]+"'s: switched to it, "+periodWords(p.scope), ts[0].Text)
 	assert.Empty(t, e.errors())
 }
 
@@ -408,4 +408,9 @@ func TestJumpSpansGoBackAndSkipTheLoadedPeriod(t *testing.T) {
 		assert.False(t, s.start.Before(skip.End) && s.end.After(skip.Start), "%v overlaps the scope", s)
 	}
 	assert.Equal(t, jumpSpan{skip.End, top}, spans[0])
+}
+
+// periodWords is a scope's period as the widening toast names it.
+func periodWords(s ui.Scope) string {
+	return s.Start.Format("02 Jan 2006") + " – " + s.End.Add(-time.Nanosecond).Format("02 Jan 2006")
 }
