@@ -292,6 +292,11 @@ func (l *pagedList[T]) onPage(msg pageMsg[T], now time.Time) (tea.Cmd, []T) {
 		if cancelled(msg.err) {
 			return nil, nil
 		}
+		if l.seeking {
+			// The search stops where the list could not be read; / enter
+			// reads on from there.
+			l.seeking, l.seekStopped = false, true
+		}
 		// An empty list must not claim there is nothing to show; r does
 		// not help an answer too large to read.
 		text := l.failText
@@ -411,6 +416,12 @@ func (l *pagedList[T]) onRefresh(msg refreshMsg[T], now time.Time) (tea.Cmd, []T
 // the list, if it belongs here and to the loaded part of it.
 func (l *pagedList[T]) upsert(r T, now time.Time) {
 	if l.belongs != nil && !l.belongs(r) {
+		return
+	}
+	if l.narrowed != "" {
+		// The service's selection holds its own view of each row (the
+		// legacy one): a row read through the other interface would flip
+		// with it at every refresh. The refresh brings the change.
 		return
 	}
 	if l.when != nil {

@@ -324,3 +324,24 @@ func digitsOnly(s string) string {
 	}
 	return b.String()
 }
+
+// A page that cannot be read stops the search where it is, saying so; /
+// enter reads on from there.
+func TestSearchStopsOnAFailedPage(t *testing.T) {
+	e := newEnv(t, envOpts{})
+	e.size(120, 30)
+	e.init()
+	p := e.payments()
+	e.press("/")
+	e.typeText("status:settled")
+	e.count.fail.Store(1)
+	e.press("enter")
+	assert.False(t, p.list.seeking)
+	assert.False(t, p.list.done)
+	assert.NotEmpty(t, e.errors(), "the failure is shown")
+	assert.Contains(t, ansi.Strip(e.view(120, 30)), "stopped: only the loaded rows · / enter reads on")
+	e.press("/")
+	e.press("enter")
+	assert.True(t, p.list.done)
+	assert.Equal(t, e.truth(func(p backend.Payment) bool { return p.Status == backend.PaymentSettled }), shownIDs(p))
+}
