@@ -252,8 +252,7 @@ func (t *Payments) narrowed(q search.Query) (Loader[backend.Payment], string) {
 
 // paymentStatusOf is the status a search value names ("authorized").
 func paymentStatusOf(v string) backend.PaymentStatus {
-	for _, s := range []backend.PaymentStatus{backend.PaymentPending, backend.PaymentConfirmation, backend.PaymentAuthorized,
-		backend.PaymentSettled, backend.PaymentCancelled, backend.PaymentRejected} {
+	for _, s := range paymentStatuses {
 		if strings.EqualFold(string(s), v) {
 			return s
 		}

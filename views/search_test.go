@@ -13,6 +13,7 @@ import (
 
 	"paydash/backend"
 	"paydash/backend/money"
+	"paydash/views/search"
 )
 
 // filteringBackend counts the lists the service narrowed (FilterPayments).
@@ -148,7 +149,7 @@ func TestSearchFieldsAgainstTheWholePeriod(t *testing.T) {
 	// card: last digits.
 	last4 := ""
 	for _, r := range p.list.table.Rows() {
-		if d := digitsOnly(r.InstrumentTitle); len(d) >= 4 {
+		if d := search.DigitsOf(r.InstrumentTitle); len(d) >= 4 {
 			last4 = d[len(d)-4:]
 			break
 		}
@@ -158,7 +159,7 @@ func TestSearchFieldsAgainstTheWholePeriod(t *testing.T) {
 	e.press("/")
 	e.typeText("card:" + last4)
 	e.press("enter")
-	assert.Equal(t, e.truth(func(p backend.Payment) bool { return strings.HasSuffix(digitsOnly(p.InstrumentTitle), last4) }), shownIDs(p))
+	assert.Equal(t, e.truth(func(p backend.Payment) bool { return strings.HasSuffix(search.DigitsOf(p.InstrumentTitle), last4) }), shownIDs(p))
 }
 
 // While a committed search reads the rest of the period, the tab reports
@@ -313,35 +314,4 @@ func TestSearchNarrowedByTheLegacyInterface(t *testing.T) {
 			assert.Greater(t, p.list.table.Len(), 0)
 		})
 	}
-}
-
-func digitsOnly(s string) string {
-	var b strings.Builder
-	for _, r := range s {
-		if r >= '0' && r <= '9' {
-			b.WriteRune(r)
-		}
-	}
-	return b.String()
-}
-
-// A page that cannot be read stops the search where it is, saying so; /
-// enter reads on from there.
-func TestSearchStopsOnAFailedPage(t *testing.T) {
-	e := newEnv(t, envOpts{})
-	e.size(120, 30)
-	e.init()
-	p := e.payments()
-	e.press("/")
-	e.typeText("status:settled")
-	e.count.fail.Store(1)
-	e.press("enter")
-	assert.False(t, p.list.seeking)
-	assert.False(t, p.list.done)
-	assert.NotEmpty(t, e.errors(), "the failure is shown")
-	assert.Contains(t, ansi.Strip(e.view(120, 30)), "stopped: only the loaded rows · / enter reads on")
-	e.press("/")
-	e.press("enter")
-	assert.True(t, p.list.done)
-	assert.Equal(t, e.truth(func(p backend.Payment) bool { return p.Status == backend.PaymentSettled }), shownIDs(p))
 }

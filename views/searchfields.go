@@ -166,13 +166,16 @@ var (
 	descField   = search.Field{Name: "desc", Kind: search.Contains, Example: "desc:coffee"}
 )
 
+// paymentStatuses are every payment status, in the order they come.
+var paymentStatuses = []backend.PaymentStatus{backend.PaymentPending, backend.PaymentConfirmation,
+	backend.PaymentAuthorized, backend.PaymentSettled, backend.PaymentCancelled, backend.PaymentRejected}
+
 // paymentSearch: status, amount, card, email, phone, order, id, desc.
 func paymentSearch() *searchSpec[backend.Payment] {
 	return &searchSpec[backend.Payment]{
 		fields: []search.Field{
 			{Name: "status", Kind: search.Enum, Example: "status:authorized,pending",
-				Values: statusValues(backend.PaymentPending, backend.PaymentConfirmation, backend.PaymentAuthorized,
-					backend.PaymentSettled, backend.PaymentCancelled, backend.PaymentRejected),
+				Values: statusValues(paymentStatuses...),
 				Aliases: map[string]string{"held": "authorized", "hold": "authorized", "declined": "rejected",
 					"captured": "settled", "paid": "settled"}},
 			amountField,
