@@ -6,13 +6,14 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"time"
 
 	"paydash/backend/flock"
+	"paydash/backend/safefile"
 )
 
 // fileVersion is the version of the format this package reads and writes.
@@ -44,16 +45,15 @@ func (e *parseError) Error() string { return e.err.Error() }
 // readFile reads and parses the file at path. A missing file, or one of
 // white space only, is (nil, nil). A file that is not a document of ours
 // is a *parseError; one too large wraps ErrTooLarge; one of a later
-// version wraps ErrVersion.
+// version wraps ErrVersion; a path that holds anything but a regular file
+// (a symbolic link, a named pipe, a device, a directory) is refused with
+// an error wrapping *safefile.NotRegularError.
 func readFile(path string, limit int) (*fileDoc, error) {
-	notRegular := fmt.Errorf("known: %s is not a regular file; it is left as it is and nothing is saved over it", path)
-	// Stat before opening: opening a named pipe would block until a
-	// writer comes, and a signal with it.
-	if st, err := os.Stat(path); err == nil && !st.Mode().IsRegular() {
-		return nil, notRegular
-	}
-	f, err := os.Open(path)
-	if errors.Is(err, os.ErrNotExist) {
+	// safefile refuses a symbolic link (read through, the file it names
+	// would then be moved aside or replaced), and anything but a regular
+	// file, without blocking on a named pipe's open.
+	f, err := safefile.OpenRead(path)
+	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}
 	if err != nil {
@@ -63,9 +63,6 @@ func readFile(path string, limit int) (*fileDoc, error) {
 	st, err := f.Stat()
 	if err != nil {
 		return nil, fmt.Errorf("known: %w", err)
-	}
-	if !st.Mode().IsRegular() {
-		return nil, notRegular
 	}
 	tooLarge := func(size int64) error {
 		return fmt.Errorf("%w: %s is %d bytes, more than the %d paydash reads; it is left as it is, and tokens are not saved until it is moved away",
@@ -198,38 +195,15 @@ func encode(st state, limit int) (raw []byte, cutoff time.Time, err error) {
 	}
 }
 
-// writeAtomic replaces the file at path with raw: a temporary file in the
-// same directory, mode 0600, synced, then renamed over path.
-func writeAtomic(path string, raw []byte) (err error) {
-	dir := filepath.Dir(path)
-	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
-	if err != nil {
+// writeAtomic replaces the regular file at path with raw (mode 0600) in
+// one step, or writes nothing: safefile.Replace writes a temporary file
+// beside it and renames it over path, so a full disk leaves the old file
+// whole, and it refuses a path that is not a regular file or nothing.
+func writeAtomic(path string, raw []byte) error {
+	return safefile.Replace(path, 0o600, func(w io.Writer) error {
+		_, err := w.Write(raw)
 		return err
-	}
-	tmp := f.Name()
-	defer func() {
-		if err != nil {
-			f.Close()
-			os.Remove(tmp)
-		}
-	}()
-	if err = f.Chmod(0o600); err != nil {
-		return err
-	}
-	if _, err = f.Write(raw); err != nil {
-		return err
-	}
-	if err = f.Sync(); err != nil {
-		return err
-	}
-	if err = f.Close(); err != nil {
-		return err
-	}
-	if err = os.Rename(tmp, path); err != nil {
-		return err
-	}
-	syncDir(dir)
-	return nil
+	})
 }
 
 // moveAside renames the damaged file at path to "<path>.corrupt-<time>"
@@ -244,6 +218,11 @@ func moveAside(path string, now time.Time) (string, error) {
 		if _, err := os.Lstat(name); !errors.Is(err, os.ErrNotExist) {
 			continue
 		}
+		// Checked just before the rename: only a regular file is moved,
+		// never a link that took its place (nor what the link names).
+		if err := safefile.Check(path); err != nil {
+			return "", err
+		}
 		if err := os.Rename(path, name); err != nil {
 			return "", err
 		}
@@ -257,7 +236,9 @@ func moveAside(path string, now time.Time) (string, error) {
 // release unlocks it.
 func acquire(path string, wait time.Duration) (release func(), err error) {
 	lockPath := path + ".lock"
-	f, err := os.OpenFile(lockPath, os.O_CREATE|os.O_RDWR, 0o600)
+	// Opened like the file itself: a link there would have paydash create
+	// or lock a file elsewhere.
+	f, err := safefile.OpenReadWrite(lockPath, 0o600)
 	if err != nil {
 		return nil, fmt.Errorf("known: %w", err)
 	}
@@ -269,16 +250,4 @@ func acquire(path string, wait time.Duration) (release func(), err error) {
 		return nil, fmt.Errorf("known: locking %s: %w", lockPath, err)
 	}
 	return func() { f.Close() }, nil
-}
-
-// syncDir syncs a directory, so that a rename in it survives a crash. It
-// is best effort: the rename is done either way (and not possible on
-// every system).
-func syncDir(dir string) {
-	d, err := os.Open(dir)
-	if err != nil {
-		return
-	}
-	_ = d.Sync()
-	_ = d.Close()
 }

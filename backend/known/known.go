@@ -112,6 +112,18 @@
 // is never overwritten unless it was read whole; Open and Save never
 // delete one.
 //
+// # Links, pipes and devices
+//
+// The file and "<file>.lock" are opened, replaced and moved aside only as
+// regular files, never through a symbolic link (backend/safefile). When
+// the path is a symbolic link, Open does not read through it and Save does
+// not write through it: neither the link nor the file it names is read,
+// renamed, locked or replaced, no lock file is made beside either, and the
+// error (wrapping *safefile.NotRegularError) says what the path is, "…
+// is a symbolic link to …". A named pipe, a device, a socket or a
+// directory there is refused the same way (a pipe without waiting on its
+// open). The store then works in memory, as for any other read error.
+//
 // # Sharing the file
 //
 // Two paydash processes (two terminals) may use the same file. The store
@@ -140,6 +152,7 @@ import (
 	"unicode/utf8"
 
 	"paydash/backend"
+	"paydash/backend/safefile"
 )
 
 // Bounds of the store (see the package doc).
@@ -300,9 +313,11 @@ func NewMemory() *Store { return newStore("") }
 //
 //   - a *CorruptError when the file could not be parsed (it was moved
 //     aside: see CorruptError);
-//   - an error wrapping ErrTooLarge or ErrVersion, or any other read
-//     error: the file is left untouched, and Save will fail without
-//     writing as long as it cannot read the file either.
+//   - an error wrapping ErrTooLarge or ErrVersion, one wrapping
+//     *safefile.NotRegularError when the path is a symbolic link or
+//     anything but a regular file, or any other read error: the file is
+//     left untouched, and Save will fail without writing as long as it
+//     cannot read the file either.
 //
 // Open("") returns a store like NewMemory's, and an error.
 func Open(path string) (*Store, error) {
@@ -325,7 +340,6 @@ func Open(path string) (*Store, error) {
 // lock, unless another paydash replaced it with a good one meanwhile: then
 // it returns that one.
 func (s *Store) recoverCorrupt(path string, perr *parseError) (*fileDoc, error) {
-	path = resolve(path)
 	release, err := acquire(path, s.lockWait)
 	if err != nil {
 		return nil, &CorruptError{Path: path, Reason: perr.err, MoveErr: err}
@@ -340,15 +354,6 @@ func (s *Store) recoverCorrupt(path string, perr *parseError) (*fileDoc, error) 
 		return nil, &CorruptError{Path: path, Reason: perr.err, MoveErr: merr}
 	}
 	return nil, &CorruptError{Path: path, Reason: perr.err, MovedTo: moved}
-}
-
-// resolve follows path if it is a symlink, so that the file it points to
-// is locked, moved aside or replaced, not the link.
-func resolve(path string) string {
-	if real, err := filepath.EvalSymlinks(path); err == nil {
-		return real
-	}
-	return path
 }
 
 // Path is the store's file ("" for a store without one).
@@ -735,7 +740,12 @@ func (s *Store) Save() error {
 	snap := mergeStates(s.data, nil, s.now().UTC()) // a deep copy
 	s.mu.Unlock()
 
-	path := resolve(s.path)
+	path := s.path
+	// Before the lock: a path that is a link (or a pipe, a device) gets no
+	// "<file>.lock" beside it, and nothing is written through it.
+	if err := safefile.Check(path); err != nil {
+		return fmt.Errorf("known: %w", err)
+	}
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return fmt.Errorf("known: %w", err)
 	}

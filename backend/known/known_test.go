@@ -682,25 +682,6 @@ func TestFileIsPrivate(t *testing.T) {
 	assert.Empty(t, leftovers, "no temporary file is left behind")
 }
 
-func TestSaveWritesThroughASymlink(t *testing.T) {
-	if runtime.GOOS == "windows" {
-		t.Skip("symlinks need privileges")
-	}
-	dir := t.TempDir()
-	real := filepath.Join(dir, "real.json")
-	link := filepath.Join(dir, "known-tokens.json")
-	require.NoError(t, os.WriteFile(real, []byte(`{"version":1,"services":{}}`), 0o600))
-	require.NoError(t, os.Symlink(real, link))
-	s := open(t, link, newClock())
-	s.Note(svc, merc, Token{ID: "tok", Source: Created})
-	require.NoError(t, s.Save())
-	fi, err := os.Lstat(link)
-	require.NoError(t, err)
-	assert.True(t, fi.Mode()&os.ModeSymlink != 0, "the link is kept")
-	raw, _ := os.ReadFile(real)
-	assert.Contains(t, string(raw), `"tok"`)
-}
-
 func TestSaveWaitsForTheLockThenGivesUp(t *testing.T) {
 	if !flock.Supported {
 		t.Skip("no flock here")
