@@ -195,6 +195,12 @@ func tickCmd(seq int) tea.Cmd {
 // tab.
 func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	now := a.now()
+	switch m := msg.(type) {
+	case tea.KeyPressMsg:
+		msg = cleanKey(m)
+	case tea.PasteMsg:
+		msg = cleanPaste(m)
+	}
 	var cmds []tea.Cmd
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
