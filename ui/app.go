@@ -272,7 +272,14 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case ActionRefusedMsg:
 		if p := a.preparing(msg.Ticket); p != nil {
 			a.modal = nil
-			a.addToast(msg.Level, msg.Text, now)
+			if msg.Level == ToastError {
+				// A read that failed: its reason and what to do are
+				// shown whole, above the status bar, until dismissed;
+				// a toast would cut them to one line.
+				a.setError(errors.New(msg.Text), "", true, now)
+			} else {
+				a.addToast(msg.Level, msg.Text, now)
+			}
 		} else {
 			a.logMessage(msg.Level, msg.Text, now)
 		}

@@ -53,7 +53,13 @@ func TestActionKeyOpensThePreparingDialogAtOnce(t *testing.T) {
 	assert.Contains(t, s, "9 keys ignored — the dialog was being prepared")
 	ta.clock.advance(ConfirmGuard)
 	ta.press("y")
-	assert.Zero(t, p.calls, "after keys were ignored y is needed twice")
+	assert.Zero(t, p.calls, "after keys were ignored the first y says seen")
+	ta.press("y")
+	assert.Zero(t, p.calls, "and the y that sends wants a pause after it")
+	ta.clock.advance(ConfirmGuard)
+	ta.press("y")
+	assert.Zero(t, p.calls, "that y was ignored too: seen again")
+	ta.clock.advance(ConfirmGuard)
 	ta.press("y")
 	assert.Equal(t, []money.Amount{rub("500")}, p.amounts)
 	assert.Nil(t, ta.modal)
@@ -83,6 +89,22 @@ func TestARefusedPreparationSaysWhy(t *testing.T) {
 	assert.Contains(t, ta.screen(), "nothing is left to refund")
 }
 
+// A read before the dialog that failed says why in full, however long:
+// the error stays above the status bar until dismissed, never cut to a
+// toast's line.
+func TestAFailedReadBeforeTheDialogIsShownWhole(t *testing.T) {
+	ta := newTestApp(t)
+	ta.press("R")
+	why := "Could not read payment 43019998 before the refund: the service answered something unreadable " +
+		"(malformed answer: unexpected end of JSON input) — try again; the outcome of nothing is in doubt, nothing was sent"
+	ta.send(ActionRefusedMsg{Ticket: lastTicket(t, ta.tabs[0]), Level: ToastError, Text: why})
+	assert.Nil(t, ta.modal)
+	assert.Contains(t, unwrapped(ta.screen()), why)
+	ta.clock.advance(time.Minute)
+	ta.tick()
+	assert.Contains(t, unwrapped(ta.screen()), why, "it stays until dismissed")
+}
+
 // Issue 7: "c j c under latency opens two capture dialogs". A dialog
 // never stacks on another, whatever asks for it.
 func TestADialogNeverStacks(t *testing.T) {
@@ -107,7 +129,7 @@ func TestADialogNeverStacks(t *testing.T) {
 
 // Issue 7: open the dialog at 120x40, resize to 60x20, press y, resize
 // back: the payment was captured. Now nothing acts while the dialog is not
-// on screen, and it wants y twice when it comes back.
+// on screen, and when it comes back it wants a pause, y (seen), a pause, y.
 func TestNoKeyActsWhileTheWindowIsTooSmall(t *testing.T) {
 	ta := newTestApp(t)
 	ta.send(tea.WindowSizeMsg{Width: 120, Height: 40})
@@ -129,6 +151,7 @@ func TestNoKeyActsWhileTheWindowIsTooSmall(t *testing.T) {
 	ta.clock.advance(ConfirmGuard)
 	ta.press("y")
 	assert.Zero(t, p.calls, "the first y only says seen")
+	ta.clock.advance(ConfirmGuard)
 	ta.press("y")
 	assert.Equal(t, 1, p.calls)
 
@@ -158,6 +181,11 @@ func TestADialogNotDrawnInFullActsOnNothing(t *testing.T) {
 	ta.send(tea.WindowSizeMsg{Width: 100, Height: 40})
 	ta.clock.advance(ConfirmGuard)
 	ta.press("y", "y")
+	assert.Zero(t, p.calls, "seen, then one too soon")
+	ta.clock.advance(ConfirmGuard)
+	ta.press("y")
+	ta.clock.advance(ConfirmGuard)
+	ta.press("y")
 	assert.Equal(t, 1, p.calls)
 }
 

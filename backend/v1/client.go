@@ -1,11 +1,14 @@
 package v1
 
 import (
+	"bytes"
 	"context"
 	"crypto/rand"
 	"crypto/sha1"
 	"crypto/x509"
 	"encoding/base64"
+	"encoding/json"
+	"encoding/xml"
 	"errors"
 	"fmt"
 	"io"
@@ -359,10 +362,38 @@ func (c *Client) send(ctx context.Context, r call, attempt int) (resp *Response,
 		// A read answered "nonce reused" is worth another attempt with a
 		// fresh nonce: net/http itself resends a GET, same nonce and all,
 		// when a kept-alive connection fails before the answer, and the
-		// service may have seen the first copy.
-		return resp, ok && e.Code == CodeNonceReused, err
+		// service may have seen the first copy. A read's answer garbled on
+		// its way (cut short: neither JSON nor XML) is worth asking for
+		// again too: a read changes nothing. (do repeats only reads.)
+		return resp, ok && e.Code == CodeNonceReused || garbled(resp.Body), err
 	}
 	return resp, false, nil
+}
+
+// garbled reports whether an answer is not a whole JSON or XML document
+// at all, as when a proxy or a dropped connection cut it short. A whole
+// document that says something unexpected is not garbled: asking again
+// would get the same.
+func garbled(body []byte) bool {
+	b := bytes.TrimSpace(bytes.TrimPrefix(body, []byte("\xef\xbb\xbf")))
+	switch {
+	case len(b) == 0:
+		return true
+	case b[0] != '<':
+		return !json.Valid(b)
+	}
+	d := xml.NewDecoder(bytes.NewReader(b))
+	d.Strict = true
+	d.Entity = xml.HTMLEntity
+	for {
+		_, err := d.Token()
+		if err == io.EOF {
+			return false
+		}
+		if err != nil {
+			return true
+		}
+	}
 }
 
 func unwrapURLError(err error) error {

@@ -117,16 +117,42 @@ func TestRetriesAreBounded(t *testing.T) {
 	assert.Len(t, s.requests(), 1)
 }
 
-// An answer with an ErrorCode, or a malformed one, is not retried: the
-// service answered.
+// An answer with an ErrorCode, or a whole document without what was asked
+// for, is not retried: the service answered, and would answer the same.
 func TestAnswersAreNotRetried(t *testing.T) {
-	for _, body := range []string{`{"ErrorCode":-1,"Message":"system failure"}`, `{"ErrorCode":-2}`, `{"ErrorCode":0}`, `nonsense`} {
+	for _, body := range []string{`{"ErrorCode":-1,"Message":"system failure"}`, `{"ErrorCode":-2}`, `{"ErrorCode":0}`,
+		`<Response><ErrorCode>0</ErrorCode></Response>`} {
 		s := newServer(t, reply(http.StatusOK, body))
 		c := newClient(t, s)
 		_, _, err := c.GetPayment(context.Background(), "1")
 		require.Error(t, err)
 		assert.Len(t, s.requests(), 1, body)
 	}
+}
+
+// A read's answer garbled on its way (cut short, not JSON or XML at all)
+// is asked for again, with a fresh nonce: a read changes nothing. A
+// refund's is not: it may have been made.
+func TestGarbledAnswerToAReadIsAskedAgain(t *testing.T) {
+	for _, garbled := range []string{answerPayment[:len(answerPayment)/2], "nonsense", "", "<Response><ErrorCode>0</Error"} {
+		s := newServer(t, func(w http.ResponseWriter, r *http.Request, n int) {
+			if n == 0 {
+				reply(http.StatusOK, garbled)(w, r, n)
+				return
+			}
+			reply(http.StatusOK, answerPayment)(w, r, n)
+		})
+		_, _, err := newClient(t, s).GetPayment(context.Background(), "1")
+		require.NoError(t, err, "body %q", garbled)
+		reqs := s.requests()
+		require.Len(t, reqs, 2)
+		assert.NotEqual(t, reqs[0].Form.Get("nonce"), reqs[1].Form.Get("nonce"))
+	}
+
+	s := newServer(t, reply(http.StatusOK, `{"ErrorCode":0,"Refund":{"RefundID":`))
+	_, _, err := newClient(t, s).RefundPayment(context.Background(), v1.RefundRequest{PaymentID: "1", Amount: "5.00", ExternalID: "ext-1"})
+	require.ErrorIs(t, err, v1.ErrMalformedResponse)
+	assert.Len(t, s.requests(), 1, "a refund is sent once")
 }
 
 func TestRetryWaitsRespectTheContext(t *testing.T) {

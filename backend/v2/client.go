@@ -9,8 +9,9 @@
 //
 // Retries are automatic but narrow (design §3): only GETs and creating POSTs,
 // which always carry an Idempotency-Key, are repeated, and only on network
-// failures, 429 and 5xx. PUTs (confirm, cancel, revoke...) are never repeated:
-// the service does not make them idempotent.
+// failures, 429 and 5xx, and (GETs only) an answer garbled on its way. PUTs
+// (confirm, cancel, revoke...) are never repeated: the service does not
+// make them idempotent.
 package v2
 
 import (
@@ -25,6 +26,7 @@ import (
 	"net/url"
 	"paydash/backend/textsafe"
 	"paydash/backend/transport"
+	"reflect"
 	"strings"
 	"time"
 )
@@ -265,7 +267,16 @@ func (c *Client) do(ctx context.Context, r call, out any) (*Response, error) {
 		var temporary bool
 		resp, temporary, err = c.send(ctx, r, payload, attempt)
 		if err == nil {
-			break
+			if err = decodeInto(resp.Body, out, attempt); err == nil {
+				break
+			}
+			err = fmt.Errorf("v2: %s %s: %w", r.method, r.path, err)
+			// A GET changes nothing, so an answer garbled on its way (cut
+			// short, not JSON at all) is asked for again. An answer that
+			// is whole JSON but not what was expected would come back the
+			// same, and a POST's answer may have had its effect: neither
+			// is repeated.
+			temporary = r.method == http.MethodGet && !json.Valid(bytes.TrimSpace(trimBOM(resp.Body)))
 		}
 		if !retryable || !temporary || attempt >= attempts {
 			return resp, err
@@ -279,14 +290,23 @@ func (c *Client) do(ctx context.Context, r call, out any) (*Response, error) {
 		}
 	}
 
-	if out != nil {
-		if err := decodeAnswer(resp.Body, out); err != nil {
-			return resp, fmt.Errorf("v2: %s %s: %w", r.method, r.path, err)
-		}
-	} else if err := checkEmptyAnswer(resp.Body); err != nil {
-		return resp, fmt.Errorf("v2: %s %s: %w", r.method, r.path, err)
-	}
 	return resp, nil
+}
+
+// decodeInto reads a successful answer into out, or checks that a call
+// answered without a body answered nothing else (out nil). A second
+// attempt starts from a zero out, so nothing of a garbled first answer
+// stays in it.
+func decodeInto(body []byte, out any, attempt int) error {
+	if out == nil {
+		return checkEmptyAnswer(body)
+	}
+	if attempt > 1 {
+		if v := reflect.ValueOf(out); v.Kind() == reflect.Pointer && !v.IsNil() {
+			v.Elem().SetZero()
+		}
+	}
+	return decodeAnswer(body, out)
 }
 
 // checkEmptyAnswer accepts the answer of a call whose success has no body
@@ -402,8 +422,9 @@ func (c *Client) backoff(attempt int) time.Duration {
 }
 
 // ErrMalformedResponse is wrapped by the error for a successful (2xx) answer
-// whose body is not the JSON expected. Such an answer is not retried: the
-// request did reach the service and may have had its effect.
+// whose body is not the JSON expected. Only a GET's garbled answer (not
+// JSON at all) is asked for again: any other request did reach the service
+// and may have had its effect.
 var ErrMalformedResponse = errors.New("malformed answer")
 
 var utf8BOM = []byte("\xEF\xBB\xBF")

@@ -133,16 +133,49 @@ func TestBOMIsToleratedInErrors(t *testing.T) {
 	assert.Equal(t, "already captured", e.Message)
 }
 
+// A success whose body is not what was asked for is an error, never a
+// panic. A GET's answer that is not JSON at all (cut short on its way) is
+// asked for again, within the retry bound; a whole JSON answer of the
+// wrong shape would come back the same, and is not.
 func TestMalformedSuccessIsAnErrorNotAPanic(t *testing.T) {
-	for _, body := range []string{"", "<html>oops</html>", `{"id":`, `{"id":"p1"} trailing`, `[1,2]`} {
+	for body, garbled := range map[string]bool{"": true, "<html>oops</html>": true, `{"id":`: true,
+		`{"id":"p1"} trailing`: true, `[1,2]`: false, `{"id":"p1","amount":{"value":"x"}}`: false} {
 		s := newServer(t, reply(http.StatusOK, body))
-		p, resp, err := newClient(t, s).Payments.Get(context.Background(), "p1")
+		p, resp, err := newClient(t, s, v2.WithRetries(2, time.Millisecond)).Payments.Get(context.Background(), "p1")
 		require.ErrorIs(t, err, v2.ErrMalformedResponse, "body %q", body)
 		assert.Nil(t, p)
 		require.NotNil(t, resp)
 		assert.Equal(t, body, string(resp.Body))
-		assert.Len(t, s.requests(), 1, "a malformed success is not retried")
+		if garbled {
+			assert.Len(t, s.requests(), 3, "a garbled answer to a GET is asked for again: %q", body)
+		} else {
+			assert.Len(t, s.requests(), 1, "a whole answer is not asked for again: %q", body)
+		}
 	}
+}
+
+// The read before a dialog under the sandbox's malformed fault: the first
+// answer cut in half, the second whole.
+func TestGarbledGETIsAskedAgainAndSucceeds(t *testing.T) {
+	s := newServer(t, func(w http.ResponseWriter, r *http.Request, n int) {
+		if n == 0 {
+			reply(http.StatusOK, paymentAnswer[:len(paymentAnswer)/2])(w, r, n)
+			return
+		}
+		reply(http.StatusOK, paymentAnswer)(w, r, n)
+	})
+	p, _, err := newClient(t, s, v2.WithRetries(2, time.Millisecond)).Payments.Get(context.Background(), "p1")
+	require.NoError(t, err)
+	assert.Equal(t, "p1", p.ID)
+	assert.Len(t, s.requests(), 2)
+
+	// A create's garbled answer is not asked for again by the client: the
+	// refund may have been made, and the action layer finds out by key.
+	s = newServer(t, reply(http.StatusOK, refundAnswer[:20]))
+	_, _, err = newClient(t, s, v2.WithRetries(2, time.Millisecond)).Refunds.Create(context.Background(),
+		&v2.RefundRequest{PaymentID: "p1", Amount: &money.Amount{Value: money.MustParse("5"), Currency: "RUB"}}, nil)
+	require.ErrorIs(t, err, v2.ErrMalformedResponse)
+	assert.Len(t, s.requests(), 1)
 }
 
 func TestInvoiceParamsAndEmptyDatesAreOmitted(t *testing.T) {
