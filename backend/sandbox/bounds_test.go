@@ -303,7 +303,7 @@ func TestIdempotencyCapAndExpiryUnit(t *testing.T) {
 	do := func(key string, status int) *recorder {
 		rec := newRecorder()
 		req, _ := http.NewRequest("POST", "/", nil)
-		ix.do(rec, req, key, []byte(`{"a":1}`), func(w http.ResponseWriter) {
+		ix.do(rec, req, key, func() []byte { return []byte(`{"a":1}`) }, func(w http.ResponseWriter) {
 			calls[key]++
 			writeJSON(w, status, map[string]int{"n": calls[key]})
 		})

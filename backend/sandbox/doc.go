@@ -86,7 +86,8 @@
 //     as the number, in every v2 request with an amount (invoices, payments,
 //     refunds, confirm, stickers); the string must hold a JSON number
 //     exactly ("+5", ".5", " 5", "1,000.00" are validation_error naming the
-//     field) and is then held to the number's rules (4 decimals, > 0).
+//     field) and is then held to the number's rules (the currency's
+//     decimals, > 0).
 //   - v1 JSON payments carry LastUpdate (the XML name, which some clients
 //     read from JSON) beside LastUpdateTime, with the same value, in every
 //     answer with a payment (getPayment, getPaymentByInvoiceID, confirm,
@@ -103,7 +104,21 @@
 // The paydash client stays strict in what it sends: numbers as numbers, no
 // trailing slashes (backend/v2's TestRequestShapes checks every request).
 //
-// Strict where money is ambiguous: a member given twice in one JSON object,
+// Strict where money is ambiguous. An amount with more decimals than its
+// currency's minor unit (ISO 4217, as backend/money's Decimals knows it: 2
+// for RUB, USD and EUR, 0 for JPY, 3 for KWD and BHD) is refused in every
+// request with an amount: v2 invoices, payments, refunds, confirm and
+// stickers are validation_error naming the field ("amount.value 1.001 has 3
+// decimals; RUB has at most 2 decimals"), v1 refundPayment and
+// confirmPayment ErrorCode -18 naming amount (a v1 amount is judged in the
+// payment's currency, from the string as signed, never rewritten). The
+// store itself refuses (rules.go, checkMinorUnits), whoever asks. It is the
+// value that is judged, not its text: trailing zeros beyond the minor unit
+// change nothing (1.000 RUB is 1 RUB, 1500.00 JPY is 1500 JPY) and are
+// taken. So every amount the sandbox holds, and every remainder it reports,
+// has at most the currency's decimals.
+//
+// A member given twice in one JSON object,
 // at any depth ({"paymentId":"A","paymentId":"B"}, or amount.value twice),
 // is validation_error naming it by its path; encoding/json would keep the
 // last one silently. A date the store cannot hold (its keys are int64
@@ -117,10 +132,16 @@
 //   - Idempotency-Key: at most 255 characters (longer: validation_error).
 //     Only an answer that created something (2xx) is kept, as its status,
 //     content type and body plus SHA-256 digests of the key (with token and
-//     route) and of the canonical request body, never the request itself; a
+//     route) and of the request as parsed, never the request itself; a
 //     refused request is forgotten once answered, so sent again it is served
 //     again. At most 100,000 keys are kept, the oldest dropped first, and
 //     none longer than 24 h of store time.
+//   - The same body is the same request, not the same bytes: two bodies
+//     under one key are compared as the handler reads them, so member order,
+//     white space, a BOM and members the service ignores make no difference,
+//     and an amount is the decimal it holds ({"value":1}, {"value":1.0} and
+//     {"value":"1.00"} are one body; 1.5 and 1.51 are two, and the second is
+//     idempotency_key_violation).
 //   - A replay is the first answer as it was (Stripe's model), marked
 //     Idempotent-Replayed: true: a refund replayed after it settled still says
 //     Pending, because the replay answers "what did this request do", not

@@ -219,11 +219,12 @@ func TestIdempotencyKeysExpire(t *testing.T) {
 	n := 0
 	serve := func(w http.ResponseWriter) { n++; writeJSON(w, 200, map[string]int{"n": n}) }
 	req, _ := http.NewRequest("POST", "/", nil)
-	ix.do(newRecorder(), req, "k", []byte(`{}`), serve)
-	ix.do(newRecorder(), req, "k", []byte(`{}`), serve)
+	emptyBody := func() []byte { return []byte(`{}`) }
+	ix.do(newRecorder(), req, "k", emptyBody, serve)
+	ix.do(newRecorder(), req, "k", emptyBody, serve)
 	assert.Equal(t, 1, n)
 	clock.Advance(25 * time.Hour)
-	ix.do(newRecorder(), req, "k", []byte(`{}`), serve)
+	ix.do(newRecorder(), req, "k", emptyBody, serve)
 	assert.Equal(t, 2, n, "a key older than 24 h is forgotten")
 }
 

@@ -13,7 +13,8 @@ import (
 // Idempotency-Key (design §3, §4): a creating POST sent again with the same
 // key and the same body gets the first answer again, status and body, and
 // nothing is made twice; the same key with another body is
-// idempotency_key_violation. Keys are per bearer token and route, at most
+// idempotency_key_violation. Bodies are the same when they parse to the same
+// request (parsedRequest), whatever their bytes. Keys are per bearer token and route, at most
 // maxIdempotencyKey characters, kept 24 h by the store clock. The first
 // request with a key leaves an in-flight entry before it runs, so a
 // concurrent twin waits for its outcome instead of creating a second object.
@@ -21,8 +22,8 @@ import (
 // Bounded: only an answer that created something (2xx) is kept; a refused
 // request is forgotten as soon as it is answered (so sent again, it is
 // served again, and a key can never hold a refusal that no longer applies).
-// An entry holds the answer and SHA-256 digests of the key and of the body,
-// never the body or the key itself, and at most maxIdempotencyEntries are
+// An entry holds the answer and SHA-256 digests of the key and of the
+// request as parsed (parsedRequest), never the body or the key itself, and at most maxIdempotencyEntries are
 // kept: beyond that the oldest is dropped first, as it is after 24 h.
 //
 // A replay is the first answer as it was (the Stripe model): a refund
@@ -37,7 +38,7 @@ const (
 
 type idemEntry struct {
 	id      [sha256.Size]byte // digest of token, route and key
-	digest  [sha256.Size]byte // digest of the canonical body
+	digest  [sha256.Size]byte // digest of the request as parsed
 	created time.Time         // when the answer was kept
 	done    chan struct{}     // closed once the outcome below is set
 	kept    bool              // the answer created something and is replayed
@@ -59,30 +60,32 @@ func newIdempotency(now func() time.Time) *idempotency {
 	return &idempotency{now: now, entries: map[[sha256.Size]byte]*idemEntry{}, order: list.New(), max: maxIdempotencyEntries}
 }
 
-// canonicalJSON is the body decoded and marshalled again, so key order and
-// white space do not make two bodies differ. A body that is not JSON is
-// compared as it is.
-func canonicalJSON(body []byte) []byte {
-	dec := json.NewDecoder(bytes.NewReader(body))
-	dec.UseNumber()
-	var v any
-	if err := dec.Decode(&v); err != nil || dec.More() {
-		return body
+// parsedRequest is what two requests under one key are compared by: the
+// request as its handler reads it (decodeInto into T, the handler's own
+// type), written out again. So it is the request, not its bytes, that
+// counts: member order, white space, a BOM and members the service ignores
+// make no difference, and an amount is the decimal it holds (amountIn's
+// MarshalJSON): 1, 1.0 and "1.00" are one amount, 1.5 and 1.51 two. A body
+// the handler refuses is compared as it is; it is never kept, but a twin
+// waiting for a first request that succeeded compares it.
+func parsedRequest[T any](body []byte) []byte {
+	var in T
+	if problems := decodeInto(body, &in); len(problems) == 0 {
+		if out, err := json.Marshal(&in); err == nil {
+			return append([]byte("parsed\x00"), out...)
+		}
 	}
-	out, err := json.Marshal(v)
-	if err != nil {
-		return body
-	}
-	return out
+	return append([]byte("raw\x00"), body...)
 }
 
 // do serves the request through serve, or answers for it from the key.
-func (ix *idempotency) do(w http.ResponseWriter, r *http.Request, key string, body []byte, serve func(http.ResponseWriter)) {
+// canonical gives the form of the request that is compared (parsedRequest).
+func (ix *idempotency) do(w http.ResponseWriter, r *http.Request, key string, canonical func() []byte, serve func(http.ResponseWriter)) {
 	id := sha256.Sum256([]byte(key))
 	var digest *[sha256.Size]byte // worked out when needed: a refused first request never needs it
 	digestOf := func() [sha256.Size]byte {
 		if digest == nil {
-			d := sha256.Sum256(canonicalJSON(body))
+			d := sha256.Sum256(canonical())
 			digest = &d
 		}
 		return *digest
@@ -138,7 +141,7 @@ func (ix *idempotency) record(e *idemEntry, rec *recorder, digest func() [sha256
 		created := finished && rec.status >= 200 && rec.status <= 299
 		var d [sha256.Size]byte
 		if created {
-			d = digest() // outside the lock: canonicalJSON decodes the body
+			d = digest() // outside the lock: parsedRequest decodes the body
 		}
 		ix.mu.Lock()
 		if created {

@@ -161,6 +161,52 @@ func checkAmount(field string, a *money.Amount, m *merchantData, required, bad b
 		*problems = append(*problems, fmt.Sprintf("%s.currency %s is not accepted by merchant %s (it accepts %s)",
 			field, a.Currency, m.ID, strings.Join(m.Currencies, ", ")))
 	}
+	checkMinorUnits(field+".value", a.Value, a.Currency, problems)
+}
+
+// checkMinorUnits refuses a value finer than its currency's minor unit
+// (ISO 4217, as money.Decimals knows it: 2 decimals for RUB, USD and EUR, 0
+// for JPY, 3 for KWD): nobody can pay 1.001 RUB, and a refund of it would
+// leave a remainder that no client, ours included, can enter. The value is
+// judged, not its text, so trailing zeros do not count: 1.000 RUB is 1 RUB.
+// A currency that is not a code is left to the currency's own check.
+func checkMinorUnits(name string, v money.Decimal, currency string, problems *[]string) {
+	if p := minorUnitsProblem(name, v, currency); p != "" {
+		*problems = append(*problems, p)
+	}
+}
+
+// minorUnitsProblem is checkMinorUnits' problem, "" if there is none; the v1
+// interface answers it with its own code.
+func minorUnitsProblem(name string, v money.Decimal, currency string) string {
+	if !money.ValidCurrency(currency) {
+		return ""
+	}
+	most, has := money.Decimals(currency), decimalsOf(v)
+	if has <= most {
+		return ""
+	}
+	return fmt.Sprintf("%s %s has %s; %s has %s", name, v, plural(has, "decimal"), currency, atMostDecimals(most))
+}
+
+// decimalsOf counts the decimals v needs: 1.5 needs 1, 1.50 too, 2 none.
+func decimalsOf(v money.Decimal) int {
+	_, frac, _ := strings.Cut(v.String(), ".")
+	return len(frac)
+}
+
+func plural(n int, word string) string {
+	if n == 1 {
+		return "1 " + word
+	}
+	return fmt.Sprintf("%d %ss", n, word)
+}
+
+func atMostDecimals(n int) string {
+	if n == 0 {
+		return "no decimals"
+	}
+	return "at most " + plural(n, "decimal")
 }
 
 func checkURL(field, u string, problems *[]string) {
@@ -589,9 +635,13 @@ func (s *Store) CapturePayment(id string, amount *money.Amount) (Payment, error)
 		if !amount.Value.IsPositive() {
 			problems = append(problems, "amount.value must be greater than 0")
 		}
-		if amount.Currency != "" && amount.Currency != p.Amount.Currency {
+		currency := amount.Currency
+		if currency == "" {
+			currency = p.Amount.Currency
+		} else if currency != p.Amount.Currency {
 			problems = append(problems, fmt.Sprintf("amount.currency must be %s, the payment's currency", p.Amount.Currency))
 		}
+		checkMinorUnits("amount.value", amount.Value, currency, &problems)
 		if len(problems) > 0 {
 			return Payment{}, invalid(problems...)
 		}
@@ -675,6 +725,7 @@ func (s *Store) CreateRefund(req RefundRequest) (Refund, error) {
 			if a.Currency != "" && !money.ValidCurrency(a.Currency) {
 				problems = append(problems, fmt.Sprintf("amount.currency %q is not a three-letter ISO 4217 code", a.Currency))
 			}
+			checkMinorUnits("amount.value", a.Value, a.Currency, &problems)
 		}
 	}
 	if len(problems) > 0 {
@@ -685,8 +736,11 @@ func (s *Store) CreateRefund(req RefundRequest) (Refund, error) {
 		return Refund{}, err
 	}
 	a := *req.Amount
-	if a.Currency == "" {
+	if a.Currency == "" { // the payment's: checked for its decimals only now
 		a.Currency = p.Amount.Currency
+		if problem := minorUnitsProblem("amount.value", a.Value, a.Currency); problem != "" {
+			return Refund{}, invalid(problem)
+		}
 	}
 	if a.Currency != p.Amount.Currency {
 		return Refund{}, invalid(fmt.Sprintf("amount.currency must be %s, the payment's currency", p.Amount.Currency))
@@ -913,9 +967,6 @@ func (s *Store) CreateSticker(req StickerRequest) (Sticker, error) {
 	if a := req.Amount; a != nil && !req.amountBad {
 		if a.Currency != "RUB" && money.ValidCurrency(a.Currency) {
 			problems = append(problems, "amount.currency must be RUB for an SBP sticker")
-		}
-		if int64(a.Value)%100 != 0 {
-			problems = append(problems, "amount.value must have at most 2 decimals")
 		}
 	}
 	if req.Cashlink && req.Amount == nil && !req.amountBad {

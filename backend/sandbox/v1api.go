@@ -289,7 +289,9 @@ func (c *v1Call) period() (start, end time.Time, ok bool) {
 }
 
 // amount reads a plain positive decimal amount with at most the currency's
-// usual decimals; anything else answers -18.
+// decimals (trailing zeros aside, as in v2: rules.go, checkMinorUnits);
+// anything else answers -18. v is read, never rewritten: the hash was
+// checked over the string as sent.
 func (c *v1Call) amount(v, currency string) (money.Decimal, bool) {
 	bad := func(format string, args ...any) (money.Decimal, bool) {
 		c.fail(v1ErrAmount, format, args...)
@@ -306,8 +308,8 @@ func (c *v1Call) amount(v, currency string) (money.Decimal, bool) {
 	if !d.IsPositive() {
 		return bad("amount %s must be greater than 0", v)
 	}
-	if places := money.Decimals(currency); len(strings.TrimRight(frac, "0")) > places {
-		return bad("amount %s has more than %d decimals, the most %s has", v, places, currency)
+	if problem := minorUnitsProblem("amount", d, currency); problem != "" {
+		return bad("%s", problem)
 	}
 	return d, true
 }

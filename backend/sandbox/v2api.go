@@ -23,12 +23,12 @@ const tokenKey ctxKey = 1
 func (s *Server) v2Routes() http.Handler {
 	mux := http.NewServeMux()
 	// Creating POSTs honour Idempotency-Key.
-	mux.HandleFunc("POST /api/v2/invoices", s.keyed(s.createInvoice))
-	mux.HandleFunc("POST /api/v2/payments", s.keyed(s.createPayment))
-	mux.HandleFunc("POST /api/v2/refunds", s.keyed(s.createRefund))
-	mux.HandleFunc("POST /api/v2/tokenization", s.keyed(s.createTokenization))
-	mux.HandleFunc("POST /api/v2/paymenttokens", s.keyed(s.createPaymentToken))
-	mux.HandleFunc("POST /api/v2/stickers", s.keyed(s.createSticker))
+	mux.HandleFunc("POST /api/v2/invoices", s.keyed(s.createInvoice, parsedRequest[invoiceReqIn]))
+	mux.HandleFunc("POST /api/v2/payments", s.keyed(s.createPayment, parsedRequest[paymentIn]))
+	mux.HandleFunc("POST /api/v2/refunds", s.keyed(s.createRefund, parsedRequest[refundIn]))
+	mux.HandleFunc("POST /api/v2/tokenization", s.keyed(s.createTokenization, parsedRequest[tokenizationReqIn]))
+	mux.HandleFunc("POST /api/v2/paymenttokens", s.keyed(s.createPaymentToken, parsedRequest[paymentTokenIn]))
+	mux.HandleFunc("POST /api/v2/stickers", s.keyed(s.createSticker, parsedRequest[stickerIn]))
 
 	mux.HandleFunc("PUT /api/v2/payments/{id}/complete", s.completePayment)
 	mux.HandleFunc("PUT /api/v2/payments/{id}/confirm", s.confirmPayment)
@@ -120,8 +120,10 @@ func (s *Server) auth(next http.Handler) http.Handler {
 }
 
 // keyed reads the body once and runs the handler through the idempotency
-// store when the request carries an Idempotency-Key.
-func (s *Server) keyed(h func(http.ResponseWriter, *http.Request, []byte)) http.HandlerFunc {
+// store when the request carries an Idempotency-Key; parsed is the request
+// as the handler reads it, which two bodies under one key are compared by
+// (parsedRequest with the handler's own type).
+func (s *Server) keyed(h func(http.ResponseWriter, *http.Request, []byte), parsed func([]byte) []byte) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		body, err := readBody(r)
 		if err != nil {
@@ -139,7 +141,7 @@ func (s *Server) keyed(h func(http.ResponseWriter, *http.Request, []byte)) http.
 		}
 		token, _ := r.Context().Value(tokenKey).(string)
 		route := r.Method + " " + r.URL.Path
-		s.idem.do(w, r, token+"\x00"+route+"\x00"+key, body, func(w http.ResponseWriter) { h(w, r, body) })
+		s.idem.do(w, r, token+"\x00"+route+"\x00"+key, func() []byte { return parsed(body) }, func(w http.ResponseWriter) { h(w, r, body) })
 	}
 }
 
