@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -17,6 +18,7 @@ import (
 	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
 
+	"paydash/backend/safefile"
 	"paydash/backend/textsafe"
 	"paydash/keys"
 )
@@ -83,6 +85,7 @@ type saveModal struct {
 
 	// The file that exists (saveAsking), as the question names it.
 	target  string
+	linkTo  string // target is a symbolic link to this regular file, which y replaces
 	about   string // "12.3 kB, modified 23 Nov 14:02"
 	askedAt time.Time
 
@@ -102,9 +105,11 @@ type (
 	saveDoneMsg struct {
 		id      uint64
 		attempt int
-		abs     string
+		abs     string // the file written, or the path that exists
+		via     string // abs was written through this symbolic link
 		size    int
 		exists  bool   // the file exists: nothing was written
+		linkTo  string // it is a symbolic link to this regular file
 		about   string // the existing file: size, modification time
 		problem string // why nothing was written ("" when saved or exists)
 	}
@@ -117,11 +122,18 @@ func (saveDoneMsg) ForModal() {}
 // the path field, focused and prefilled with spec.DefaultPath (cursor at
 // its end). enter saves: spec.Data runs in a command (esc gives up while
 // it runs, and nothing is written), then the bytes are written to a new
-// file, created exclusively (O_EXCL), so an existing file is never
-// replaced behind the user's back. When the file exists the dialog asks;
-// y replaces it atomically (a temporary file in the same folder renamed
-// over it) with the bytes already produced, n or esc go back to the path.
-// While the file is written keys wait. A path starting with ~/ is in the
+// file, created exclusively (O_EXCL, never through a symbolic link), so an
+// existing file is never replaced behind the user's back. When a regular
+// file exists the dialog asks; y replaces it atomically (a temporary file
+// in the same folder renamed over it) with the bytes already produced, n
+// or esc go back to the path. Only regular files are written: a named
+// pipe, a device, a socket or a folder at the path is refused at once,
+// before the data is made, with a line saying what it is. A symbolic link
+// is asked about as one, naming the file it points to, and y replaces
+// that file (the link stays; nothing is written if the link changed since
+// the question); a link to anything but a regular file, or to nothing, is
+// refused like the thing itself (docs/files.md). While the file is written
+// keys wait. A path starting with ~/ is in the
 // home folder; a relative one in the working directory. Problems (no such
 // folder, a folder named, no permission) are shown in the dialog, which
 // stays open. Once saved it closes with a ToastMsg naming the size and
@@ -266,7 +278,7 @@ func (s *saveModal) save() (Modal, tea.Cmd, bool) {
 	s.input.Blur()
 	if s.have {
 		s.state = saveWriting
-		return s, s.writeCmd(path, "", s.data), false
+		return s, s.writeCmd(path, "", "", s.data), false
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	s.state, s.cancel = saveProducing, cancel
@@ -301,7 +313,7 @@ func (s *saveModal) produced(m saveDataMsg) (Modal, tea.Cmd, bool) {
 	s.data, s.have = m.data, true
 	s.forPath = strings.TrimSpace(s.input.Value())
 	s.state = saveWriting
-	return s, s.writeCmd(strings.TrimSpace(s.input.Value()), "", s.data), false
+	return s, s.writeCmd(strings.TrimSpace(s.input.Value()), "", "", s.data), false
 }
 
 // written takes the file's answer: saved (the dialog closes), exists (ask)
@@ -315,10 +327,14 @@ func (s *saveModal) written(m saveDoneMsg, now time.Time) (Modal, tea.Cmd, bool)
 	case m.problem != "":
 		return s.back(m.problem)
 	case m.exists:
-		s.state, s.target, s.about, s.askedAt = saveAsking, m.abs, m.about, now
+		s.state, s.target, s.linkTo, s.about, s.askedAt = saveAsking, m.abs, m.linkTo, m.about, now
 		return s, nil, false
 	}
-	toast := ToastMsg{Level: ToastSuccess, Text: "Saved " + HumanBytes(int64(m.size)) + " to " + m.abs}
+	text := "Saved " + HumanBytes(int64(m.size)) + " to " + m.abs
+	if m.via != "" {
+		text += " (through the link " + m.via + ")"
+	}
+	toast := ToastMsg{Level: ToastSuccess, Text: text}
 	return s.close(func() tea.Msg { return toast })
 }
 
@@ -331,7 +347,7 @@ func (s *saveModal) close(cmd tea.Cmd) (Modal, tea.Cmd, bool) {
 // back returns to the field with a problem; the dialog stays open.
 func (s *saveModal) back(problem string) (Modal, tea.Cmd, bool) {
 	s.state, s.problem = saveEditing, problem
-	s.target, s.about = "", ""
+	s.target, s.linkTo, s.about = "", "", ""
 	s.input.CursorEnd()
 	return s, s.input.Focus(), false
 }
@@ -349,7 +365,7 @@ func (s *saveModal) updateAsking(press tea.KeyPressMsg, now time.Time) (Modal, t
 		s.note = ""
 		s.attempt++
 		s.state = saveWriting
-		return s, s.writeCmd("", s.target, s.data), false
+		return s, s.writeCmd("", s.target, s.linkTo, s.data), false
 	case keys.ActModalCancel, keys.ActModalEditField:
 		s.note = ""
 		return s.back("")
@@ -359,16 +375,30 @@ func (s *saveModal) updateAsking(press tea.KeyPressMsg, now time.Time) (Modal, t
 	return s, nil, false
 }
 
-// writeCmd writes data: to a new file at path (never over an existing
-// one), or, when overwrite is set, over that absolute path.
-func (s *saveModal) writeCmd(path, overwrite string, data []byte) tea.Cmd {
+// writeCmd writes data: to a new file at path (never over anything), or,
+// when overwrite is set, over that absolute path the user agreed to
+// replace; when linkTo is set too, overwrite is a symbolic link and the
+// user agreed to replace linkTo, the file it pointed to when asked.
+func (s *saveModal) writeCmd(path, overwrite, linkTo string, data []byte) tea.Cmd {
 	id, attempt := s.id, s.attempt
 	return func() tea.Msg {
 		done := saveDoneMsg{id: id, attempt: attempt, size: len(data)}
 		if overwrite != "" {
-			done.abs = overwrite
-			if err := replaceFile(overwrite, data); err != nil {
-				done.problem = saveProblem(overwrite, err)
+			dest := overwrite
+			if linkTo != "" {
+				// The link is followed again now: only to the file the
+				// question named, which must still be a regular file (or
+				// gone: then it is made anew), never where it points now.
+				if now, err := filepath.EvalSymlinks(overwrite); err != nil || now != linkTo {
+					done.problem = textsafe.Line(overwrite, 300) + " changed since the question (it no longer leads to " +
+						textsafe.Line(linkTo, 300) + "); nothing was written: save again to be asked about it"
+					return done
+				}
+				dest, done.via = linkTo, overwrite
+			}
+			done.abs = dest
+			if err := replaceFile(dest, data); err != nil {
+				done.problem = saveProblem(dest, err)
 			}
 			return done
 		}
@@ -379,17 +409,20 @@ func (s *saveModal) writeCmd(path, overwrite string, data []byte) tea.Cmd {
 		}
 		done.abs = abs
 		err := createFile(abs, data)
+		var odd *safefile.NotRegularError
 		switch {
 		case err == nil:
-		case errors.Is(err, fs.ErrExist):
-			fi, serr := os.Lstat(abs)
-			switch {
-			case serr != nil:
-				done.problem = saveProblem(abs, serr)
-			case fi.IsDir():
-				done.problem = textsafe.Line(abs, 300) + " is a folder: add a file name"
+		case errors.Is(err, fs.ErrExist) || errors.As(err, &odd):
+			// Something is there (it may have come since resolveSavePath
+			// looked): a regular file or a link to one is asked about,
+			// anything else refused.
+			switch at := lookAt(abs); {
+			case at.problem != "":
+				done.problem = at.problem
+			case !at.found:
+				done.problem = textsafe.Line(abs, 300) + " changed while it was being saved; nothing was written: save again"
 			default:
-				done.exists, done.about = true, describeFile(fi)
+				done.exists, done.linkTo, done.about = true, at.linkTo, at.about
 			}
 		default:
 			done.problem = saveProblem(abs, err)
@@ -400,8 +433,8 @@ func (s *saveModal) writeCmd(path, overwrite string, data []byte) tea.Cmd {
 
 // resolveSavePath makes path absolute (~/ is the home folder, a relative
 // path is in the working directory) and checks what can be checked before
-// writing: the folder exists, and the path is not a folder. It does I/O:
-// commands only.
+// writing: the folder exists, and the path holds nothing, a regular file
+// or a link to one (lookAt). It does I/O: commands only.
 func resolveSavePath(path string) (string, string) {
 	if path == "~" || strings.HasPrefix(path, "~/") || strings.HasPrefix(path, "~"+string(filepath.Separator)) {
 		home, err := os.UserHomeDir()
@@ -421,17 +454,97 @@ func resolveSavePath(path string) (string, string) {
 	case !fi.IsDir():
 		return "", "cannot save there: " + textsafe.Line(dir, 300) + " is a file, not a folder"
 	}
-	if fi, err := os.Stat(abs); err == nil && fi.IsDir() {
-		return "", textsafe.Line(abs, 300) + " is a folder: add a file name"
+	if at := lookAt(abs); at.problem != "" {
+		return "", at.problem
 	}
 	return abs, ""
 }
 
+// existing is what a save found at its path.
+type existing struct {
+	found   bool   // something is there
+	linkTo  string // a symbolic link to a regular file: that file (absolute, links resolved)
+	about   string // the regular file: "12.3 kB, modified 23 Nov 14:02"
+	problem string // the save is refused: what the path is, in words
+}
+
+// lookAt says what is at abs: nothing; a regular file, or a symbolic link
+// to one, which the user is asked about; or something a save refuses (a
+// folder, a named pipe, a device, a socket, a link to one of them or to
+// nothing), with a line saying what it is. It does I/O: commands only.
+func lookAt(abs string) existing {
+	fi, err := os.Lstat(abs)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return existing{}
+	case err != nil:
+		return existing{found: true, problem: saveProblem(abs, err)}
+	}
+	here := textsafe.Line(abs, 300)
+	switch m := fi.Mode(); {
+	case m.IsRegular():
+		return existing{found: true, about: describeFile(fi)}
+	case m.IsDir():
+		return existing{found: true, problem: here + " is a folder: add a file name"}
+	case m&fs.ModeSymlink == 0:
+		return existing{found: true, problem: here + " is " + safefile.Describe(m) + ": " + onlyRegular}
+	}
+	// A symbolic link the user typed: followed here only to tell what it
+	// leads to; it is written through only once the question naming that
+	// file was answered y.
+	to, err := filepath.EvalSymlinks(abs)
+	if err != nil {
+		dest, rerr := os.Readlink(abs)
+		switch {
+		case rerr != nil:
+			return existing{found: true, problem: here + " is a symbolic link that cannot be read: " + textsafe.Line(rerr.Error(), 200)}
+		case !filepath.IsAbs(dest):
+			dest = filepath.Join(filepath.Dir(abs), dest)
+		}
+		dest = textsafe.Line(dest, 300)
+		if errors.Is(err, fs.ErrNotExist) {
+			// Not made through the link: a link left where the user
+			// did not expect one must not choose where a file appears.
+			return existing{found: true, problem: here + " is a symbolic link to " + dest +
+				", where there is no file: exports do not create a file through a link; type that path to create it"}
+		}
+		return existing{found: true, problem: here + " is a symbolic link to " + dest + " that cannot be followed (" +
+			textsafe.Line(linkErr(err), 200) + "): give a file name"}
+	}
+	tfi, err := os.Lstat(to)
+	if err != nil {
+		return existing{found: true, problem: saveProblem(to, err)}
+	}
+	shown := textsafe.Line(to, 300)
+	switch m := tfi.Mode(); {
+	case m.IsRegular():
+		return existing{found: true, linkTo: to, about: "regular file, " + describeFile(tfi)}
+	case m.IsDir():
+		return existing{found: true, problem: here + " is a symbolic link to the folder " + shown + ": add a file name"}
+	default:
+		return existing{found: true, problem: here + " is a symbolic link to " + shown + ", " + safefile.Describe(m) + ": " + onlyRegular}
+	}
+}
+
+// onlyRegular ends the line refusing a path that is not a regular file.
+const onlyRegular = "exports go only to regular files; give a file name"
+
+// linkErr is a link's error without Go's "op PATH:" prefix.
+func linkErr(err error) string {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err.Error()
+	}
+	return err.Error()
+}
+
 // createFile writes data to a new file; it fails with fs.ErrExist when
-// there is one already (O_EXCL: no window between a check and the
-// write). A file left half written by a failed write is removed.
+// there is a regular one already (O_EXCL: no window between a check and
+// the write), and with a *safefile.NotRegularError when anything else is
+// there, a symbolic link included (it is not followed). A file left half
+// written by a failed write is removed.
 func createFile(abs string, data []byte) error {
-	f, err := os.OpenFile(abs, os.O_WRONLY|os.O_CREATE|os.O_EXCL, saveFileMode)
+	f, err := safefile.Create(abs, saveFileMode)
 	if err != nil {
 		return err
 	}
@@ -442,34 +555,23 @@ func createFile(abs string, data []byte) error {
 	return nil
 }
 
-// replaceFile puts data at abs in one step: a temporary file in the same
-// folder, synced, renamed over it. Whoever reads abs sees the old file or
-// the new one, never a part of either; on failure the old one is left.
+// replaceFile puts data at abs in one step (safefile.Replace: a temporary
+// file in the same folder, synced, renamed over it). Whoever reads abs
+// sees the old file or the new one, never a part of either; on failure the
+// old one is left. abs must hold a regular file or nothing: what came
+// there since the question (a link, a pipe) is refused and left.
 func replaceFile(abs string, data []byte) error {
-	f, err := os.CreateTemp(filepath.Dir(abs), ".paydash-save-*.tmp")
-	if err != nil {
+	return safefile.Replace(abs, saveFileMode, func(w io.Writer) error {
+		_, err := w.Write(data)
 		return err
-	}
-	tmp := f.Name() // created with mode 0600, as saveFileMode
-	if err := finish(f, data); err != nil {
-		_ = os.Remove(tmp)
-		return err
-	}
-	if err := os.Rename(tmp, abs); err != nil {
-		_ = os.Remove(tmp)
-		return err
-	}
-	return nil
+	})
 }
 
-// finish writes data, syncs and closes f. A file system that cannot sync
-// (some network and FUSE ones) is not a reason to fail.
+// finish writes data, syncs and closes f.
 func finish(f *os.File, data []byte) error {
 	_, err := f.Write(data)
 	if err == nil {
-		if err = f.Sync(); errors.Is(err, syscall.EINVAL) || errors.Is(err, errors.ErrUnsupported) {
-			err = nil
-		}
+		err = safefile.Sync(f)
 	}
 	if cerr := f.Close(); err == nil {
 		err = cerr
@@ -477,11 +579,9 @@ func finish(f *os.File, data []byte) error {
 	return err
 }
 
-// describeFile is what the overwrite question says of the existing file.
+// describeFile is what the overwrite question says of an existing regular
+// file.
 func describeFile(fi fs.FileInfo) string {
-	if fi.Mode()&fs.ModeSymlink != 0 {
-		return "a symbolic link; overwriting replaces the link, not what it points to"
-	}
 	mod := fi.ModTime()
 	layout := "2 Jan 15:04"
 	if mod.Year() != time.Now().Year() {
@@ -493,6 +593,23 @@ func describeFile(fi fs.FileInfo) string {
 // saveProblem says in words why abs could not be written.
 func saveProblem(abs string, err error) string {
 	dir := textsafe.Line(filepath.Dir(abs), 300)
+	var odd *safefile.NotRegularError
+	if errors.As(err, &odd) {
+		// What is at abs changed since it was looked at (lookAt says what
+		// a path is before anything is written).
+		here := textsafe.Line(abs, 300)
+		switch {
+		case odd.Mode&fs.ModeSymlink != 0:
+			what := "a symbolic link"
+			if odd.Target != "" {
+				what += " to " + textsafe.Line(odd.Target, 300)
+			}
+			return here + " is now " + what + "; nothing was written: save again to be asked about it"
+		case odd.Mode.IsDir():
+			return here + " is a folder: add a file name"
+		}
+		return here + " is " + safefile.Describe(odd.Mode) + ": " + onlyRegular
+	}
 	switch {
 	case errors.Is(err, syscall.ENOTDIR):
 		return "cannot save there: a part of " + dir + " is a file, not a folder"
@@ -550,7 +667,11 @@ func (s *saveModal) helpLine(width int) string {
 	case saveWriting:
 		return helpLine(s.th, width, [2]string{"…", "writing the file, keys wait"}, quit)
 	case saveAsking:
-		return helpLine(s.th, width, [2]string{keys.Label(s.km.Modal.Confirm.Keys()), "overwrite"},
+		yes := "overwrite"
+		if s.linkTo != "" {
+			yes = "replace its target"
+		}
+		return helpLine(s.th, width, [2]string{keys.Label(s.km.Modal.Confirm.Keys()), yes},
 			[2]string{keys.Label(s.km.Modal.Cancel.Keys()), "back to the path"}, quit)
 	}
 	return helpLine(s.th, width, [2]string{keys.Label(s.saveKeys()), "save"},
@@ -575,8 +696,12 @@ func (s *saveModal) View(maxWidth, maxHeight int) string {
 	case saveWriting:
 		msgs = wrapStyled(th.Accent, "saving… writing the file", inner)
 	case saveAsking:
-		q := fmt.Sprintf("%s exists (%s). Overwrite it? %s/%s", textsafe.Line(s.target, 300), s.about,
-			firstKey(s.km.Modal.Confirm.Keys(), "y"), firstKey(s.km.Modal.Cancel.Keys(), "n"))
+		yn := firstKey(s.km.Modal.Confirm.Keys(), "y") + "/" + firstKey(s.km.Modal.Cancel.Keys(), "n")
+		q := fmt.Sprintf("%s exists (%s). Overwrite it? %s", textsafe.Line(s.target, 300), s.about, yn)
+		if s.linkTo != "" {
+			q = fmt.Sprintf("%s is a symbolic link to %s (%s). Replace the file it points to? %s",
+				textsafe.Line(s.target, 300), textsafe.Line(s.linkTo, 300), s.about, yn)
+		}
 		msgs = wrapStyled(th.Warning, q, inner)
 	}
 	if s.problem != "" {
@@ -609,8 +734,11 @@ func (s *saveModal) hint() string {
 	case saveWriting:
 		return "writing the file: keys wait until it is done"
 	case saveAsking:
-		return keys.Label(s.km.Modal.Confirm.Keys()) + " overwrite • " +
-			keys.Label(s.km.Modal.Cancel.Keys()) + " back to the path"
+		yes := " overwrite • "
+		if s.linkTo != "" {
+			yes = " replace the file it points to • "
+		}
+		return keys.Label(s.km.Modal.Confirm.Keys()) + yes + keys.Label(s.km.Modal.Cancel.Keys()) + " back to the path"
 	}
 	return keys.Label(s.saveKeys()) + " save • " + keys.Label(s.cancelKeys()) +
 		" cancel • an existing file is asked about first"

@@ -19,6 +19,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"paydash/backend/safefile"
 	"paydash/keys"
 )
 
@@ -525,6 +526,12 @@ func TestSaveProblemWords(t *testing.T) {
 		&fs.PathError{Op: "write", Path: abs, Err: syscall.ENOSPC}:          "the disk of " + dir + " is full",
 		&fs.PathError{Op: "open", Path: abs, Err: syscall.EROFS}:            dir + " is on a read-only file system",
 		&os.LinkError{Op: "rename", Old: "a", New: abs, Err: syscall.EXDEV}: "could not write " + abs + ": " + syscall.EXDEV.Error(),
+		// What came at the path since it was looked at, from safefile.
+		&safefile.NotRegularError{Path: abs, Mode: fs.ModeNamedPipe}:                  abs + " is a named pipe (FIFO): exports go only to regular files; give a file name",
+		&safefile.NotRegularError{Path: abs, Mode: fs.ModeDevice | fs.ModeCharDevice}: abs + " is a character device: exports go only to regular files; give a file name",
+		&safefile.NotRegularError{Path: abs, Mode: fs.ModeSymlink, Target: "/etc/passwd"}: abs +
+			" is now a symbolic link to /etc/passwd; nothing was written: save again to be asked about it",
+		&safefile.NotRegularError{Path: abs, Mode: fs.ModeDir}: abs + " is a folder: add a file name",
 	} {
 		assert.Equal(t, want, saveProblem(abs, err), "%v", err)
 	}
