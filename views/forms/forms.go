@@ -23,7 +23,9 @@
 // Update ignores every other message, so passing it more does no harm.
 // huh's and its widgets' messages come back wrapped in Msg, tagged with
 // the form, so they cannot be mistaken for the dashboard's own (a spinner
-// tick, another text input's blink) or reach a form opened later.
+// tick, another text input's blink) or reach a form opened later. The
+// focus moves within Update (nav.go): a key read after enter goes to the
+// next field, and a key read after the enter that submits reaches no field.
 package forms
 
 import (
@@ -81,8 +83,8 @@ const (
 	kindTokenization
 )
 
-// Msg carries one of a form's own messages (huh's navigation, the cursor's
-// blink) back to it. Route every Msg to the open form's Update; a Msg of a
+// Msg carries one of a form's own messages (the cursor's blink, a field's
+// refresh) back to it. Route every Msg to the open form's Update; a Msg of a
 // form that is no longer open is ignored by the next one.
 type Msg struct {
 	form  uint64
@@ -232,6 +234,7 @@ func (f *Form) Update(msg tea.Msg) tea.Cmd {
 		return nil
 	}
 	_, cmd := f.hf.Update(msg)
+	cmd = f.settle(cmd) // the focus moves now, before the next key (nav.go)
 	switch f.hf.State {
 	case huh.StateAborted: // huh's own quit key, ctrl+c
 		f.state = Aborted

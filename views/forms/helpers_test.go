@@ -47,8 +47,9 @@ func TestMain(m *testing.M) {
 // commands the form returns and sends their messages back, until none are
 // left.
 type driver struct {
-	t *testing.T
-	f *Form
+	t     *testing.T
+	f     *Form
+	check func(Msg) // when set, sees every message of the form before it goes back
 }
 
 func drive(t *testing.T, f *Form) *driver {
@@ -87,6 +88,9 @@ func (d *driver) run(cmd tea.Cmd) {
 		case tea.BatchMsg:
 			queue = append(queue, m...)
 		case Msg:
+			if d.check != nil {
+				d.check(m)
+			}
 			queue = append(queue, d.f.Update(m))
 		default:
 			if cmds, ok := sequence(msg); ok {
