@@ -856,7 +856,9 @@ Actions [keys] can remap (the dashboard's ? help shows their keys):
 Exit status: 0 after quitting, 1 when paydash could not start (terminal,
 sandbox, journal) or a signal stopped it before it did, 2 for a bad flag,
 environment or config file (the config and CA files must be regular files of
-at most 1 MiB and 4 MiB).
+at most 1 MiB and 4 MiB), 3 after quitting with actions whose outcome is not
+known (listed on stderr; the next start against the same service finds them
+out).
 `, cfg, filepath.Join(state, "journal.jsonl"), wrapWords(actionNames(), "  ", 78))
 }
 

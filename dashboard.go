@@ -45,6 +45,7 @@ type session struct {
 	sandbox  *sandbox.Server // nil on a live service
 	logger   *slog.Logger    // never nil (discards without --log)
 	logFile  *os.File
+	logPath  string // the request log being written, "" when none
 }
 
 // sandboxStopWait bounds how long quitting waits for the embedded sandbox
@@ -103,7 +104,7 @@ func openSession(ctx context.Context, s settings, sys system, now time.Time) (_ 
 		if err != nil {
 			return nil, usagef("%s: %s; give a file paydash may write", describe(s.LogFrom, s.LogPath), describeFileErr(err))
 		}
-		sess.logFile = f
+		sess.logFile, sess.logPath = f, s.LogPath
 		sess.logger = slog.New(slog.NewJSONHandler(f, nil))
 	}
 
@@ -252,7 +253,8 @@ func runDashboard(ctx context.Context, args []string, stdout, stderr io.Writer, 
 		}
 		return 1
 	}
-	err = runUI(ctx, sess, stdout)
+	open, err := runUI(ctx, sess, stdout)
+	journalPath := sess.journal.Path()
 	if cerr := sess.Close(); cerr != nil && err == nil {
 		err = cerr
 	}
@@ -260,8 +262,21 @@ func runDashboard(ctx context.Context, args []string, stdout, stderr io.Writer, 
 		fmt.Fprintf(stderr, "paydash: %v\n", err)
 		return 1
 	}
+	if len(open) > 0 {
+		// The screen is restored: what is still in doubt is said where it
+		// stays readable, with the status of its own that scripts can see.
+		for _, line := range open {
+			fmt.Fprintf(stderr, "paydash: %s\n", line)
+		}
+		fmt.Fprintf(stderr, "paydash: the journal %s holds them; start paydash against the same service to find them out\n", journalPath)
+		return exitOutcomeUnknown
+	}
 	return 0
 }
+
+// exitOutcomeUnknown is the exit status after quitting with actions whose
+// outcome is not known (listed on stderr; the next start finds them out).
+const exitOutcomeUnknown = 3
 
 // errInterrupted is a signal (SIGINT, SIGTERM, SIGHUP) before the
 // dashboard or the sandbox was up: the command stops at once, exit 1.

@@ -17,7 +17,12 @@ import (
 // runUI runs the dashboard in the terminal until the user quits or a
 // signal stops it. Alt screen and the other terminal modes are set by the
 // app's View (Bubble Tea v2).
-func runUI(ctx context.Context, sess *session, stdout io.Writer) error {
+//
+// open lists, one line each, the actions whose outcome was not known when
+// the dashboard stopped (an answer still awaited, or being found out): the
+// caller prints them once the screen is restored.
+func runUI(ctx context.Context, sess *session, stdout io.Writer) (open []string, err error) {
+	inFlight := views.NewInFlight()
 	deps := views.Deps{
 		Backend:   sess.backend,
 		Keys:      sess.keys,
@@ -27,7 +32,7 @@ func runUI(ctx context.Context, sess *session, stdout io.Writer) error {
 		Pending:   sess.pending,
 		Facts:     views.NewPaymentFacts(),
 		TypedOver: sess.typedOver,
-		InFlight:  views.NewInFlight(),
+		InFlight:  inFlight,
 		Known:     sess.known,
 	}
 	tabs := []ui.Tab{views.NewPayments(deps), views.NewRefunds(deps), views.NewTokens(deps), views.NewStickers(deps),
@@ -43,6 +48,7 @@ func runUI(ctx context.Context, sess *session, stdout io.Writer) error {
 		NoMouse:      sess.noMouse,
 		Dark:         true,
 		Warnings:     sess.warnings,
+		RequestLog:   sess.logPath,
 	})
 	// Signals stop the dashboard the way q does (ui.ShutdownMsg): at once,
 	// unless an action is waiting for its answer; then after the answer,
@@ -92,7 +98,9 @@ func runUI(ctx context.Context, sess *session, stdout io.Writer) error {
 			}
 		}
 	}()
-	_, err := p.Run()
+	_, err = p.Run()
 	close(ended)
-	return err
+	// Run has returned: no Update runs any more, so the tabs' state can be
+	// read here.
+	return inFlight.Open(), err
 }

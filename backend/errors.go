@@ -129,7 +129,9 @@ func (e *Error) Hint() string {
 	case KindTokenRevoked, KindTokenBlocked:
 		return "the customer must save a card again"
 	case KindMalformed:
-		return "the service answered something unreadable; try again or check the request log"
+		// The request log is mentioned by the dashboard, and only when one
+		// is being written (ui.Config.RequestLog).
+		return "the service answered something unreadable; try again"
 	case KindUnsupported:
 		return "configure the interface that offers it"
 	}

@@ -465,6 +465,9 @@ func (a *App) setError(err error, hint string, sticky bool, now time.Time) {
 	var be *backend.Error
 	if hint == "" && errors.As(err, &be) {
 		hint = be.Hint()
+		if be.Kind == backend.KindMalformed && a.cfg.RequestLog != "" {
+			hint += "; the request log " + a.cfg.RequestLog + " records each request"
+		}
 	}
 	a.errText = textsafe.Line(err.Error(), 1000)
 	a.errHint = textsafe.Line(hint, 300)

@@ -31,6 +31,9 @@ type Config struct {
 	Dark         bool             // assumed until the terminal says otherwise
 	Warnings     []string         // shown as toasts at start (and kept in the messages view)
 	NoMouse      bool             // the mouse starts off (config mouse = false); the toggle key switches it
+	// RequestLog is the request log being written (--log), "" when none:
+	// an error whose answer could not be read points to it only then.
+	RequestLog string
 }
 
 // Merchant is one merchant the switcher offers and the status bar names:

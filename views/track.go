@@ -100,6 +100,7 @@ func refOf(req action.Request) (objectRef, bool) {
 // touched from the tabs' Update (the program's event loop).
 type InFlight struct {
 	byObject map[objectRef]*tracked
+	trackers []*tracker // every sharing tab's, for Open
 	// redraws are every sharing tab's: when an action starts or ends on an
 	// object, each tab draws its rows of it again (a token revoked from a
 	// payment's pane shows "→ revoking" in the Tokens tab too).
@@ -136,8 +137,41 @@ func newTracker(owner uint64, d Deps, redraw func(objectRef)) *tracker {
 	if redraw != nil {
 		flights.redraws = append(flights.redraws, redraw)
 	}
-	return &tracker{owner: owner, run: &action.Runner{Backend: d.Backend, Journal: d.Journal, Now: d.Now},
+	k := &tracker{owner: owner, run: &action.Runner{Backend: d.Backend, Journal: d.Journal, Now: d.Now},
 		flights: flights, mine: map[string]*tracked{}}
+	flights.trackers = append(flights.trackers, k)
+	return k
+}
+
+// Open says, one line each, oldest first, the actions of every sharing
+// tab whose outcome is not known: being sent, being found out, or beyond
+// finding out automatically. main prints them once the dashboard has
+// stopped, so that quitting with an outcome in doubt is never silent:
+//
+//	1 refund of 260.00 RUB for payment 43019998 — outcome unknown; it is checked at the next start
+//
+// It reads the tabs' state: call it only once the program has stopped
+// (no Update runs any more).
+func (f *InFlight) Open() []string {
+	var open []*tracked
+	for _, k := range f.trackers {
+		for _, tr := range k.mine {
+			open = append(open, tr)
+		}
+	}
+	slices.SortFunc(open, func(a, b *tracked) int { return a.req.Sent.Compare(b.req.Sent) })
+	lines := make([]string, 0, len(open))
+	for _, tr := range open {
+		line := "1 " + action.Describe(tr.req) + " — outcome unknown"
+		if tr.state == stateStuck {
+			line += " (" + tr.why + "); it is tried again at the next start; if it cannot be found out then, check " +
+				action.Where(tr.req.Kind) + " by hand"
+		} else {
+			line += "; it is checked at the next start"
+		}
+		lines = append(lines, line)
+	}
+	return lines
 }
 
 // on is the action not yet over on an object, from any tab; nil when none.

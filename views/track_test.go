@@ -2,6 +2,7 @@ package views
 
 import (
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -62,4 +63,28 @@ func TestEveryKindOfPendingActionHasOneTab(t *testing.T) {
 		}
 		assert.Equal(t, 1, adopters, "%s is found out by exactly one tab", req.Kind)
 	}
+}
+
+// What is open when the dashboard stops is said, one line an action,
+// across every tab that shares the register, oldest first; an action
+// whose outcome became known is not listed.
+func TestOpenListsEveryActionWithoutAKnownOutcome(t *testing.T) {
+	e := newEnv(t, envOpts{})
+	refund := action.New(backend.ActionRefund, "43019998", money.Amount{Value: money.MustParse("260.00"), Currency: "RUB"}, backend.V2)
+	refund.Sent = time.Date(2026, 11, 27, 10, 0, 0, 0, time.UTC)
+	revoke := action.NewRevoke("5100001", backend.V2)
+	revoke.Sent = refund.Sent.Add(time.Minute)
+	flights := NewInFlight()
+	d := Deps{Backend: e.b, Keys: keys.Default(), Journal: e.j, Theme: ui.NewTheme(true, true),
+		Pending: []action.Request{revoke, refund}, InFlight: flights}
+	NewTokens(d)
+	pay := NewPayments(d).(*Payments)
+	assert.Equal(t, []string{
+		"1 refund of 260.00 RUB for payment 43019998 — outcome unknown; it is checked at the next start",
+		"1 revoke of token 5100001 — outcome unknown; it is checked at the next start",
+	}, flights.Open())
+
+	pay.acts.untrack(refund)
+	assert.Equal(t, []string{"1 revoke of token 5100001 — outcome unknown; it is checked at the next start"}, flights.Open())
+	assert.Empty(t, NewInFlight().Open())
 }
