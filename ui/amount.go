@@ -2,6 +2,7 @@ package ui
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"unicode"
 
@@ -22,6 +23,47 @@ const maxAmountDigits = 12
 // exponent; "100.5.5": a second point; too many digits or decimals). A
 // valid amount is above zero.
 func ParseAmount(text, currency string) (money.Decimal, string) {
+	return parseAmount(text, currency, money.Decimals(currency))
+}
+
+// ParseAmountAllowing is ParseAmount that also takes any of reported, the
+// amounts the service itself gave (what is left to refund, what was
+// authorized), written in full even when they have more decimals than the
+// currency: a service may report 82.989 RUB left, and the dialog that
+// offers it must accept it as shown. Any other amount with too many
+// decimals is refused, saying which one may have them.
+func ParseAmountAllowing(text, currency string, reported ...money.Decimal) (money.Decimal, string) {
+	d, problem := ParseAmount(text, currency)
+	if problem == "" {
+		return d, ""
+	}
+	exact, fine := parseAmount(text, currency, money.Scale)
+	if fine != "" {
+		return d, problem // wrong for another reason than its decimals
+	}
+	var odd []string
+	for _, r := range reported {
+		if exact == r {
+			return exact, ""
+		}
+		if g := money.Group(r, currency); finerThanMinor(r, currency) && !slices.Contains(odd, g) {
+			odd = append(odd, g)
+		}
+	}
+	if len(odd) > 0 {
+		problem += " (only " + strings.Join(odd, " or ") + " exactly, as the service gave it)"
+	}
+	return 0, problem
+}
+
+// finerThanMinor: d has more decimals than currency's minor unit.
+func finerThanMinor(d money.Decimal, currency string) bool {
+	minor := money.FromMinor(1, money.Decimals(currency))
+	return minor > 0 && d%minor != 0
+}
+
+// parseAmount is ParseAmount with at most decimals digits after the point.
+func parseAmount(text, currency string, decimals int) (money.Decimal, string) {
 	s := strings.TrimSpace(text)
 	switch s {
 	case "":
@@ -50,7 +92,7 @@ func ParseAmount(text, currency string) (money.Decimal, string) {
 	if len(strings.TrimLeft(digits, "0")) > maxAmountDigits {
 		return 0, fmt.Sprintf("too many digits: an amount has at most %d before the point", maxAmountDigits)
 	}
-	if dec := money.Decimals(currency); len(frac) > dec {
+	if dec := money.Decimals(currency); len(frac) > decimals {
 		if dec == 0 {
 			return 0, currency + " amounts have no decimals"
 		}

@@ -72,3 +72,32 @@ func TestParseAmountRefusesWithTheReason(t *testing.T) {
 	_, problem = ParseAmount("1.2345", "KWD")
 	assert.Equal(t, "KWD amounts have at most 3 decimals", problem)
 }
+
+// A service may report an amount finer than its currency (82.989 RUB left
+// to refund): written in full, that amount itself is taken; any other
+// amount with extra decimals is refused as before, naming the one that
+// may have them.
+func TestParseAmountAllowingTakesWhatTheServiceReported(t *testing.T) {
+	left := money.MustParse("82.989")
+	for _, typed := range []string{"82.989", "82.9890", " 82.989 "} {
+		got, problem := ParseAmountAllowing(typed, "RUB", left)
+		assert.Empty(t, problem, "%q", typed)
+		assert.Equal(t, left, got, "%q", typed)
+	}
+	got, problem := ParseAmountAllowing("82.98", "RUB", left)
+	assert.Empty(t, problem)
+	assert.Equal(t, money.MustParse("82.98"), got, "an amount in the currency's decimals is as usual")
+
+	got, problem = ParseAmountAllowing("10.001", "RUB", left)
+	assert.Zero(t, got)
+	assert.Equal(t, "RUB amounts have at most 2 decimals (only 82.989 exactly, as the service gave it)", problem)
+	_, problem = ParseAmountAllowing("10.001", "RUB", money.MustParse("82.98"))
+	assert.Equal(t, "RUB amounts have at most 2 decimals", problem, "nothing reported is finer: nothing to name")
+	_, problem = ParseAmountAllowing("82.98.9", "RUB", left)
+	assert.Contains(t, problem, "only one decimal point", "other mistakes are refused as ParseAmount refuses them")
+	_, problem = ParseAmountAllowing("82.98901", "RUB", left)
+	assert.Contains(t, problem, "at most 2 decimals", "never more decimals than an amount can hold")
+	got, problem = ParseAmountAllowing("1500.5", "JPY", money.MustParse("1500.5"))
+	assert.Empty(t, problem)
+	assert.Equal(t, money.MustParse("1500.5"), got, "a yen amount the service reported with a decimal")
+}
