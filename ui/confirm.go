@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"cmp"
 	"fmt"
 	"strings"
 	"time"
@@ -16,10 +17,13 @@ import (
 	"paydash/keys"
 )
 
-// ConfirmGuard is how long after a confirmation appears its keys are
-// ignored, so that a key typed for the screen behind cannot act on it
-// (design §7). It starts again whenever the dialog reappears in full after
-// a resize hid it.
+// ConfirmGuard is how long what a confirmation shows must stay unchanged,
+// with no key pressed, before a key may confirm it (README, Money
+// actions): a key typed for the screen behind, or for what the dialog
+// showed a moment ago, cannot act on it. Keys within ConfirmGuard of the
+// dialog appearing (again, after a resize hid it) are ignored; after any
+// ignored key, every key within ConfirmGuard of the one before is ignored
+// too.
 const ConfirmGuard = 400 * time.Millisecond
 
 // Why keys were ignored, for the dialog's note.
@@ -28,7 +32,12 @@ const (
 	whyReappeared = "the dialog reappeared while you typed"
 	whyHidden     = "the dialog was not fully on screen"
 	whyPreparing  = "the dialog was being prepared"
+	whyAfterKey   = "it came less than " + guardText + " after the key before it"
+	whyAfterShow  = "it came less than " + guardText + " after the dialog changed"
 )
+
+// guardText is ConfirmGuard in words, for the notes.
+const guardText = "0.4 s"
 
 // confirmModal is the confirmation dialog of design §7 and issue 7; see
 // NewConfirm.
@@ -48,21 +57,28 @@ type confirmModal struct {
 	currency string
 	input    textinput.Model
 	editing  bool
+	selected bool // the field's whole text is selected: typing replaces it, backspace clears it
 	value    money.Decimal
 	problem  string
 
 	typed string // the digits typed for the large-amount check (spec.Check)
 	note  string // why the last key did nothing
 
-	// What the user could see. The dialog acts only while it is drawn in
-	// full and not within ConfirmGuard of appearing; keys that come
-	// otherwise are ignored and counted, and after any was ignored the
-	// next y only says "seen": the one after it confirms.
+	// What the user could see, and when. A confirming key acts only when
+	// the dialog is drawn in full and neither a key nor a change of what
+	// it shows came within ConfirmGuard before it. Keys that come
+	// otherwise are ignored and counted; after one is, the dialog ignores
+	// every key until ConfirmGuard passes with none, and the first y
+	// after that pause only says "seen".
 	shownAt   time.Time // when it last appeared in full; zero while it is not
 	wasHidden bool      // a resize hid it once (for the note's wording)
-	swallowed int       // keys ignored since the user last pressed y
-	why       string    // why the last of them was ignored
-	seen      int       // a y was taken as "seen" after this many ignored keys: the note asks for the next
+	changedAt time.Time // when what it shows last changed (appearing included)
+	lastKey   time.Time // the last key or paste it was given, taken or not
+	ignoring  bool      // a key was ignored and no pause has come since
+	swallowed int       // keys ignored since the user last acknowledged or acted
+	why       string    // why they were ignored (a key too soon after an ignored one keeps the reason)
+	lostEdit  bool      // an ignored key would have changed the amount
+	seen      int       // a y said "seen" after this many ignored keys: the note asks for the next
 
 	done bool // confirmed or cancelled: nothing can confirm again
 }
@@ -72,20 +88,24 @@ type confirmModal struct {
 // in the screens' number format, not focused) and the buttons Cancel
 // (focused) and the verb with the amount it sends ("Refund 500.00 RUB").
 // y confirms, calling spec.Confirm exactly once with the amount the dialog
-// shows at that moment; n or esc cancels; tab or e edits the amount, enter
-// or tab leaves the field; left and right move between the buttons and
-// enter presses the focused one. Keys within ConfirmGuard of the dialog
-// appearing are ignored and counted; after any was ignored, y must be
-// pressed twice. Above spec.Check's threshold y waits for the digits it
-// asks for.
+// shows at that moment, once what it shows has stood still, with no key
+// pressed, for ConfirmGuard; n or esc cancels; tab or e edits the amount
+// (selected: the first typed character replaces it), enter or tab leaves
+// the field; left and right move between the buttons and enter presses
+// the focused one. Keys within ConfirmGuard of the dialog appearing are
+// ignored and counted, and so is every key after an ignored one until a
+// pause of ConfirmGuard; the first y after the pause says "seen", and y
+// after another pause confirms. Above spec.Check's threshold y waits for
+// the digits it asks for.
 func NewConfirm(spec ConfirmSpec, opened time.Time, km keys.Map, th Theme) Modal {
 	c := &confirmModal{
-		spec:    spec,
-		title:   textsafe.Line(spec.Title, 200),
-		verb:    textsafe.Line(spec.Verb, 40),
-		km:      km,
-		th:      th,
-		shownAt: opened,
+		spec:      spec,
+		title:     textsafe.Line(spec.Title, 200),
+		verb:      textsafe.Line(spec.Verb, 40),
+		km:        km,
+		th:        th,
+		shownAt:   opened,
+		changedAt: opened,
 	}
 	if c.verb == "" {
 		c.verb = "Confirm"
@@ -164,34 +184,75 @@ func (c *confirmModal) fits(maxWidth, maxHeight int) bool {
 	return complete
 }
 
-// setShown tells the dialog whether it is on screen in full now.
+// setShown tells the dialog whether it is on screen in full now. Showing
+// again after being hidden is a change of what the user sees.
 func (c *confirmModal) setShown(shown bool, now time.Time) {
 	switch {
 	case shown && c.shownAt.IsZero():
-		c.shownAt = now
+		c.shownAt, c.changedAt = now, now
 	case !shown:
 		c.shownAt, c.wasHidden = time.Time{}, true
 	}
 }
 
-// swallow counts a key the dialog did not take, and why.
+// swallow counts a key the dialog did not take; why is why, or "" for a
+// key that only came too soon after another ignored one (the run keeps
+// the reason it started with). The shell calls it for keys that came
+// while the window was too small to show the dialog.
 func (c *confirmModal) swallow(why string) {
 	c.swallowed++
-	c.why = why
+	if why != "" || c.why == "" {
+		c.why = cmp.Or(why, whyAfterKey)
+	}
 	c.seen = 0
+	c.ignoring = true
 }
 
-// live reports whether a key may act now.
-func (c *confirmModal) live(now time.Time) (bool, string) {
+// held says why a key must be ignored now, or "" when it may be taken:
+// the dialog is not drawn in full, it appeared within ConfirmGuard, or a
+// key was ignored and no pause of ConfirmGuard has come since.
+func (c *confirmModal) held(now time.Time) (string, bool) {
 	switch {
 	case c.shownAt.IsZero():
-		return false, whyHidden
+		return whyHidden, true
 	case now.Sub(c.shownAt) < ConfirmGuard && c.wasHidden:
-		return false, whyReappeared
+		return whyReappeared, true
 	case now.Sub(c.shownAt) < ConfirmGuard:
-		return false, whyOpened
+		return whyOpened, true
+	case c.ignoring && now.Sub(c.lastKey) < ConfirmGuard:
+		return "", true
 	}
-	return true, ""
+	return "", false
+}
+
+// tooSoon says why a confirming key must not act now, or "": a key or a
+// change of what the dialog shows came within ConfirmGuard before it.
+func (c *confirmModal) tooSoon(now time.Time) string {
+	switch {
+	case !c.lastKey.IsZero() && now.Sub(c.lastKey) < ConfirmGuard:
+		return whyAfterKey
+	case now.Sub(c.changedAt) < ConfirmGuard:
+		return whyAfterShow
+	}
+	return ""
+}
+
+// showing is what the dialog shows, as far as a key can change it: when it
+// changes, the time starts again before a key may confirm.
+type showing struct {
+	value              string
+	pos                int
+	editing, selected  bool
+	onVerb             bool
+	typed, note, why   string
+	swallowed, seen    int
+	lostEdit, ignoring bool
+}
+
+func (c *confirmModal) showing() showing {
+	return showing{value: c.input.Value(), pos: c.input.Position(), editing: c.editing, selected: c.selected,
+		onVerb: c.onVerb, typed: c.typed, note: c.note, why: c.why, swallowed: c.swallowed, seen: c.seen,
+		lostEdit: c.lostEdit, ignoring: c.ignoring}
 }
 
 // --- keys --------------------------------------------------------------------
@@ -200,26 +261,52 @@ func (c *confirmModal) Update(msg tea.Msg, now time.Time) (Modal, tea.Cmd, bool)
 	if c.done {
 		return c, nil, true
 	}
-	var press tea.KeyPressMsg
-	switch m := msg.(type) {
-	case tea.KeyPressMsg:
-		press = m
-	case tea.PasteMsg:
-		if ok, why := c.live(now); !ok {
-			c.swallow(why)
-		} else if c.editing {
-			c.input, _ = c.input.Update(tea.PasteMsg{Content: textsafe.Line(m.Content, 64)})
-			c.revalidate()
-		}
-		return c, nil, false
+	switch msg.(type) {
+	case tea.KeyPressMsg, tea.PasteMsg:
 	default:
 		return c, nil, false
 	}
-	if ok, why := c.live(now); !ok {
-		c.swallow(why)
+	before := c.showing()
+	m, cmd, closed := c.key(msg, now)
+	c.lastKey = now
+	if c.showing() != before {
+		c.changedAt = now
+	}
+	return m, cmd, closed
+}
+
+// key handles a key press or a paste at now; lastKey is still the one
+// before it.
+func (c *confirmModal) key(msg tea.Msg, now time.Time) (Modal, tea.Cmd, bool) {
+	if why, held := c.held(now); held {
+		c.ignore(msg, why)
 		return c, nil, false
 	}
-	c.note = ""
+	confirming := c.confirming(msg)
+	if c.ignoring {
+		// The first key after a pause: a y says the user has seen the
+		// dialog as it is now; it never confirms.
+		c.ignoring = false
+		if confirming {
+			c.seen, c.swallowed, c.note = max(c.swallowed, 1), 0, ""
+			return c, nil, false
+		}
+	} else if why := c.tooSoon(now); confirming && !c.editing && why != "" {
+		c.ignore(msg, why)
+		return c, nil, false
+	}
+	// A key the user chose after seeing the dialog: the notes about keys
+	// ignored before it have served.
+	c.note, c.swallowed, c.seen, c.lostEdit, c.why = "", 0, 0, false, ""
+	press, ok := msg.(tea.KeyPressMsg)
+	if !ok {
+		if p := msg.(tea.PasteMsg); c.editing {
+			c.replaceSelection()
+			c.input, _ = c.input.Update(tea.PasteMsg{Content: textsafe.Line(p.Content, 64)})
+			c.revalidate()
+		}
+		return c, nil, false
+	}
 	if c.editing {
 		return c.updateField(press)
 	}
@@ -231,7 +318,7 @@ func (c *confirmModal) Update(msg tea.Msg, now time.Time) (Modal, tea.Cmd, bool)
 		return c.cancel()
 	case keys.ActModalEditField:
 		if c.field {
-			c.editing = true
+			c.editing, c.selected = true, c.input.Value() != ""
 			c.input.CursorEnd()
 			return c, c.input.Focus(), false
 		}
@@ -258,6 +345,72 @@ func (c *confirmModal) Update(msg tea.Msg, now time.Time) (Modal, tea.Cmd, bool)
 	return c, nil, false
 }
 
+// confirming reports whether msg is a key that confirms: y, or enter on
+// the focused verb button. In the field y types nothing (updateField),
+// so it is the same key there, for the acknowledgement.
+func (c *confirmModal) confirming(msg tea.Msg) bool {
+	press, ok := msg.(tea.KeyPressMsg)
+	if !ok {
+		return false
+	}
+	if keys.Matches(press, c.km.Modal.Confirm) {
+		return true
+	}
+	return !c.editing && c.onVerb && press.String() == "enter"
+}
+
+// ignore counts a key the dialog did not take, and notes whether it would
+// have changed the amount, for the note that says so.
+func (c *confirmModal) ignore(msg tea.Msg, why string) {
+	if c.wouldEdit(msg) {
+		c.lostEdit = true
+	}
+	c.swallow(why)
+}
+
+// wouldEdit reports whether msg, taken, would have been (part of) changing
+// the amount: a paste, the edit key, a character or a deletion typed for
+// the field, focused or not.
+func (c *confirmModal) wouldEdit(msg tea.Msg) bool {
+	if !c.field {
+		return false
+	}
+	press, ok := msg.(tea.KeyPressMsg)
+	if !ok {
+		_, paste := msg.(tea.PasteMsg)
+		return paste
+	}
+	if keys.Matches(press, c.km.Modal.Confirm) || keys.Matches(press, c.km.Modal.Cancel) && press.Text == "" {
+		return false
+	}
+	if c.editing {
+		return insertsText(press) || c.deletes(press)
+	}
+	if keys.Matches(press, c.km.Modal.EditField) || c.deletes(press) {
+		return true
+	}
+	return len(press.Text) == 1 && strings.ContainsAny(press.Text, "0123456789.,")
+}
+
+// insertsText: the press inserts its text into a focused input.
+func insertsText(press tea.KeyPressMsg) bool {
+	return press.Text != "" && !press.Mod.Contains(tea.ModCtrl) && !press.Mod.Contains(tea.ModAlt)
+}
+
+// deletes: the press deletes text in the field (backspace, ctrl+u, …).
+func (c *confirmModal) deletes(press tea.KeyPressMsg) bool {
+	km := c.input.KeyMap
+	return key.Matches(press, km.DeleteCharacterBackward, km.DeleteCharacterForward, km.DeleteWordBackward,
+		km.DeleteWordForward, km.DeleteBeforeCursor, km.DeleteAfterCursor)
+}
+
+// moves: the press moves the field's cursor.
+func (c *confirmModal) moves(press tea.KeyPressMsg) bool {
+	km := c.input.KeyMap
+	return key.Matches(press, km.CharacterForward, km.CharacterBackward, km.WordForward, km.WordBackward,
+		km.LineStart, km.LineEnd)
+}
+
 // typeCheck takes a digit typed for the large-amount check.
 func (c *confirmModal) typeCheck(text string) {
 	if !c.checkNeeded() || len(text) != 1 {
@@ -276,7 +429,7 @@ func (c *confirmModal) updateField(press tea.KeyPressMsg) (Modal, tea.Cmd, bool)
 	action, _, _ := c.km.Lookup(press, keys.ContextModalField)
 	switch action {
 	case keys.ActModalLeaveField:
-		c.editing = false
+		c.editing, c.selected = false, false
 		c.input.Blur()
 		return c, nil, false
 	case keys.ActModalCancel:
@@ -285,6 +438,20 @@ func (c *confirmModal) updateField(press tea.KeyPressMsg) (Modal, tea.Cmd, bool)
 	if press.Text != "" && keys.Matches(press, c.km.Modal.Confirm) {
 		c.note = "finish editing the amount with " + keys.Label(c.km.Modal.LeaveField.Keys()) + ", then confirm"
 		return c, nil, false
+	}
+	if c.selected {
+		// The prefilled amount is selected: a deletion clears it, typing
+		// replaces it, moving the cursor keeps it and ends the selection.
+		switch {
+		case c.deletes(press):
+			c.replaceSelection()
+			c.revalidate()
+			return c, nil, false
+		case insertsText(press):
+			c.replaceSelection()
+		case c.moves(press):
+			c.selected = false
+		}
 	}
 	before := c.input.Value()
 	var cmd tea.Cmd
@@ -295,11 +462,23 @@ func (c *confirmModal) updateField(press tea.KeyPressMsg) (Modal, tea.Cmd, bool)
 	return c, cmd, false
 }
 
+// replaceSelection empties the field when its text is selected, so that
+// what comes next takes its place.
+func (c *confirmModal) replaceSelection() {
+	if c.selected {
+		c.input.SetValue("")
+		c.selected = false
+	}
+}
+
 // revalidate reads the field's text: an amount in the currency's
-// decimals, above zero, not above the maximum. The text is never changed.
+// decimals, above zero, not above the maximum. The prefill and the
+// maximum, which the service reported, are taken written in full even
+// when they have more decimals than the currency. The text is never
+// changed.
 func (c *confirmModal) revalidate() {
 	a := c.spec.Amount
-	d, problem := ParseAmount(c.input.Value(), c.currency)
+	d, problem := ParseAmountAllowing(c.input.Value(), c.currency, a.Value.Value, a.Max)
 	if problem == "" && d > a.Max {
 		problem = "too much: at most " + money.Group(a.Max, c.currency) + " " + c.currency
 		if a.MaxLabel != "" {
@@ -312,12 +491,6 @@ func (c *confirmModal) revalidate() {
 func (c *confirmModal) confirm() (Modal, tea.Cmd, bool) {
 	if ok, why := c.canSend(); !ok {
 		c.note = "cannot confirm: " + why
-		return c, nil, false
-	}
-	if c.swallowed > 0 {
-		// Keys were typed at a dialog the user had not seen: this y says
-		// "I have seen it"; the next one sends what it shows.
-		c.swallowed, c.seen = 0, c.swallowed
 		return c, nil, false
 	}
 	c.done = true
@@ -413,7 +586,7 @@ func (c *confirmModal) amountLines(inner int) []string {
 		if label == "" {
 			label = "Amount"
 		}
-		out = append(out, fitTail(th.Title.Render(label+": ")+"["+c.input.View()+"] "+th.Text.Render(c.currency), inner))
+		out = append(out, fitTail(th.Title.Render(label+": ")+"["+c.fieldView()+"] "+th.Text.Render(c.currency), inner))
 		if c.problem != "" {
 			out = append(out, wrapStyled(th.Danger, "✗ "+c.problem, inner)...)
 		} else {
@@ -458,26 +631,63 @@ func (c *confirmModal) sentCurrency() string {
 	return ""
 }
 
-// noteLines: why keys were ignored, and why the last key did nothing.
+// fieldView is the amount field; while its text is selected, the text in
+// reverse video (the hint line says what that means), as wide as the
+// input draws it.
+func (c *confirmModal) fieldView() string {
+	view := c.input.View()
+	if !c.editing || !c.selected {
+		return view
+	}
+	text := c.input.Value()
+	return c.th.Text.Reverse(true).Render(text) + strings.Repeat(" ", max(ansi.StringWidth(view)-ansi.StringWidth(text), 0))
+}
+
+// shownAmount is the amount as the field shows it, for a sentence: "574.00
+// RUB", or the text as typed when it is not an amount.
+func (c *confirmModal) shownAmount() string {
+	if a, ok := c.amount(); ok {
+		return textsafe.Line(a.Display(), 40)
+	}
+	return quote(textsafe.Line(c.input.Value(), 40)) + " " + c.currency
+}
+
+// noteLines: why keys were ignored, what that left as it was, what to
+// press next; and why the last key did nothing.
 func (c *confirmModal) noteLines(inner int) []string {
 	th := c.th
 	var out []string
 	confirm := keys.Label(c.km.Modal.Confirm.Keys())
+	send := ""
+	if ok, _ := c.canSend(); ok {
+		send = lowerFirst(c.buttonLabel())
+	}
+	lost := ""
+	if c.lostEdit {
+		lost = "; what you typed was not taken: the amount is still " + c.shownAmount() + " — press " +
+			keys.Label(c.km.Modal.EditField.Keys()) + " to change it"
+	}
 	switch {
 	case c.swallowed > 0:
 		what := "1 key"
 		if c.swallowed > 1 {
 			what = fmt.Sprintf("%d keys", c.swallowed)
 		}
-		out = append(out, wrapStyled(th.Warning, fmt.Sprintf("! %s ignored — %s. Check the dialog: %s is then needed twice.",
-			what, c.why, confirm), inner)...)
+		text := fmt.Sprintf("! %s ignored — %s%s. Pause, %s to say you saw it", what, c.why, lost, confirm)
+		if send != "" {
+			text += fmt.Sprintf(", pause, %s to %s", confirm, send)
+		}
+		out = append(out, wrapStyled(th.Warning, text+".", inner)...)
 	case c.seen > 0:
 		what := "1 key was"
 		if c.seen > 1 {
 			what = fmt.Sprintf("%d keys were", c.seen)
 		}
-		out = append(out, wrapStyled(th.Warning, "! "+what+" ignored. Press "+confirm+" again to "+lowerFirst(c.buttonLabel())+
-			", as shown.", inner)...)
+		text := "! " + what + " ignored" + lost + "."
+		if send != "" {
+			text += " After a pause, press " + confirm + " again to " + send + ", as shown."
+		}
+		out = append(out, wrapStyled(th.Warning, text, inner)...)
 	}
 	if c.note != "" {
 		out = append(out, wrapStyled(th.Warning, "! "+c.note, inner)...)
@@ -488,8 +698,11 @@ func (c *confirmModal) noteLines(inner int) []string {
 func (c *confirmModal) hint() string {
 	cancel := keys.Label(c.km.Modal.Cancel.Keys()) + " cancel"
 	if c.editing {
-		return keys.Label(c.km.Modal.LeaveField.Keys()) + " done editing • " +
-			keys.Label(untyped(c.km.Modal.Cancel.Keys())) + " cancel"
+		done := keys.Label(c.km.Modal.LeaveField.Keys())
+		if c.selected {
+			return "typing replaces " + textsafe.Line(c.input.Value(), 40) + " • backspace clears • " + done + " done"
+		}
+		return done + " done editing • " + keys.Label(untyped(c.km.Modal.Cancel.Keys())) + " cancel"
 	}
 	first := keys.Label(c.km.Modal.Confirm.Keys()) + " " + lowerFirst(c.buttonLabel())
 	if ok, _ := c.canSend(); !ok {

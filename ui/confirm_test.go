@@ -85,6 +85,21 @@ func (d *dialog) clear() {
 
 func (d *dialog) view() string { return unwrapped(d.m.View(76, 21)) }
 
+// wait moves the dialog's clock on by dt.
+func (d *dialog) wait(dt time.Duration) { d.now = d.now.Add(dt) }
+
+// pause is the least pause the dialog wants before a confirming key.
+func (d *dialog) pause() { d.wait(ConfirmGuard) }
+
+// paste sends text as a terminal's bracketed paste.
+func (d *dialog) paste(text string) {
+	m, cmd, closed := d.m.Update(tea.PasteMsg{Content: text}, d.now)
+	d.m, d.closed = m, closed
+	if cmd != nil {
+		d.cmds = append(d.cmds, cmd)
+	}
+}
+
 func TestConfirmCancelIsFocusedByDefault(t *testing.T) {
 	p := &confirmProbe{}
 	d := openDialog(t, refundSpec(p))
@@ -132,8 +147,10 @@ func TestConfirmYSendsExactlyOnceWhatTheButtonNames(t *testing.T) {
 }
 
 // Keys in the first 400 ms are ignored and shown as ignored; after any
-// was, the first y only says "seen" and the second sends.
-func TestConfirmGuardIgnoresAndCountsKeysThenWantsYTwice(t *testing.T) {
+// was, every key less than 400 ms after the one before is ignored too; the
+// first y after a pause only says "seen", and the y that sends must come
+// after another pause.
+func TestConfirmGuardIgnoresAndCountsKeysThenWantsSeenAndAPause(t *testing.T) {
 	p := &confirmProbe{}
 	d := openDialog(t, refundSpec(p))
 	d.now = t0.Add(100 * time.Millisecond)
@@ -144,22 +161,306 @@ func TestConfirmGuardIgnoresAndCountsKeysThenWantsYTwice(t *testing.T) {
 	assert.Zero(t, p.calls)
 	v := d.view()
 	assert.Contains(t, v, "4 keys ignored — the dialog opened while you typed")
+	assert.Contains(t, v, "Pause, y to say you saw it, pause, y to refund 500.00 RUB.")
+	assert.NotContains(t, v, "what you typed was not taken", "none of these keys edits the amount")
 	assert.Contains(t, v, "[ Cancel ]", "the focus did not move")
 
 	d.now = t0.Add(400 * time.Millisecond)
 	d.press("y")
-	assert.False(t, d.closed, "the first y after ignored keys does not send")
+	assert.Zero(t, p.calls, "the guard is over, but the y came 1 ms after an ignored key")
+	assert.Contains(t, d.view(), "5 keys ignored — the dialog opened while you typed")
+
+	d.now = t0.Add(799 * time.Millisecond)
+	d.press("y")
+	assert.False(t, d.closed, "399 ms is no pause")
+	assert.Contains(t, d.view(), "6 keys ignored")
+
+	d.now = t0.Add(1199 * time.Millisecond)
+	d.press("y")
+	assert.False(t, d.closed, "the first y after a pause says seen")
 	assert.Zero(t, p.calls)
-	assert.Contains(t, d.view(), "Press y again to refund 500.00 RUB, as shown")
+	assert.Contains(t, d.view(), "6 keys were ignored. After a pause, press y again to refund 500.00 RUB, as shown.")
+
+	d.wait(ConfirmGuard - time.Millisecond)
+	d.press("y")
+	assert.Zero(t, p.calls, "the y that sends wants a pause too")
+	assert.Contains(t, d.view(), "1 key ignored — it came less than 0.4 s after the key before it")
+	d.pause()
+	d.press("y")
+	assert.Zero(t, p.calls, "seen again")
+	d.pause()
 	d.press("y")
 	require.True(t, d.closed)
 	assert.Equal(t, []money.Amount{rub("500")}, p.amounts)
 }
 
+// spec574 is a refund with 574.00 RUB left on a Settled payment.
+func spec574(p *confirmProbe) ConfirmSpec {
+	spec := refundSpec(p)
+	spec.Amount.Value, spec.Amount.Max = rub("574"), money.MustParse("574")
+	return spec
+}
+
+// Reported: with latency, R; as soon as the dialog showed, e, seven
+// backspaces, 15, enter (all ignored: "11 keys ignored", the field still
+// 574.00); 0.65 s later y y in one burst refunded 574.00. Now the first y
+// of the burst says seen, the second is too soon, nothing is sent, and the
+// dialog says in words that the typing was not taken.
+func TestConfirmYYBurstAfterIgnoredTypingSendsNothing(t *testing.T) {
+	p := &confirmProbe{}
+	d := openDialog(t, spec574(p))
+	d.now = t0.Add(20 * time.Millisecond)
+	d.press("e")
+	for range 7 {
+		d.wait(10 * time.Millisecond)
+		d.press("backspace")
+	}
+	d.wait(10 * time.Millisecond)
+	d.typeText("15")
+	d.press("enter")
+	v := d.view()
+	assert.Contains(t, v, "11 keys ignored — the dialog opened while you typed; what you typed was not taken: "+
+		"the amount is still 574.00 RUB — press tab/e to change it.")
+	assert.Contains(t, v, "[574.00 ", "the field is as it was")
+	assert.Equal(t, keys.ContextModal, d.m.Context(), "the field was not entered")
+
+	d.wait(650 * time.Millisecond)
+	d.press("y", "y")
+	assert.False(t, d.closed)
+	assert.Zero(t, p.calls, "a burst of y never sends")
+	v = d.view()
+	assert.Contains(t, v, "1 key ignored — it came less than 0.4 s after the key before it; what you typed was not taken: "+
+		"the amount is still 574.00 RUB — press tab/e to change it.", "the warning stays until the user acts")
+
+	d.pause()
+	d.press("y")
+	assert.Zero(t, p.calls)
+	assert.Contains(t, d.view(), "1 key was ignored; what you typed was not taken: the amount is still 574.00 RUB — "+
+		"press tab/e to change it. After a pause, press y again to refund 574.00 RUB, as shown.")
+	d.pause()
+	d.press("y")
+	require.True(t, d.closed)
+	assert.Equal(t, []money.Amount{rub("574")}, p.amounts, "what the dialog showed all along")
+}
+
+// What counts as typing that was not taken: the edit key, digits and
+// deletions typed for the field, a paste; not buttons, y or esc.
+func TestConfirmSaysWhenIgnoredKeysWouldHaveEditedTheAmount(t *testing.T) {
+	for name, tc := range map[string]struct {
+		keys  []string
+		paste string
+		lost  bool
+	}{
+		"tab":            {keys: []string{"tab"}, lost: true},
+		"digits":         {keys: []string{"1", "5"}, lost: true},
+		"a point":        {keys: []string{"."}, lost: true},
+		"ctrl+u":         {keys: []string{"ctrl+u"}, lost: true},
+		"backspace":      {keys: []string{"backspace"}, lost: true},
+		"a paste":        {paste: "15", lost: true},
+		"buttons":        {keys: []string{"right", "left", "enter"}},
+		"y and esc":      {keys: []string{"y", "esc"}},
+		"other letters":  {keys: []string{"j", "q"}},
+		"e among others": {keys: []string{"j", "e", "y"}, lost: true},
+	} {
+		p := &confirmProbe{}
+		d := openDialog(t, spec574(p))
+		d.now = t0.Add(50 * time.Millisecond)
+		d.press(tc.keys...)
+		if tc.paste != "" {
+			d.paste(tc.paste)
+		}
+		v := d.view()
+		assert.Contains(t, v, "ignored — the dialog opened while you typed", name)
+		if tc.lost {
+			assert.Contains(t, v, "what you typed was not taken: the amount is still 574.00 RUB — press tab/e to change it", name)
+		} else {
+			assert.NotContains(t, v, "what you typed was not taken", name)
+		}
+		assert.Contains(t, v, "[574.00 ", name)
+	}
+
+	// With e remapped, the note names the keys of the keymap.
+	km := keys.Default()
+	km.Modal.EditField.SetKeys("ctrl+e")
+	d := &dialog{t: t, m: NewConfirm(spec574(&confirmProbe{}), t0, km, NewTheme(true, true)), now: t0}
+	d.press("ctrl+e")
+	assert.Contains(t, d.view(), "the amount is still 574.00 RUB — press ctrl+e to change it")
+}
+
+// Typing, leaving the field with enter and y within 400 ms: the y came
+// too soon after what the dialog showed changed, so it is ignored and
+// counted, and from then on the dialog wants a pause, a y, a pause, a y.
+func TestConfirmYRightAfterAnEditIsIgnored(t *testing.T) {
+	p := &confirmProbe{}
+	d := openDialog(t, spec574(p))
+	d.press("e")
+	d.wait(50 * time.Millisecond)
+	d.typeText("15")
+	d.wait(50 * time.Millisecond)
+	d.press("enter")
+	assert.Contains(t, d.view(), "Refund 15.00 RUB")
+	d.wait(150 * time.Millisecond)
+	d.press("y")
+	assert.Zero(t, p.calls, "150 ms after enter")
+	assert.Contains(t, d.view(), "1 key ignored — it came less than 0.4 s after the key before it. "+
+		"Pause, y to say you saw it, pause, y to refund 15.00 RUB.")
+	d.wait(300 * time.Millisecond)
+	d.press("y")
+	assert.Zero(t, p.calls, "300 ms after the ignored y: still ignored")
+	assert.Contains(t, d.view(), "2 keys ignored")
+	d.pause()
+	d.press("y")
+	assert.Zero(t, p.calls, "seen")
+	d.pause()
+	d.press("y")
+	assert.Equal(t, []money.Amount{rub("15")}, p.amounts)
+}
+
+// Nothing but a change of what the dialog shows (a check digit typed) is
+// enough to hold y back as well.
+func TestConfirmYRightAfterTheCheckDigitsIsIgnored(t *testing.T) {
+	p := &confirmProbe{}
+	spec := refundSpec(p)
+	spec.Check = &TypedCheck{Over: money.MustParse("100"), Digits: "9010", Of: "payment 43149010"}
+	d := openDialog(t, spec)
+	d.typeText("9010")
+	d.wait(ConfirmGuard - time.Millisecond)
+	d.press("y")
+	assert.Zero(t, p.calls)
+	assert.Contains(t, d.view(), "1 key ignored — it came less than 0.4 s after the key before it")
+	d.pause()
+	d.press("y")
+	d.pause()
+	d.press("y")
+	assert.Equal(t, 1, p.calls)
+}
+
+// y y at once as soon as the guard is over, with no key before: what the
+// dialog showed stood for 400 ms, so the first y sends it, once.
+func TestConfirmYYBurstRightAfterTheGuardSendsOnce(t *testing.T) {
+	p := &confirmProbe{}
+	d := openDialog(t, refundSpec(p))
+	d.now = t0.Add(ConfirmGuard)
+	d.press("y", "y", "y")
+	require.True(t, d.closed)
+	assert.Equal(t, []money.Amount{rub("500")}, p.amounts)
+}
+
+// enter on the verb button is a confirming key like y: right then enter
+// in one burst sends nothing.
+func TestConfirmEnterRightAfterMovingToTheVerbIsIgnored(t *testing.T) {
+	p := &confirmProbe{}
+	d := openDialog(t, refundSpec(p))
+	d.press("right", "enter")
+	assert.False(t, d.closed)
+	assert.Zero(t, p.calls)
+	assert.Contains(t, d.view(), "1 key ignored — it came less than 0.4 s after the key before it")
+	d.pause()
+	d.press("enter")
+	assert.Zero(t, p.calls, "the first after the pause says seen")
+	d.pause()
+	d.press("enter")
+	assert.Equal(t, []money.Amount{rub("500")}, p.amounts)
+}
+
+// Reported: "R, e, 106 gives [900.00106] and only one decimal point". The
+// prefilled amount is selected when the field is entered: the first typed
+// character replaces it, and the hint line says so.
+func TestConfirmTypingReplacesTheSelectedPrefill(t *testing.T) {
+	p := &confirmProbe{}
+	spec := refundSpec(p)
+	spec.Amount.Value, spec.Amount.Max = rub("900"), money.MustParse("900")
+	d := openDialog(t, spec)
+	d.press("e")
+	v := d.view()
+	assert.Contains(t, v, "typing replaces 900.00 • backspace clears • enter/tab done")
+	assert.Contains(t, d.m.View(76, 21), NewTheme(true, true).Text.Reverse(true).Render("900.00"),
+		"the selection is drawn in reverse video")
+	d.typeText("106")
+	v = d.view()
+	assert.Contains(t, v, "[106 ")
+	assert.NotContains(t, v, "900.00106")
+	assert.NotContains(t, v, "only one decimal point")
+	assert.Contains(t, v, "enter/tab done editing", "no selection once typed over")
+	d.press("enter")
+	assert.Contains(t, d.view(), "Refund 106.00 RUB")
+	d.pause()
+	d.press("y")
+	assert.Equal(t, []money.Amount{rub("106")}, p.amounts)
+}
+
+// backspace (or delete, ctrl+u…) clears a selected amount; arrows, home
+// and end keep the text and only end the selection; entering the field
+// again selects what is there, typed or prefilled; a paste replaces it.
+func TestConfirmSelectedAmountClearsMovesAndSelectsAgain(t *testing.T) {
+	for _, k := range []string{"backspace", "delete", "ctrl+u", "ctrl+w", "ctrl+k"} {
+		d := openDialog(t, refundSpec(&confirmProbe{}))
+		d.press("tab", k)
+		v := d.view()
+		assert.Contains(t, v, "Amount to refund: [ ", k)
+		assert.Contains(t, v, "enter the amount", k)
+		d.typeText("7")
+		assert.Contains(t, d.view(), "[7 ", k)
+	}
+	for _, k := range []string{"left", "right", "home", "end"} {
+		d := openDialog(t, refundSpec(&confirmProbe{}))
+		d.press("tab", k)
+		v := d.view()
+		assert.Contains(t, v, "[500.00", k)
+		assert.NotContains(t, v, "typing replaces", k)
+		d.typeText("1")
+		assert.Contains(t, d.view(), map[string]string{"left": "[500.010", "right": "[500.001", "home": "[1500.00", "end": "[500.001"}[k], k)
+	}
+
+	d := openDialog(t, refundSpec(&confirmProbe{}))
+	d.press("e")
+	d.typeText("12")
+	d.press("enter", "e")
+	assert.Contains(t, d.view(), "typing replaces 12 • backspace clears", "the typed amount is selected again")
+	d.paste("250")
+	assert.Contains(t, d.view(), "[250 ", "a paste replaces it")
+	d.press("tab")
+	assert.Contains(t, d.view(), "Refund 250.00 RUB")
+}
+
+// A service may report what is left with more decimals than the
+// currency has (82.989 RUB). The dialog shows it whole, prefilled and in
+// the button, and takes it; other amounts with extra decimals are refused.
+func TestConfirmTakesARemainderFinerThanTheCurrency(t *testing.T) {
+	p := &confirmProbe{}
+	spec := refundSpec(p)
+	spec.Amount.Value, spec.Amount.Max = rub("82.989"), money.MustParse("82.989")
+	d := openDialog(t, spec)
+	v := d.view()
+	assert.Contains(t, v, "[82.989 ")
+	assert.Contains(t, v, "at most 82.989 RUB (still refundable)")
+	assert.Contains(t, v, "Refund 82.989 RUB")
+	assert.NotContains(t, v, "✗")
+	d.press("y")
+	require.True(t, d.closed)
+	assert.Equal(t, []money.Amount{rub("82.989")}, p.amounts)
+
+	d = openDialog(t, spec)
+	d.press("e")
+	d.typeText("10.001")
+	assert.Contains(t, d.view(), "RUB amounts have at most 2 decimals (only 82.989 exactly, as the service gave it)")
+	d.press("ctrl+u")
+	d.typeText("82.99")
+	assert.Contains(t, d.view(), "too much: at most 82.989 RUB")
+	d.press("ctrl+u")
+	d.typeText("82.9890")
+	d.press("enter")
+	assert.Contains(t, d.view(), "Refund 82.989 RUB", "typed back in full, it is taken")
+	d.press("e", "backspace")
+	d.typeText("82.98")
+	d.press("enter")
+	assert.Contains(t, d.view(), "Refund 82.98 RUB")
+}
+
 // Issue 7: "R, then quickly tab 106 enter (inside the guard), then y"
 // refunded the whole 500.00 instead of 106.00. Now the typing is shown as
-// ignored, the dialog still shows 500.00, and y sends nothing; what a
-// second y sends is what the dialog shows.
+// ignored, the dialog still shows 500.00, and y sends nothing; what is
+// sent later is what the dialog shows.
 func TestTypingInsideTheGuardNeverBecomesAnotherAmount(t *testing.T) {
 	p := &confirmProbe{}
 	d := openDialog(t, refundSpec(p))
@@ -171,16 +472,19 @@ func TestTypingInsideTheGuardNeverBecomesAnotherAmount(t *testing.T) {
 	v := d.view()
 	assert.Contains(t, v, "[500.00", "the field is as it was")
 	assert.Contains(t, v, "Refund 500.00 RUB")
+	assert.Contains(t, v, "what you typed was not taken: the amount is still 500.00 RUB — press tab/e to change it")
 	assert.NotContains(t, v, "106")
 
 	// The user now types the amount they meant, after the guard: the
-	// dialog shows it, and that is what y sends.
+	// dialog shows it, and that is what y sends, after a pause.
 	d.press("e")
 	d.clear()
 	d.typeText("106")
 	d.press("enter")
 	assert.Contains(t, d.view(), "[106 ", "kept as typed, not rewritten to 106.00")
 	assert.Contains(t, d.view(), "Refund 106.00 RUB")
+	assert.NotContains(t, d.view(), "what you typed was not taken", "the user acted on the dialog since")
+	d.pause()
 	d.press("y")
 	require.Equal(t, 1, p.calls)
 	assert.Equal(t, rub("106"), p.amounts[0])
@@ -211,6 +515,7 @@ func TestConfirmShowsTheAmountAsTypedAndRefusesWhatIsNotOne(t *testing.T) {
 			assert.Contains(t, v, "["+typed, "typed %q stays as typed", typed)
 		}
 		assert.Contains(t, v, "Refund —", "typed %q: the button names no amount", typed)
+		d.pause()
 		d.press("y")
 		assert.Zero(t, p.calls, "typed %q", typed)
 		assert.Contains(t, d.view(), "cannot confirm: the amount is not valid")
@@ -234,6 +539,7 @@ func TestConfirmTakesAGroupedEditedAmount(t *testing.T) {
 	d.press("tab")
 	assert.Contains(t, d.view(), "[1,000.5 ")
 	assert.Contains(t, d.view(), "Refund 1,000.50 RUB")
+	d.pause()
 	d.press("y")
 	require.True(t, d.closed)
 	assert.Equal(t, []money.Amount{rub("1000.5")}, p.amounts)
@@ -264,13 +570,16 @@ func TestConfirmButtonsMoveAndPress(t *testing.T) {
 	assert.Contains(t, d.view(), "[ Release 1,250.00 RUB ]", "the fixed amount is named")
 	d.press("left")
 	assert.Contains(t, d.view(), "[ Cancel ]")
-	d.press("right", "enter")
+	d.press("right")
+	d.pause()
+	d.press("enter")
 	require.True(t, d.closed)
 	assert.Equal(t, []money.Amount{hold}, p.amounts)
 }
 
 // A dialog that is not on screen in full acts on nothing; when it shows
-// again the guard starts again and y is needed twice.
+// again the guard starts again, and after keys were ignored it wants a
+// pause, y (seen), a pause, y.
 func TestConfirmActsOnlyWhileShown(t *testing.T) {
 	p := &confirmProbe{}
 	d := openDialog(t, refundSpec(p))
@@ -282,10 +591,41 @@ func TestConfirmActsOnlyWhileShown(t *testing.T) {
 	d.press("y")
 	assert.Zero(t, p.calls, "within the guard after reappearing")
 	assert.Contains(t, d.view(), "4 keys ignored — the dialog reappeared while you typed")
-	d.now = d.now.Add(ConfirmGuard)
+	d.pause()
 	c.setShown(true, d.now) // still shown: the guard does not restart
 	d.press("y")
 	assert.Zero(t, p.calls, "the first y after ignored keys only says seen")
+	d.pause()
+	d.press("y")
+	assert.Equal(t, 1, p.calls)
+}
+
+// A resize below the minimum and back, with no key pressed meanwhile:
+// the dialog reappeared, so y acts only 400 ms after that; one too soon
+// is ignored, and then it wants the pause, y, pause, y of ignored keys.
+func TestConfirmReappearingAfterAResizeRestartsTheGuard(t *testing.T) {
+	p := &confirmProbe{}
+	d := openDialog(t, refundSpec(p))
+	c := d.c()
+	c.setShown(false, d.now)
+	d.wait(300 * time.Millisecond)
+	c.setShown(true, d.now)
+	d.wait(ConfirmGuard - time.Millisecond)
+	d.press("y")
+	assert.Zero(t, p.calls)
+	assert.Contains(t, d.view(), "1 key ignored — the dialog reappeared while you typed")
+	d.pause()
+	d.press("y")
+	d.pause()
+	d.press("y")
+	assert.Equal(t, 1, p.calls)
+
+	// Without a key too soon, y after the guard sends at once.
+	p = &confirmProbe{}
+	d = openDialog(t, refundSpec(p))
+	d.c().setShown(false, d.now)
+	d.c().setShown(true, d.now)
+	d.pause()
 	d.press("y")
 	assert.Equal(t, 1, p.calls)
 }
@@ -307,6 +647,7 @@ func TestConfirmLargeAmountWantsTheLastDigitsTyped(t *testing.T) {
 	d.press("backspace")
 	d.typeText("010")
 	assert.Contains(t, d.view(), "[9010] ✓")
+	d.pause()
 	d.press("y")
 	require.Equal(t, 1, p.calls)
 	assert.Equal(t, rub("500"), p.amounts[0])
@@ -321,6 +662,7 @@ func TestConfirmLargeAmountWantsTheLastDigitsTyped(t *testing.T) {
 	d.typeText("100")
 	d.press("enter")
 	assert.NotContains(t, d.view(), "type 9010")
+	d.pause()
 	d.press("y")
 	assert.Equal(t, []money.Amount{rub("100")}, p.amounts)
 }
@@ -340,8 +682,11 @@ func TestConfirmFitsOrSaysItDoesNot(t *testing.T) {
 	spec.Check = &TypedCheck{Over: money.MustParse("100"), Digits: "9010", Of: "payment 43149010"}
 	c := NewConfirm(spec, t0, keys.Default(), NewTheme(true, true)).(*confirmModal)
 	c.swallow(whyOpened)
+	c.lostEdit = true
 	c.note = "a note about the last key that did nothing"
 	assert.True(t, c.fits(76, 20), "everything at once fits 80x24 with an error line")
+	c.seen, c.swallowed = 11, 0
+	assert.True(t, c.fits(76, 20), "and once the ignored keys were acknowledged")
 
 	for range 30 {
 		spec.Lines = append(spec.Lines, "a long fact about the payment that has to wrap inside the dialog box somewhere")

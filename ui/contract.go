@@ -200,9 +200,10 @@ type (
 	}
 	// OpenConfirmMsg replaces the preparing dialog of Ticket (see
 	// ActionMsg) with a confirmation (design §7, issue 7): Cancel focused,
-	// y confirms, n or esc cancels, keys pressed within 400 ms of it
-	// appearing ignored (and then y needed twice), an amount prefilled and
-	// validated before y can act. The shell calls Spec.Confirm exactly
+	// y confirms only what it showed unchanged for 400 ms with no key
+	// pressed, n or esc cancels, keys pressed within 400 ms of it
+	// appearing ignored (and then y needed twice, each after a pause; see
+	// NewConfirm), an amount prefilled and validated before y can act. The shell calls Spec.Confirm exactly
 	// once, when the user confirms. A message whose Ticket is not the open
 	// preparing dialog's (the user gave up) is dropped: a dialog never
 	// stacks on another.

@@ -817,7 +817,8 @@ func TestCreateConfirmationCancelledSendsNothing(t *testing.T) {
 }
 
 // Keys typed at the confirmation as it appears are ignored; y then needs
-// pressing twice, and more y's send nothing more: one payment is made.
+// pressing twice, each after a pause, and more y's send nothing more: one
+// payment is made.
 func TestCreateConfirmTwiceSendsOnce(t *testing.T) {
 	e := newEnv(t, envOpts{})
 	e.size(80, 24)
@@ -833,7 +834,13 @@ func TestCreateConfirmTwiceSendsOnce(t *testing.T) {
 	d.press("y") // "I have seen it"
 	assert.False(t, d.closed)
 	assert.Empty(t, e.journal(), "not sent yet")
-	d.wait(50 * time.Millisecond)
+	d.wait(ui.ConfirmGuard - time.Millisecond)
+	d.press("y") // too soon after the one before: ignored
+	assert.False(t, d.closed)
+	assert.Empty(t, e.journal(), "not sent yet")
+	d.wait(ui.ConfirmGuard)
+	d.press("y") // "I have seen it", again
+	d.wait(ui.ConfirmGuard)
 	d.press("y")
 	require.True(t, d.closed)
 	// The shell has closed it; a dialog that gets y again sends nothing.
