@@ -18,6 +18,7 @@ import (
 	"paydash/backend/journal"
 	"paydash/backend/known"
 	"paydash/backend/money"
+	"paydash/backend/safefile"
 	"paydash/backend/sandbox"
 	"paydash/keys"
 	"paydash/ui"
@@ -95,12 +96,14 @@ func openSession(ctx context.Context, s settings, sys system, now time.Time) (_ 
 	}()
 
 	if s.LogPath != "" {
-		// A regular file or none: a named pipe would block the open (and
-		// signals with it) until something reads it.
-		if st, err := os.Stat(s.LogPath); err == nil && !st.Mode().IsRegular() {
-			return nil, usagef("%s: %v; give a file paydash may write", describe(s.LogFrom, s.LogPath), &notRegularError{mode: st.Mode()})
+		// A regular file or none, never through a symbolic link: a named
+		// pipe would block the open (and signals with it) until something
+		// reads it, and a link would make paydash write somewhere else.
+		f, err := safefile.OpenAppend(s.LogPath, 0o600)
+		var odd *safefile.NotRegularError
+		if errors.As(err, &odd) {
+			return nil, usagef("%s: it is %s; give a regular file paydash may write", describe(s.LogFrom, s.LogPath), odd.What())
 		}
-		f, err := os.OpenFile(s.LogPath, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o600)
 		if err != nil {
 			return nil, usagef("%s: %s; give a file paydash may write", describe(s.LogFrom, s.LogPath), describeFileErr(err))
 		}
@@ -326,11 +329,20 @@ func checkTerminal() error {
 // either way the dashboard starts, and says so.
 func openKnown(path string, sess *session) *known.Store {
 	st, err := known.Open(path)
-	var corrupt *known.CorruptError
+	var (
+		corrupt *known.CorruptError
+		odd     *safefile.NotRegularError
+	)
 	switch {
 	case errors.As(err, &corrupt) && corrupt.MovedTo != "":
 		sess.warnings = append(sess.warnings, fmt.Sprintf("the known tokens file %s could not be read (%v); it was moved to %s and paydash starts a new one",
 			path, corrupt.Reason, corrupt.MovedTo))
+	case errors.As(err, &odd):
+		// A link, a pipe, a device: nothing was read through it, and
+		// nothing will be written there.
+		sess.warnings = append(sess.warnings, fmt.Sprintf("the known tokens file %s is %s; paydash leaves it as it is and keeps the tokens it learns for this run only",
+			odd.Path, odd.What()))
+		return known.NewMemory()
 	case err != nil:
 		sess.warnings = append(sess.warnings, fmt.Sprintf("the known tokens file %s cannot be used (%v); the Tokens tab keeps what it learns for this run only",
 			path, err))

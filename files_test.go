@@ -203,8 +203,21 @@ func TestConfigAndCAFilesAreBounded(t *testing.T) {
 		_, err := openSession(context.Background(), settings{LogPath: fifo, LogFrom: "--log"}, sys, time.Now())
 		var ue *usageError
 		require.True(t, errors.As(err, &ue), "%v", err)
-		assert.Contains(t, err.Error(), "--log "+fifo+": not a regular file (a named pipe)")
+		assert.Contains(t, err.Error(), "--log "+fifo+": it is a named pipe (FIFO)")
 	}
+
+	// The request log is written, so a symbolic link there is not followed:
+	// the file it points to is left as it is.
+	victim := filepath.Join(dir, "victim.txt")
+	require.NoError(t, os.WriteFile(victim, []byte("someone else's\n"), 0o600))
+	link := filepath.Join(dir, "requests.log")
+	require.NoError(t, os.Symlink(victim, link))
+	_, err := openSession(context.Background(), settings{LogPath: link, LogFrom: "--log"}, sys, time.Now())
+	var ue *usageError
+	require.True(t, errors.As(err, &ue), "%v", err)
+	assert.Contains(t, err.Error(), "--log "+link+": it is a symbolic link to "+victim)
+	raw, _ := os.ReadFile(victim)
+	assert.Equal(t, "someone else's\n", string(raw))
 
 	// A config of the right size still works.
 	small := filepath.Join(dir, "small.toml")

@@ -38,11 +38,17 @@ type NotRegularError struct {
 }
 
 func (e *NotRegularError) Error() string {
+	return fmt.Sprintf("%s is %s, not a regular file; paydash does not write through it and leaves it as it is", e.Path, e.What())
+}
+
+// What says what the path is, for a sentence: "a named pipe (FIFO)", "a
+// symbolic link to /home/x/other.json".
+func (e *NotRegularError) What() string {
 	what := Describe(e.Mode)
 	if e.Mode&fs.ModeSymlink != 0 && e.Target != "" {
 		what += " to " + e.Target
 	}
-	return fmt.Sprintf("%s is %s, not a regular file; paydash does not write through it and leaves it as it is", e.Path, what)
+	return what
 }
 
 func (e *NotRegularError) Unwrap() error { return ErrNotRegular }
