@@ -130,11 +130,17 @@ var configKeys = []string{"base_url", "ca_file", "merchants", "merchant", "read_
 
 // defaultTypedOver are the amounts above which a confirmation asks for the
 // last four digits of the payment id typed (issue 7): a refund or capture
-// a support person does not do every day. Other currencies have no such
-// check unless confirm_typed_over names them (or "*").
+// a support person does not do every day, about 500–1,500 US dollars in
+// the currencies named. "*" is every other currency: 1,000 of it, the
+// threshold of the dollar and the euro. No currency's unit is worth much
+// more than three dollars (the Kuwaiti dinar, the strongest, about 3.3), so
+// this never lets a large amount through unchecked; in currencies with
+// small units (KRW, IDR, VND…) it asks for nearly every amount, until
+// confirm_typed_over names them.
 var defaultTypedOver = map[string]string{
 	"RUB": "50000", "USD": "1000", "EUR": "1000", "GBP": "1000", "CHF": "1000",
 	"CNY": "10000", "KZT": "500000", "BYN": "3000", "UAH": "40000", "JPY": "150000",
+	"*": "1000",
 }
 
 // flagValues are the dashboard's flags as parsed.
@@ -845,8 +851,9 @@ when it holds a secret):
   v1_password = "..."
   confirm_typed_over = { RUB = 50000, USD = 1000, "*" = 5000 }
                                      # above these a confirmation asks for the
-                                     # payment id's last four digits typed
-                                     # (a single number: every currency)
+                                     # payment id's last four digits typed;
+                                     # "*": any currency not named (1000 unless
+                                     # set); a single number: every currency
 
   [keys]                             # remap keys: action = ["key", ...]
   refund = ["ctrl+r"]

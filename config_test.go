@@ -304,8 +304,11 @@ func TestConfirmTypedOver(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, money.MustParse("50000"), s.TypedOver["RUB"], "a default for roubles")
 	assert.Equal(t, money.MustParse("1000"), s.TypedOver["USD"])
-	_, any := s.TypedOver["*"]
-	assert.False(t, any, "no default for currencies nobody named")
+	assert.Equal(t, money.MustParse("1000"), s.TypedOver["*"], "a default for every other currency")
+	for _, cur := range []string{"KWD", "TRY", "KRW", "INR", "XAF"} {
+		_, named := s.TypedOver[cur]
+		assert.False(t, named, "%s is not in the table: \"*\" applies", cur)
+	}
 
 	ts.writeConfig(t, "confirm_typed_over = { rub = 100_000, USD = \"2500.50\", EUR = 0.5, \"*\" = 7000 }\n", 0o600)
 	s, err = loadSettings(nil, ts.sys())
@@ -315,6 +318,11 @@ func TestConfirmTypedOver(t *testing.T) {
 	assert.Equal(t, money.MustParse("0.5"), s.TypedOver["EUR"])
 	assert.Equal(t, money.MustParse("7000"), s.TypedOver["*"])
 	assert.Equal(t, money.MustParse("1000"), s.TypedOver["GBP"], "defaults the file leaves alone stay")
+
+	ts.writeConfig(t, "confirm_typed_over = { RUB = 100 }\n", 0o600)
+	s, err = loadSettings(nil, ts.sys())
+	require.NoError(t, err)
+	assert.Equal(t, money.MustParse("1000"), s.TypedOver["*"], "naming one currency keeps the default for the others")
 
 	ts.writeConfig(t, "confirm_typed_over = 20000\n", 0o600)
 	s, err = loadSettings(nil, ts.sys())
