@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -584,4 +585,54 @@ func sentLines(reqs ...action.Request) []journal.Entry {
 			Interface: string(r.Interface), IdempotencyKey: r.IdempotencyKey, ActionID: r.ID})
 	}
 	return out
+}
+
+// reportsFinerRefund is a service that reports a refund finer than the
+// currency's minor unit (an older sandbox took 0.011 RUB), so that what is
+// left has more decimals than the currency: 83.00 − 0.011 = 82.989.
+type reportsFinerRefund struct {
+	backend.Backend
+	extra money.Decimal
+}
+
+func (r *reportsFinerRefund) RefundsOfPayment(ctx context.Context, p backend.Payment) ([]backend.Refund, error) {
+	rs, err := r.Backend.RefundsOfPayment(ctx, p)
+	if err != nil {
+		return nil, err
+	}
+	return append(rs, backend.Refund{ID: "R-FINE", PaymentID: p.ID, Status: backend.RefundSuccess,
+		Amount: money.Amount{Value: r.extra, Currency: p.Amount.Currency}}), nil
+}
+
+// Whatever remainder the service reports is shown whole and taken as it
+// is: the refund dialog prefills 82.989, names it on its button, and y
+// sends exactly that.
+func TestRefundOfARemainderFinerThanTheCurrency(t *testing.T) {
+	e := newEnv(t, envOpts{wrap: func(b backend.Backend) backend.Backend {
+		return &reportsFinerRefund{Backend: b, extra: money.MustParse("0.011")}
+	}})
+	e.size(80, 24)
+	e.init()
+	paid := e.heldOrPaid(false, "83.00")
+	cur := paid.Amount.Currency
+	e.act(keys.ActRefund)
+	spec, found := e.confirmSpec()
+	require.True(t, found, "a confirmation, not a refusal")
+	left := money.Amount{Value: money.MustParse("82.989"), Currency: cur}
+	require.NotNil(t, spec.Amount)
+	assert.Equal(t, left, spec.Amount.Value, "the prefill is the remainder as reported")
+	assert.Equal(t, left.Value, spec.Amount.Max)
+	assert.Contains(t, strings.Join(spec.Lines, "\n"), "refunded so far: 0.011 "+cur+" · left: 82.989 "+cur)
+
+	var sent []money.Amount
+	spec.Confirm = func(a money.Amount) tea.Cmd { sent = append(sent, a); return nil }
+	opened := e.now()
+	c := ui.NewConfirm(spec, opened, keys.Default(), ui.NewTheme(true, true))
+	screen := strings.Join(strings.Fields(ansi.Strip(c.View(76, 21))), " ")
+	assert.Contains(t, screen, "[82.989 ")
+	assert.Contains(t, screen, "Refund 82.989 "+cur)
+	assert.NotContains(t, screen, "✗", "no complaint about its decimals")
+	_, _, closed := c.Update(keyPress("y"), opened.Add(ui.ConfirmGuard))
+	assert.True(t, closed)
+	assert.Equal(t, []money.Amount{left}, sent)
 }
