@@ -2,26 +2,18 @@ package sandbox
 
 import (
 	"bufio"
-	"crypto/tls"
 	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
 	"strings"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
-
-// shortBodyDeadline sets bodyReadTimeout for one test (no test of this
-// package runs in parallel).
-func shortBodyDeadline(t *testing.T, d time.Duration) {
-	old := bodyReadTimeout
-	bodyReadTimeout = d
-	t.Cleanup(func() { bodyReadTimeout = old })
-}
 
 func TestOversizeBodyIs413(t *testing.T) {
 	srv := start(t, Options{Payments: 0})
@@ -67,60 +59,69 @@ func TestOversizeV1FormIsAV1Error(t *testing.T) {
 	assert.Contains(t, env.Message, "1 MiB")
 }
 
+// In a synctest bubble (bubble_test.go): the real 30 s deadline, on the
+// bubble's clock, so the answer comes exactly when the deadline passes,
+// however loaded the machine.
 func TestSlowSenderIsCutOff(t *testing.T) {
-	shortBodyDeadline(t, 300*time.Millisecond)
-	srv := start(t, Options{Payments: 0})
-	conn, err := tls.Dial("tcp", strings.TrimPrefix(srv.BaseURL(), "https://"), &tls.Config{RootCAs: srv.CertPool()})
-	require.NoError(t, err)
-	defer conn.Close()
+	synctest.Test(t, func(t *testing.T) {
+		srv, pn := bubbleServer(t, Options{})
+		conn, err := pn.dial(t.Context(), "", "")
+		require.NoError(t, err)
+		defer conn.Close()
 
-	began := time.Now()
-	_, err = fmt.Fprintf(conn, "POST /api/v2/payments HTTP/1.1\r\nHost: sandbox\r\nAuthorization: Bearer %s\r\n"+
-		"Content-Type: application/json\r\nContent-Length: 1000\r\n\r\n", srv.Store().V2Token())
-	require.NoError(t, err)
-	stop := make(chan struct{})
-	defer close(stop)
-	go func() { // one byte a second, until the connection is closed
-		tick := time.NewTicker(time.Second)
-		defer tick.Stop()
-		for {
-			if _, err := conn.Write([]byte("{")); err != nil {
-				return
+		began := time.Now()
+		stop := make(chan struct{})
+		defer close(stop)
+		go func() { // the headers, then one byte of the body a second until the connection is closed
+			_, err := fmt.Fprintf(conn, "POST /api/v2/payments HTTP/1.1\r\nHost: sandbox\r\nAuthorization: Bearer %s\r\n"+
+				"Content-Type: application/json\r\nContent-Length: 1000\r\n\r\n", srv.Store().V2Token())
+			tick := time.NewTicker(time.Second)
+			defer tick.Stop()
+			for err == nil {
+				_, err = conn.Write([]byte("{"))
+				select {
+				case <-tick.C:
+				case <-stop:
+					return
+				}
 			}
-			select {
-			case <-tick.C:
-			case <-stop:
-				return
-			}
-		}
-	}()
+		}()
 
-	require.NoError(t, conn.SetReadDeadline(time.Now().Add(5*time.Second)))
-	br := bufio.NewReader(conn)
-	resp, err := http.ReadResponse(br, nil)
-	require.NoError(t, err, "an answer, not a connection held open")
-	body, _ := io.ReadAll(resp.Body)
-	resp.Body.Close()
-	elapsed := time.Since(began)
-	assert.Equal(t, http.StatusRequestTimeout, resp.StatusCode, string(body))
-	var ae apiError
-	require.NoError(t, json.Unmarshal(body, &ae), string(body))
-	assert.Equal(t, "validation_error", ae.Code)
-	assert.Contains(t, strings.Join(ae.Errors, " "), "did not arrive within 300ms")
-	assert.Less(t, elapsed, 2*time.Second)
+		br := bufio.NewReader(conn)
+		resp, err := http.ReadResponse(br, nil)
+		require.NoError(t, err, "an answer, not a connection held open")
+		body, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		assert.Equal(t, bodyReadTimeout, time.Since(began), "the body's deadline, counted from its headers")
+		assert.Equal(t, http.StatusRequestTimeout, resp.StatusCode, string(body))
+		var ae apiError
+		require.NoError(t, json.Unmarshal(body, &ae), string(body))
+		assert.Equal(t, "validation_error", ae.Code)
+		assert.Contains(t, strings.Join(ae.Errors, " "), "did not arrive within 30s")
 
-	// And the connection is closed: no second request on it.
-	_, err = br.ReadByte()
-	assert.Error(t, err)
+		// And the connection is closed: no second request on it.
+		_, err = br.ReadByte()
+		assert.Error(t, err)
+	})
 }
 
 // The body deadline is for the body only: a handler that takes longer
-// (here held by a latency fault) still answers.
+// (here held by a latency fault three times the deadline) still answers.
 func TestBodyDeadlineDoesNotCutSlowAnswers(t *testing.T) {
-	shortBodyDeadline(t, 200*time.Millisecond)
-	srv := start(t, Options{Payments: 0, Faults: Faults{Latency: 700 * time.Millisecond}})
-	c := newClient(t, srv)
-	resp, b := c.call("POST", "/api/v2/payments", `{"merchantId":"1001"}`)
-	assert.NotEqual(t, http.StatusRequestTimeout, resp.StatusCode, string(b))
-	assert.Less(t, resp.StatusCode, 500, string(b))
+	synctest.Test(t, func(t *testing.T) {
+		const latency = 3 * bodyReadTimeout
+		srv, pn := bubbleServer(t, Options{Faults: Faults{Latency: latency}})
+		req, err := http.NewRequest("POST", srv.BaseURL()+"/api/v2/payments", strings.NewReader(`{"merchantId":"1001"}`))
+		require.NoError(t, err)
+		req.Header.Set("Authorization", "Bearer "+srv.Store().V2Token())
+		req.Header.Set("Content-Type", "application/json")
+		t0 := time.Now()
+		resp, err := bubbleClient(t, pn, 0).Do(req)
+		require.NoError(t, err)
+		b, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		assert.Equal(t, latency, time.Since(t0), "answered after the whole latency")
+		assert.NotEqual(t, http.StatusRequestTimeout, resp.StatusCode, string(b))
+		assert.Less(t, resp.StatusCode, 500, string(b))
+	})
 }

@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"paydash/backend/money"
@@ -146,34 +147,64 @@ func refundedValues(t *testing.T, srv *Server, id string) []string {
 
 // A latency is a network's: the request travels half of it, is then served
 // in full whatever the client does, and its answer travels the other half.
+// In a synctest bubble (bubble_test.go), so the clients' timeouts and the
+// injected latency run on one fake clock: every "after" below is exact,
+// however loaded the machine is.
 func TestLatencyServesWhatArrivedWhateverTheClientDoes(t *testing.T) {
-	const latency = time.Second
-	srv := start(t, Options{Faults: Faults{Latency: latency}})
-	p := settledPayment(t, srv)
-	giveUpAfter := func(d time.Duration) *http.Client {
-		c := newClient(t, srv)
-		c.hc.Timeout = d
-		return c.hc
-	}
+	synctest.Test(t, func(t *testing.T) {
+		const latency = time.Second
+		srv, pn := bubbleServer(t, Options{Faults: Faults{Latency: latency}})
+		p := settledPayment(t, srv)
+		// refund sends a refund through a client that gives up after
+		// giveUpAfter; its outcome comes on the channel.
+		refund := func(giveUpAfter time.Duration, value string) <-chan error {
+			done := make(chan error, 1)
+			hc := bubbleClient(t, pn, giveUpAfter)
+			go func() { done <- refundPost(srv, hc, p.ID, value) }()
+			return done
+		}
+		pending := func(done <-chan error) bool {
+			select {
+			case err := <-done:
+				t.Errorf("answered early: %v", err)
+				return false
+			default:
+				return true
+			}
+		}
 
-	// Gone before the request reached the service: not served.
-	require.Error(t, refundPost(srv, giveUpAfter(latency/5), p.ID, "1.00"))
-	time.Sleep(latency)
-	assert.Empty(t, refundedValues(t, srv, p.ID), "a client gone in the first half is never served")
+		// Gone before the request reached the service: not served, ever.
+		t0 := time.Now()
+		err := <-refund(latency/5, "1.00")
+		require.Error(t, err, "the client gave up")
+		assert.Equal(t, latency/5, time.Since(t0))
+		time.Sleep(latency)
+		synctest.Wait()
+		assert.Empty(t, refundedValues(t, srv, p.ID), "a client gone in the first half is never served")
 
-	// Gone while the answer travels back: served all the same.
-	t0 := time.Now()
-	require.Error(t, refundPost(srv, giveUpAfter(latency/2+latency/5), p.ID, "2.00"), "the client gave up")
-	assert.Less(t, time.Since(t0), latency, "it gave up before the answer came")
-	require.Eventually(t, func() bool {
-		return assert.ObjectsAreEqual([]string{"2.00"}, refundedValues(t, srv, p.ID))
-	}, 5*time.Second, 20*time.Millisecond, "the refund is made: the service did it, the client never heard")
+		// Gone while the answer travels back: served all the same.
+		t0 = time.Now()
+		done := refund(latency/2+latency/5, "2.00")
+		time.Sleep(latency / 2)
+		synctest.Wait()
+		assert.Equal(t, []string{"2.00"}, refundedValues(t, srv, p.ID), "served once half the latency has passed")
+		require.True(t, pending(done), "its answer still travels")
+		require.Error(t, <-done, "the client gave up")
+		assert.Equal(t, latency/2+latency/5, time.Since(t0), "before the answer came")
+		time.Sleep(latency)
+		synctest.Wait()
+		assert.Equal(t, []string{"2.00"}, refundedValues(t, srv, p.ID), "the service did it once; the client never heard")
 
-	// A patient client gets its answer after the whole latency.
-	t0 = time.Now()
-	require.NoError(t, refundPost(srv, giveUpAfter(5*latency), p.ID, "3.00"))
-	assert.GreaterOrEqual(t, time.Since(t0), latency)
-	assert.Equal(t, []string{"2.00", "3.00"}, refundedValues(t, srv, p.ID))
+		// A patient client gets its answer after the whole latency.
+		t0 = time.Now()
+		done = refund(5*latency, "3.00")
+		time.Sleep(latency - time.Nanosecond)
+		synctest.Wait()
+		assert.Equal(t, []string{"2.00", "3.00"}, refundedValues(t, srv, p.ID))
+		require.True(t, pending(done), "not before the whole latency")
+		require.NoError(t, <-done)
+		assert.Equal(t, latency, time.Since(t0))
+	})
 }
 
 // Half of the dropped connections are dropped before the request is served,
