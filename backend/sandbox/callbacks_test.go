@@ -58,7 +58,7 @@ func TestCallbacksDeliveredAndRetried(t *testing.T) {
 	c := newClient(t, srv)
 
 	p := c.pay(cardPayment("1001", "4000000000000077", "123.45", callback(hook.URL+"/cb")))
-	require.Eventually(t, func() bool { return len(rc.snapshot()) == 3 }, 5*time.Second, 10*time.Millisecond,
+	require.Eventually(t, func() bool { return len(rc.snapshot()) == 3 }, eventually, 10*time.Millisecond,
 		"two failures, then the third try succeeds")
 	calls := rc.snapshot()
 	for _, call := range calls {
@@ -77,15 +77,15 @@ func TestCallbacksDeliveredAndRetried(t *testing.T) {
 
 	// complete -> another notification, with the new status.
 	c.want(200, "PUT", "/api/v2/payments/"+p.ID+"/complete", map[string]string{"code": "123456"}, nil)
-	require.Eventually(t, func() bool { return len(rc.snapshot()) == 4 }, 5*time.Second, 10*time.Millisecond)
+	require.Eventually(t, func() bool { return len(rc.snapshot()) == 4 }, eventually, 10*time.Millisecond)
 	assert.Equal(t, "Settled", rc.snapshot()[3].body["status"])
 
-	// Settling by time notifies too.
+	// Settling by time notifies too. Each delivery runs on its own, so the
+	// creation's (Pending) and the settling's may arrive in either order.
 	c.pay(cardPayment("1001", "4000000000000259", "5", callback(hook.URL+"/cb")))
-	require.Eventually(t, func() bool {
-		calls := rc.snapshot()
-		return len(calls) == 6 && calls[5].body["status"] == "Settled"
-	}, 5*time.Second, 10*time.Millisecond)
+	require.Eventually(t, func() bool { return len(rc.snapshot()) == 6 }, eventually, 10*time.Millisecond)
+	calls = rc.snapshot()
+	assert.ElementsMatch(t, []any{"Pending", "Settled"}, []any{calls[4].body["status"], calls[5].body["status"]})
 
 	// Token status changes notify the token's callbackUrl.
 	var tok tToken
@@ -93,7 +93,7 @@ func TestCallbacksDeliveredAndRetried(t *testing.T) {
 		"paymentData": map[string]any{"card": map[string]any{"pan": "4111111111111111"}},
 		"protocol":    map[string]any{"callbackUrl": hook.URL + "/token"}}, &tok)
 	c.want(200, "PUT", "/api/v2/paymenttokens/"+tok.ID+"/complete", nil, nil)
-	require.Eventually(t, func() bool { return len(rc.snapshot()) == 7 }, 5*time.Second, 10*time.Millisecond)
+	require.Eventually(t, func() bool { return len(rc.snapshot()) == 7 }, eventually, 10*time.Millisecond)
 	tb := rc.snapshot()[6].body
 	assert.Equal(t, tok.ID, tb["id"])
 	assert.Equal(t, "Active", tb["status"])
@@ -108,8 +108,9 @@ func TestCallbackGivesUpAfterFiveRetries(t *testing.T) {
 	srv := start(t, Options{CallbackBackoff: 5 * time.Millisecond})
 	c := newClient(t, srv)
 	c.pay(cardPayment("1001", "4111111111111111", "1", callback(hook.URL)))
-	require.Eventually(t, func() bool { return len(rc.snapshot()) == 6 }, 5*time.Second, 10*time.Millisecond)
-	time.Sleep(200 * time.Millisecond) // 5 ms doubling five times is 155 ms
+	// The delivery ends (given up), and no try follows: nothing is left
+	// running to make one.
+	srv.deliver.running.Wait()
 	assert.Len(t, rc.snapshot(), 6, "one try and five retries, then it gives up")
 }
 
@@ -125,18 +126,25 @@ func TestCallbacksOnlyToLoopback(t *testing.T) {
 	var logs bytes.Buffer
 	var logMu sync.Mutex
 	logger := slog.New(slog.NewTextHandler(lockedWriter{&logs, &logMu}, &slog.HandlerOptions{Level: slog.LevelDebug}))
-	srv := start(t, Options{Payments: 100, Logger: logger, SettleDelay: 10 * time.Millisecond})
+	// Time moves when the test says: every settling below has happened,
+	// its callback sent or dropped, when Advance returns.
+	clock := newFakeClock()
+	srv := start(t, Options{Payments: 100, Now: clock.Now, Logger: logger, SettleDelay: 10 * time.Millisecond})
 	ct := &countingTransport{}
 	srv.deliver.client.Transport = ct
 	c := newClient(t, srv)
 	for _, u := range []string{"http://203.0.113.7/cb", "https://merchant.example.com/hook", "http://10.0.0.1:8080/", "http://localhost.example.com/"} {
 		c.pay(cardPayment("1001", "4000000000000259", "1", callback(u)))
 	}
-	// Seeded payments settling by time point at example hosts.
+	// Seeded payments settling by time (the seed's live part, arrivals)
+	// point at example hosts.
 	for range 3 {
 		srv.Store().Arrive()
 	}
-	time.Sleep(150 * time.Millisecond)
+	moved, err := srv.Store().Advance(time.Minute)
+	require.NoError(t, err)
+	require.GreaterOrEqual(t, moved, 4+3, "the payments above, the arrivals and the seed's live part moved")
+	srv.deliver.running.Wait()
 	assert.Zero(t, ct.n.Load(), "nothing is sent to a non-loopback address")
 	logMu.Lock()
 	assert.Contains(t, logs.String(), "callback dropped")
@@ -144,7 +152,8 @@ func TestCallbacksOnlyToLoopback(t *testing.T) {
 
 	// The same sender does deliver to loopback.
 	c.pay(cardPayment("1001", "4111111111111111", "1", callback("http://127.0.0.1:9/cb")))
-	require.Eventually(t, func() bool { return ct.n.Load() == 1 }, 2*time.Second, 10*time.Millisecond)
+	srv.deliver.running.Wait()
+	assert.Equal(t, int32(1), ct.n.Load())
 
 	for u, ok := range map[string]bool{
 		"http://127.0.0.1:8080/cb": true, "https://localhost/x": true, "http://[::1]:9/": true, "http://127.8.9.10/": true,

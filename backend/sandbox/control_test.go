@@ -16,7 +16,11 @@ type tAdvance struct {
 }
 
 func TestControlAdvanceMakesWhatIsDueHappen(t *testing.T) {
-	srv := start(t, Options{SettleDelay: 5 * time.Second})
+	// A clock that moves only when told: on the real one the settler would
+	// settle the refund by itself once 5 s had passed, and the advance's
+	// "now" would be later by however long the requests took.
+	clock := newFakeClock()
+	srv := start(t, Options{Now: clock.Now, SettleDelay: 5 * time.Second})
 	c := newClient(t, srv)
 
 	p := c.pay(cardPayment("1001", "4111111111111111", "100"))
@@ -30,9 +34,8 @@ func TestControlAdvanceMakesWhatIsDueHappen(t *testing.T) {
 	before := srv.Store().Now()
 	var adv tAdvance
 	c.want(200, "POST", "/_sandbox/clock/advance", map[string]any{"duration": "6s"}, &adv)
-	assert.GreaterOrEqual(t, adv.Events, 2, "the refund and the payment")
-	assert.False(t, adv.Now.Before(before.Add(6*time.Second)), "%s is not 6 s after %s", adv.Now, before)
-	assert.Less(t, adv.Now.Sub(before), 6*time.Second+2*time.Second)
+	assert.Equal(t, 2, adv.Events, "the refund and the payment")
+	assert.Equal(t, before.Add(6*time.Second), adv.Now)
 
 	c.want(200, "GET", "/api/v2/refunds/"+r.ID, nil, &r)
 	assert.Equal(t, "Success", r.Status)
@@ -48,7 +51,7 @@ func TestControlAdvanceMakesWhatIsDueHappen(t *testing.T) {
 	assert.Equal(t, "Pending", c.getPayment(inv.PaymentID).Status)
 	before = srv.Store().Now()
 	c.want(200, "POST", "/_sandbox/clock/advance/", `{"duration": 90}`, &adv)
-	assert.False(t, adv.Now.Before(before.Add(90*time.Second)))
+	assert.Equal(t, before.Add(90*time.Second), adv.Now)
 	assert.Equal(t, 1, adv.Events)
 	got := c.getPayment(inv.PaymentID)
 	assert.Equal(t, "Rejected", got.Status)
@@ -57,7 +60,8 @@ func TestControlAdvanceMakesWhatIsDueHappen(t *testing.T) {
 }
 
 func TestControlAdvanceRefusesBadDurations(t *testing.T) {
-	srv := start(t, Options{})
+	clock := newFakeClock() // still, so that "did not move" is exact
+	srv := start(t, Options{Now: clock.Now})
 	c := newClient(t, srv)
 	before := srv.Store().Now()
 	for body, contains := range map[string]string{
@@ -80,11 +84,12 @@ func TestControlAdvanceRefusesBadDurations(t *testing.T) {
 	} {
 		c.wantError(400, "validation_error", contains, "POST", "/_sandbox/clock/advance", body)
 	}
-	assert.Less(t, srv.Store().Now().Sub(before), 5*time.Second, "the clock did not move")
+	assert.Equal(t, before, srv.Store().Now(), "the clock did not move")
 }
 
 func TestControlResetGoesBackToTheSeed(t *testing.T) {
-	srv := start(t, Options{Payments: 300})
+	clock := newFakeClock() // the "real" time a reset goes back to, exactly
+	srv := start(t, Options{Payments: 300, Now: clock.Now})
 	c := newClient(t, srv)
 	seeded := srv.Store().PaymentCount()
 
@@ -127,7 +132,7 @@ func TestControlResetGoesBackToTheSeed(t *testing.T) {
 	}
 	c.want(200, "POST", "/_sandbox/reset", nil, &out)
 	assert.True(t, out.Reset)
-	assert.WithinDuration(t, time.Now(), out.Now, time.Minute, "the advance is undone")
+	assert.Equal(t, clock.Now(), out.Now, "the advance is undone")
 
 	c.wantError(404, "invalid_operation", "not found", "GET", "/api/v2/payments/"+inv.PaymentID, nil)
 	var st tSticker
@@ -155,7 +160,7 @@ func TestControlCallbackResend(t *testing.T) {
 	c := newClient(t, srv)
 
 	p := c.pay(cardPayment("1001", "4111111111111111", "5", callback(hook.URL+"/cb")))
-	require.Eventually(t, func() bool { return len(rc.snapshot()) == 1 }, 5*time.Second, 10*time.Millisecond)
+	require.Eventually(t, func() bool { return len(rc.snapshot()) == 1 }, eventually, 10*time.Millisecond)
 
 	var out struct {
 		DeliveryID string `json:"deliveryId"`
@@ -166,11 +171,11 @@ func TestControlCallbackResend(t *testing.T) {
 	assert.Equal(t, p.ID, out.ID)
 	assert.Equal(t, hook.URL+"/cb", out.URL)
 	assert.Equal(t, "cb_2", out.DeliveryID, "the payment's first delivery was cb_1")
-	require.Eventually(t, func() bool { return len(rc.snapshot()) == 2 }, 5*time.Second, 10*time.Millisecond)
+	require.Eventually(t, func() bool { return len(rc.snapshot()) == 2 }, eventually, 10*time.Millisecond)
 	calls := rc.snapshot()
 	assert.Equal(t, calls[0].body, calls[1].body, "the same notification again")
 	assert.Equal(t, "Settled", calls[1].body["status"])
-	require.Eventually(t, func() bool { return strings.Contains(lb.String(), "delivery=cb_2") }, 5*time.Second, 10*time.Millisecond,
+	require.Eventually(t, func() bool { return strings.Contains(lb.String(), "delivery=cb_2") }, eventually, 10*time.Millisecond,
 		"the delivery id is in the log")
 
 	// A token's callback too.
@@ -179,9 +184,9 @@ func TestControlCallbackResend(t *testing.T) {
 		"paymentData": map[string]any{"card": map[string]any{"pan": "4111111111111111"}},
 		"protocol":    map[string]any{"callbackUrl": hook.URL + "/token"}}, &tok)
 	c.want(200, "PUT", "/api/v2/paymenttokens/"+tok.ID+"/complete", nil, nil)
-	require.Eventually(t, func() bool { return len(rc.snapshot()) == 3 }, 5*time.Second, 10*time.Millisecond)
+	require.Eventually(t, func() bool { return len(rc.snapshot()) == 3 }, eventually, 10*time.Millisecond)
 	c.want(202, "POST", "/_sandbox/callbacks/"+tok.ID+"/resend", nil, &out)
-	require.Eventually(t, func() bool { return len(rc.snapshot()) == 4 }, 5*time.Second, 10*time.Millisecond)
+	require.Eventually(t, func() bool { return len(rc.snapshot()) == 4 }, eventually, 10*time.Millisecond)
 	assert.Equal(t, rc.snapshot()[2].body, rc.snapshot()[3].body)
 
 	// Nothing was sent for these: unknown, no callbackUrl, not a loopback address.

@@ -17,6 +17,17 @@ import (
 // Tests talk to a real sandbox over HTTPS, trusting only its CA, with plain
 // net/http: the paydash client is deliberately not used here.
 
+// eventually bounds a wait for something asynchronous (a callback
+// delivery, a log line written as a request ends, the real-time settler):
+// long enough that no load makes it run out, since it only ever delays a
+// test that is failing anyway. Timing itself is tested on fake clocks (a
+// fakeClock, or a synctest bubble: bubble_test.go), never on this.
+const eventually = time.Minute
+
+// patience is the HTTP clients' timeout: there only so that a hung request
+// fails its test rather than the whole run.
+const patience = 2 * time.Minute
+
 // fakeClock is a store clock the test moves by hand.
 type fakeClock struct {
 	mu sync.Mutex
@@ -57,7 +68,7 @@ type client struct {
 func newClient(t testing.TB, srv *Server) *client {
 	tr := &http.Transport{TLSClientConfig: &tls.Config{RootCAs: srv.CertPool()}}
 	t.Cleanup(tr.CloseIdleConnections)
-	return &client{t: t, base: srv.BaseURL(), hc: &http.Client{Transport: tr, Timeout: 15 * time.Second}, token: srv.Store().V2Token()}
+	return &client{t: t, base: srv.BaseURL(), hc: &http.Client{Transport: tr, Timeout: patience}, token: srv.Store().V2Token()}
 }
 
 // call sends a request; body is nil (none), a string or []byte (sent as

@@ -314,18 +314,18 @@ func TestArrivalsAndContextEnd(t *testing.T) {
 	ctx, cancel := context.WithCancel(t.Context())
 	srv, err := Start(ctx, Options{Arrivals: 10 * time.Millisecond, SettleDelay: 10 * time.Millisecond})
 	require.NoError(t, err)
-	require.Eventually(t, func() bool { return srv.Store().PaymentCount() >= 5 }, 5*time.Second, 10*time.Millisecond)
+	require.Eventually(t, func() bool { return srv.Store().PaymentCount() >= 5 }, eventually, 10*time.Millisecond)
 	// Arrivals settle by time like any new payment.
 	require.Eventually(t, func() bool {
 		list, _ := srv.Store().FilterPayments(PaymentFilter{Statuses: []PaymentStatus{PaymentSettled, PaymentAuthorized, PaymentRejected}})
 		return len(list) > 0
-	}, 5*time.Second, 10*time.Millisecond)
+	}, eventually, 10*time.Millisecond)
 
 	cancel() // ending the context closes the server
 	require.Eventually(t, func() bool {
 		_, err := tls.Dial("tcp", strings.TrimPrefix(srv.BaseURL(), "https://"), &tls.Config{RootCAs: srv.CertPool()})
 		return err != nil
-	}, 5*time.Second, 10*time.Millisecond)
+	}, eventually, 10*time.Millisecond)
 	// Close again: it returns once the first Close (started by the context)
 	// has stopped everything; an arrival drawn just before the context ended
 	// may still have been landing while the listener closed.

@@ -56,7 +56,7 @@ func (lb *logBuffer) requestLines(pieces ...string) []string {
 // the answer).
 func (lb *logBuffer) line(t *testing.T, pieces ...string) string {
 	t.Helper()
-	require.Eventually(t, func() bool { return len(lb.requestLines(pieces...)) > 0 }, 5*time.Second, 5*time.Millisecond,
+	require.Eventually(t, func() bool { return len(lb.requestLines(pieces...)) > 0 }, eventually, 5*time.Millisecond,
 		"no request line with %q in:\n%s", pieces, lb.String())
 	time.Sleep(20 * time.Millisecond) // a second line would be a bug: give it the time to show
 	lines := lb.requestLines(pieces...)
@@ -92,7 +92,7 @@ func TestLogEveryRequest(t *testing.T) {
 	c.want(200, "POST", "/api/v2/payments", body, nil, "Idempotency-Key", "order-77-pay")
 	require.Eventually(t, func() bool {
 		return len(lb.requestLines("method=POST", "idempotencyKey=order-77-pay")) == 2
-	}, 5*time.Second, 5*time.Millisecond)
+	}, eventually, 5*time.Millisecond)
 	assert.NotContains(t, line, "outcome=")
 
 	// A refusal is logged with its status.

@@ -200,7 +200,11 @@ func TestHoldCaptureCancelRefund(t *testing.T) {
 }
 
 func TestTokenRules(t *testing.T) {
-	srv := start(t, Options{SettleDelay: 150 * time.Millisecond})
+	// The tokenization page is filled in SettleDelay after it is made: on a
+	// clock that moves only by Advance, so that it is still Created when
+	// read, however long the requests take.
+	clock := newFakeClock()
+	srv := start(t, Options{Now: clock.Now, SettleDelay: 150 * time.Millisecond})
 	c := newClient(t, srv)
 	var tok tToken
 	c.want(200, "POST", "/api/v2/paymenttokens", map[string]any{
@@ -257,10 +261,14 @@ func TestTokenRules(t *testing.T) {
 	assert.Equal(t, srv.BaseURL()+"/tokenize/"+created.TokenID, created.URL)
 	c.want(200, "GET", "/api/v2/paymenttokens/"+created.TokenID, nil, &tok)
 	assert.Equal(t, "Created", tok.Status)
-	require.Eventually(t, func() bool {
-		c.want(200, "GET", "/api/v2/paymenttokens/"+created.TokenID, nil, &tok)
-		return tok.Status == "Active"
-	}, 5*time.Second, 20*time.Millisecond)
+	_, err := srv.Store().Advance(150*time.Millisecond - time.Nanosecond)
+	require.NoError(t, err)
+	c.want(200, "GET", "/api/v2/paymenttokens/"+created.TokenID, nil, &tok)
+	assert.Equal(t, "Created", tok.Status, "not before SettleDelay")
+	_, err = srv.Store().Advance(time.Nanosecond)
+	require.NoError(t, err)
+	c.want(200, "GET", "/api/v2/paymenttokens/"+created.TokenID, nil, &tok)
+	assert.Equal(t, "Active", tok.Status)
 	assert.Equal(t, "Visa *1111", tok.Title)
 
 	// A payment asking to save its card makes an Active token.
@@ -361,7 +369,7 @@ func TestSettleByTime(t *testing.T) {
 	require.Eventually(t, func() bool {
 		c.want(200, "GET", "/api/v2/refunds/"+rejected.ID, nil, &rejected)
 		return rejected.Status != "Pending"
-	}, 5*time.Second, 20*time.Millisecond)
+	}, eventually, 20*time.Millisecond)
 	assert.Equal(t, "Rejected", rejected.Status)
 	c.want(200, "GET", "/api/v2/refunds/"+ok.ID, nil, &ok)
 	assert.Equal(t, "Success", ok.Status)

@@ -137,7 +137,11 @@ func TestV1NonceStoreBounded(t *testing.T) {
 }
 
 func TestV1Payments(t *testing.T) {
-	srv := start(t, Options{Payments: 2000, SettleDelay: 50 * time.Millisecond})
+	// The seed's live part moves by time (its pending payments settle
+	// seconds after start): on a clock that does not move, a payment picked
+	// by its status still has it when v1 reads it.
+	clock := newFakeClock()
+	srv := start(t, Options{Payments: 2000, Now: clock.Now, SettleDelay: 50 * time.Millisecond})
 	st := srv.Store()
 	acc := newV1Client(t, srv, "accountant")
 	c := newClient(t, srv)
@@ -282,8 +286,16 @@ func TestV1ListsAndOverflow(t *testing.T) {
 }
 
 func TestV1RefundsBothWays(t *testing.T) {
-	srv := start(t, Options{Payments: 200, SettleDelay: 100 * time.Millisecond})
+	// Refunds settle when the test moves the clock, never while it reads
+	// them (on the real clock, 100 ms can pass between two requests).
+	clock := newFakeClock()
+	srv := start(t, Options{Payments: 200, Now: clock.Now, SettleDelay: 100 * time.Millisecond})
 	st := srv.Store()
+	settle := func() {
+		t.Helper()
+		_, err := st.Advance(100 * time.Millisecond)
+		require.NoError(t, err)
+	}
 	acc := newV1Client(t, srv, "accountant")
 	c := newClient(t, srv)
 	p := c.pay(cardPayment("1001", "4111111111111111", "1000"))
@@ -298,10 +310,9 @@ func TestV1RefundsBothWays(t *testing.T) {
 	assert.Equal(t, json.Number("100.00"), refunds.Refunds[0].Amount)
 	assert.Nil(t, refunds.Refunds[0].ExternalID)
 	assert.Nil(t, refunds.Refunds[0].ErrorCode)
-	require.Eventually(t, func() bool {
-		l := response[tRefundList](t, acc.ok("listRefunds", "paymentID", p.ID))
-		return l.Refunds[0].State == "SUCCESS"
-	}, 5*time.Second, 20*time.Millisecond)
+	settle()
+	refunds = response[tRefundList](t, acc.ok("listRefunds", "paymentID", p.ID))
+	assert.Equal(t, "SUCCESS", refunds.Refunds[0].State)
 
 	// A refund made through v1 shows in v2, with its externalID kept.
 	env := acc.post("refundPayment", "paymentID", p.ID, "amount", "250.50", "externalID", "ret-77")
@@ -330,22 +341,19 @@ func TestV1RefundsBothWays(t *testing.T) {
 
 	// A refund ending in .13 fails: FAILURE with its code and text.
 	env = acc.post("refundPayment", "paymentID", p.ID, "amount", "100.13")
-	require.Eventually(t, func() bool {
-		l := response[tRefundList](t, acc.ok("listRefunds", "paymentID", p.ID))
-		for _, r := range l.Refunds {
-			if r.RefundID == env.Refund.RefundID {
-				if r.State != "FAILURE" {
-					return false
-				}
-				require.NotNil(t, r.ErrorCode)
-				assert.Equal(t, -31, *r.ErrorCode)
-				require.NotNil(t, r.ErrorDesc)
-				assert.NotEmpty(t, *r.ErrorDesc)
-				return true
-			}
+	settle()
+	var failed *tV1Refund
+	for _, r := range response[tRefundList](t, acc.ok("listRefunds", "paymentID", p.ID)).Refunds {
+		if r.RefundID == env.Refund.RefundID {
+			failed = &r
 		}
-		return false
-	}, 5*time.Second, 20*time.Millisecond)
+	}
+	require.NotNil(t, failed)
+	assert.Equal(t, "FAILURE", failed.State)
+	require.NotNil(t, failed.ErrorCode)
+	assert.Equal(t, -31, *failed.ErrorCode)
+	require.NotNil(t, failed.ErrorDesc)
+	assert.NotEmpty(t, *failed.ErrorDesc)
 
 	// Refunds of a payment that is not COMPLETE: -31, or -15 if CANCELLED.
 	hold := c.pay(cardPayment("1001", "4111111111111111", "300", dual))

@@ -11,7 +11,6 @@ import (
 	"net/url"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/stretchr/testify/require"
 )
@@ -57,7 +56,7 @@ func newV1Client(t testing.TB, srv *Server, login string) *v1Client {
 	require.True(t, ok, login)
 	tr := &http.Transport{TLSClientConfig: &tls.Config{RootCAs: srv.CertPool()}}
 	t.Cleanup(tr.CloseIdleConnections)
-	return &v1Client{t: t, base: srv.BaseURL(), hc: &http.Client{Transport: tr, Timeout: 30 * time.Second}, login: u.Login, password: u.Password}
+	return &v1Client{t: t, base: srv.BaseURL(), hc: &http.Client{Transport: tr, Timeout: patience}, login: u.Login, password: u.Password}
 }
 
 // v1Req is one request; zero members take the defaults (GET, a fresh
