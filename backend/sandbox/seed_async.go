@@ -346,7 +346,15 @@ type seedRun struct {
 	next    int            // the newest chunk not made yet; -1: all made
 	refunds [][]seedRefund // by chunk
 	live    []liveRefund
+	gate    chan struct{} // seedRestGate when the seed began
 }
+
+// seedRestGate, when not nil, holds the background part of a seed begun
+// meanwhile until it is closed (or the seed is stopped). Nil in the
+// product: tests set it to see the store serve while the seed is
+// incomplete, whatever the machine's speed (seedfast_test.go); a seed that
+// raced the test's requests would make that a bet.
+var seedRestGate chan struct{}
 
 // beginSeed seeds an empty store (s.storeData fresh): the merchants,
 // stickers, tokens, the newest chunks and the live part at once, the rest
@@ -409,7 +417,7 @@ func (s *Store) beginSeed(ctx context.Context) error {
 	s.payments = make([]*Payment, plan.regular, payments+64)
 	s.horizon = math.MaxInt64
 
-	run := &seedRun{plan: plan, gen: g, next: plan.chunks() - 1, refunds: make([][]seedRefund, plan.chunks())}
+	run := &seedRun{plan: plan, gen: g, next: plan.chunks() - 1, refunds: make([][]seedRefund, plan.chunks()), gate: seedRestGate}
 	made := 0
 	for ; run.next >= 0 && made < min(seedSyncMin, plan.regular); run.next-- {
 		ch, err := g.makeChunk(ctx, plan, run.next)
@@ -443,6 +451,12 @@ func (s *Store) beginSeed(ctx context.Context) error {
 func (s *Store) seedRest(ctx context.Context, sd *seeder, run *seedRun) {
 	defer close(sd.exit)
 	defer sd.cancel()
+	if run.gate != nil { // a stop meanwhile goes on as any other (the chunks see ctx)
+		select {
+		case <-run.gate:
+		case <-ctx.Done():
+		}
+	}
 	plan, g := run.plan, run.gen
 	type result struct {
 		ch  chunk
