@@ -90,6 +90,10 @@ func (m *formModal) Update(msg tea.Msg, now time.Time) (ui.Modal, tea.Cmd, bool)
 		if !ok {
 			return m, nil, true
 		}
+		// The form submits within the Update of the key that submits it
+		// (views/forms/nav.go), so the confirmation is the dialog from the
+		// very next key on: keys typed in the same burst reach it as it
+		// appears, and it ignores and counts them; no field takes them.
 		return ui.NewConfirm(m.confirmSpec(req), now, m.km, m.th), nil, false
 	}
 	return m, cmd, false

@@ -995,3 +995,83 @@ func TestCreateStickerWithALostAnswerIsFoundOut(t *testing.T) {
 	assert.Contains(t, big, "Sticker "+made.ID+" for 75.00 RUB · Active", "the result dialog opens once it is known")
 	assert.Equal(t, made.Payload, qrIn(t, big))
 }
+
+// burst gives the dialog every key of s (as in a terminal: "\r" is enter)
+// before running any command they returned, as the runtime does with keys
+// typed faster than it reads them: they wait in its input ahead of the
+// commands' results. The commands then run in the order they were
+// returned.
+func (d *dialog) burst(s string) {
+	d.e.t.Helper()
+	var cmds []tea.Cmd
+	for _, r := range s {
+		k := tea.KeyPressMsg{Code: r, Text: string(r)}
+		if r == '\r' {
+			k = keyPress("enter")
+		}
+		require.False(d.e.t, d.closed, "the dialog is closed")
+		m, cmd, closed := d.m.Update(k, d.now)
+		if m != nil {
+			d.m = m
+		}
+		d.closed = closed
+		d.m.View(76, 21)
+		cmds = append(cmds, cmd)
+	}
+	for _, c := range cmds {
+		d.run(c)
+	}
+}
+
+// fieldValue is what the form shows in the field titled title: the text
+// after "> " on the line under the title.
+func fieldValue(screen, title string) string {
+	lines := body(screen)
+	for i, l := range lines {
+		if strings.TrimSpace(strings.TrimLeft(l, "┃ ")) == title && i+1 < len(lines) {
+			v := strings.TrimSpace(strings.TrimLeft(lines[i+1], "┃ "))
+			if rest, ok := strings.CutPrefix(v, ">"); ok {
+				return strings.TrimSpace(rest)
+			}
+			return "(no input: " + v + ")"
+		}
+	}
+	return "(no field " + title + ")"
+}
+
+// Keys typed in one burst go where the focus is when each is read: after
+// enter to the next field, and after the enter that submits to the
+// confirmation, which ignores them (it has only just appeared), never into
+// a field and never as a y that confirms.
+func TestCreateFormBurstGoesToTheFieldInFocus(t *testing.T) {
+	e := newEnv(t, envOpts{})
+	e.size(80, 24)
+	e.init()
+	before := e.srv.Store().PaymentCount()
+
+	d := e.openNew()
+	fm := d.m.(*formModal)
+	d.burst("100\r\r50") // the amount, RUB as it is, a description
+	scr := d.screen()
+	assert.Equal(t, "100", fieldValue(scr, "Amount"), "no key after enter went into the amount:\n%s", scr)
+	assert.Equal(t, "50", fieldValue(scr, "Description"), "the keys after enter went to the next field:\n%s", scr)
+
+	// On to the last page and past it in one burst: the order number, six
+	// fields as they are, the enter that submits, then y y.
+	d.burst("\rORD-9" + strings.Repeat("\r", 7) + "yy")
+	require.Equal(t, forms.Submitted, fm.form.State(), "the last enter submitted the form:\n%s", d.screen())
+	assert.Equal(t, []string{
+		"Merchant: " + e.scope.MerchantID,
+		"Amount: 100.00 RUB",
+		"Description: 50",
+		"Order number: ORD-9",
+		"Hold (dual mode): no: the money is charged at once",
+	}, fm.form.Summary(), "no field took the y's")
+	scr = d.screen()
+	assert.False(t, d.closed, "the y's did not confirm:\n%s", scr)
+	assert.NotContains(t, scr, "yy")
+	assert.Equal(t, "Create this payment link?", body(scr)[0])
+	assert.Contains(t, scr, "ignored", "the confirmation counted the keys it did not take:\n%s", scr)
+	assert.Equal(t, before, e.srv.Store().PaymentCount(), "nothing was sent")
+	assert.Empty(t, e.journal())
+}
