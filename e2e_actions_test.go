@@ -206,17 +206,21 @@ func (tm *terminal) dialog(t *testing.T, key, title string) string {
 }
 
 // digitsIfAsked types the payment id's last four digits when the dialog
-// asks for them (an amount above confirm_typed_over), as the user must.
-func (tm *terminal) digitsIfAsked(t *testing.T, id string) {
+// asks for them (an amount above confirm_typed_over), as the user must,
+// then pauses: a y right after them would be ignored. It says whether it
+// typed them.
+func (tm *terminal) digitsIfAsked(t *testing.T, id string) bool {
 	t.Helper()
 	last4 := id[len(id)-4:]
 	if !strings.Contains(unwrappedScreen(tm.vt.Screen()), "type "+last4+",") {
-		return
+		return false
 	}
 	tm.send(t, last4)
 	tm.waitFor(t, "the digits accepted", func(sc string) bool {
 		return strings.Contains(sc, "["+last4+"] ✓")
 	})
+	time.Sleep(modalGuard + 200*time.Millisecond)
+	return true
 }
 
 // shownAmount is the amount the confirm button names on the screen.
@@ -267,7 +271,8 @@ func TestEndToEndHostileTimingUnderFaults(t *testing.T) {
 
 	// 1. Issue 7: "R, then quickly tab 106 enter (inside the guard), then
 	// y" refunded the whole amount. Now the keys are shown as ignored,
-	// nothing is sent, and the next two y's send what the dialog shows.
+	// nothing is sent, and the next two y's, each after a pause, send what
+	// the dialog shows.
 	p := settled[0]
 	tm.open(t, p.ID, "Settled")
 	// (Pressed again, all of it, when the faults broke the reading of the
@@ -277,15 +282,10 @@ func TestEndToEndHostileTimingUnderFaults(t *testing.T) {
 	shown := shownAmount(t, sc)
 	assert.NotEqual(t, money.MustParse("106"), shown.Value, "the typing inside the guard did not become the amount")
 	time.Sleep(modalGuard + 200*time.Millisecond)
-	tm.digitsIfAsked(t, p.ID)
-	tm.send(t, "y")
-	tm.waitFor(t, "the dialog asking for y again", func(sc string) bool {
-		return strings.Contains(unwrappedScreen(sc), "Press y again to refund")
-	})
+	typed := tm.digitsIfAsked(t, p.ID)
 	assert.Empty(t, newRefunds(before[p.ID], s.refunds(p)), "nothing was sent yet")
-	tm.send(t, "y")
+	tm.confirmAfterIgnored(t, "Refund payment "+p.ID, "refund", !typed)
 	did = append(did, confirmed{backend.ActionRefund, p, shown})
-	tm.waitFor(t, "the dialog gone", func(sc string) bool { return !strings.Contains(sc, "Refund payment "+p.ID) })
 
 	// 2. The action key pressed twice: one dialog; n leaves nothing behind.
 	h := held[0]
@@ -301,7 +301,8 @@ func TestEndToEndHostileTimingUnderFaults(t *testing.T) {
 	assert.Equal(t, v2.PaymentStatusAuthorized, s.payment(h.ID).Status)
 
 	// 3. A resize under the dialog: y pressed while the window is too
-	// small acts on nothing; back at full size the dialog wants y twice.
+	// small acts on nothing; back at full size the dialog wants y twice,
+	// each after a pause.
 	sc = tm.dialog(t, "c", "Capture payment "+h.ID)
 	shown = shownAmount(t, sc)
 	time.Sleep(modalGuard + 200*time.Millisecond)
@@ -317,14 +318,9 @@ func TestEndToEndHostileTimingUnderFaults(t *testing.T) {
 	})
 	assert.Equal(t, v2.PaymentStatusAuthorized, s.payment(h.ID).Status, "the y in the small window captured nothing")
 	time.Sleep(modalGuard + 200*time.Millisecond)
-	tm.digitsIfAsked(t, h.ID)
-	tm.send(t, "y")
-	tm.waitFor(t, "the dialog asking for y again", func(sc string) bool {
-		return strings.Contains(unwrappedScreen(sc), "Press y again to capture")
-	})
-	tm.send(t, "y")
+	typed = tm.digitsIfAsked(t, h.ID)
+	tm.confirmAfterIgnored(t, "Capture payment "+h.ID, "capture", !typed)
 	did = append(did, confirmed{backend.ActionCapture, h, shown})
-	tm.waitFor(t, "the dialog gone", func(sc string) bool { return !strings.Contains(sc, "Capture payment "+h.ID) })
 
 	// 4. An amount typed after the guard is what is sent, as typed.
 	p = settled[1]
@@ -339,12 +335,14 @@ func TestEndToEndHostileTimingUnderFaults(t *testing.T) {
 	tm.send(t, "\r")
 	sc = tm.waitFor(t, "the button naming 1.00", func(sc string) bool { return strings.Contains(sc, "Refund 1.00 ") })
 	shown = shownAmount(t, sc)
+	time.Sleep(modalGuard + 200*time.Millisecond) // y confirms only what stood still for the guard
 	tm.send(t, "y")
 	did = append(did, confirmed{backend.ActionRefund, p, shown})
 
 	// 5. A capture confirmed with the second held payment, y pressed in
 	// the same instant the dialog is asked for: the keys wait, and the
-	// capture happens only after the two y's that follow.
+	// capture happens only after the two y's that follow, each after a
+	// pause.
 	h = held[1]
 	tm.settle()
 	tm.open(t, h.ID, "Authorized")
@@ -353,10 +351,8 @@ func TestEndToEndHostileTimingUnderFaults(t *testing.T) {
 	assert.Equal(t, v2.PaymentStatusAuthorized, s.payment(h.ID).Status, "y typed ahead captured nothing")
 	shown = shownAmount(t, sc)
 	time.Sleep(modalGuard + 200*time.Millisecond)
-	tm.digitsIfAsked(t, h.ID)
-	tm.send(t, "y")
-	tm.settle()
-	tm.send(t, "y")
+	typed = tm.digitsIfAsked(t, h.ID)
+	tm.confirmAfterIgnored(t, "Capture payment "+h.ID, "capture", !typed)
 	did = append(did, confirmed{backend.ActionCapture, h, shown})
 
 	// Every action's outcome is found out (through the faults, a check

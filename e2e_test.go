@@ -124,6 +124,7 @@ func TestEndToEndCaptureAndPartialRefundInATerminal(t *testing.T) {
 	term.settle()
 	term.send(t, "\r")
 	term.settle()
+	time.Sleep(modalGuard + 200*time.Millisecond) // y confirms only what stood still for the guard
 	term.send(t, "y")
 	var refund v2.Refund
 	waitForService(t, term, "one new refund of "+partial.String(), func() (bool, string) {
