@@ -214,7 +214,7 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case tea.PasteMsg:
 		switch {
 		case a.tooSmall():
-			a.swallowKey(whyHidden)
+			a.swallowKey(msg, whyHidden)
 		case a.modal != nil:
 			cmds = append(cmds, a.updateModal(msg, now))
 		case !a.helpOpen && !a.messagesOpen:
@@ -253,7 +253,13 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case OpenConfirmMsg:
 		if p := a.preparing(msg.Ticket); p != nil {
 			c := NewConfirm(msg.Spec, now, a.km, a.theme).(*confirmModal)
-			for range p.swallowed {
+			// The keys typed while it was prepared were typed at a dialog
+			// nobody had seen: it counts them, and says so when they would
+			// have changed the amount.
+			for _, k := range p.held {
+				c.ignore(k, whyPreparing)
+			}
+			for range p.extra {
 				c.swallow(whyPreparing)
 			}
 			a.modal = c
@@ -583,7 +589,7 @@ type gatedModal interface {
 
 // keyCounter is a dialog that counts the keys it did not take.
 type keyCounter interface {
-	swallow(why string)
+	ignore(msg tea.Msg, why string)
 }
 
 // gate tells the top dialog whether it is on screen in full.
@@ -597,9 +603,9 @@ func (a *App) gate(now time.Time) {
 
 // swallowKey drops a key that came while the window was too small to show
 // anything; the open dialog counts it, so it can say so when it shows.
-func (a *App) swallowKey(why string) {
+func (a *App) swallowKey(msg tea.Msg, why string) {
 	if k, ok := a.modal.(keyCounter); ok {
-		k.swallow(why)
+		k.ignore(msg, why)
 	}
 }
 

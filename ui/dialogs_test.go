@@ -300,3 +300,19 @@ func TestKeysRightAfterAConfirmationCloseDoNotReachTheList(t *testing.T) {
 	ta.press("y")
 	assert.Len(t, keysOf(ta.tabs[0]), 3, "and later too")
 }
+
+// Keys typed while the dialog was being prepared are ignored like keys
+// inside its guard, and when they would have changed the amount the
+// dialog says so in words: the amount is still what it shows.
+func TestEditsTypedWhileADialogIsPreparedAreSaidNotTaken(t *testing.T) {
+	ta := newTestApp(t)
+	ta.press("R")
+	ticket := lastTicket(t, ta.tabs[0])
+	ta.press("e", "backspace", "backspace", "backspace", "1", "5", "enter")
+	ta.send(OpenConfirmMsg{Ticket: ticket, Spec: refundSpec(&confirmProbe{})})
+	require.IsType(t, &confirmModal{}, ta.modal)
+	screen := unwrapped(ta.screen())
+	assert.Contains(t, screen, "7 keys ignored")
+	assert.Contains(t, screen, "what you typed was not taken: the amount is still 500.00 RUB")
+	assert.Contains(t, screen, "[500.00")
+}

@@ -15,13 +15,15 @@ import (
 // pressed (issue 7), while the tab reads what the confirmation will name.
 // It takes every key until the confirmation replaces it, so that keys
 // typed meanwhile cannot reach the list (or open a second dialog); it
-// counts them, and the confirmation that replaces it says so and asks for
-// y twice. esc gives up.
+// keeps them, and the confirmation that replaces it counts them as
+// ignored (saying so in words when they would have changed the amount).
+// esc gives up.
 type preparingModal struct {
-	ticket    int
-	title     string
-	swallowed int
-	km        keys.Map
+	ticket int
+	title  string
+	held   []tea.Msg // the keys and pastes it took, oldest first (at most maxHeld)
+	extra  int       // those beyond maxHeld: counted, not kept
+	km     keys.Map
 	th        Theme
 	frame     func() string // the shell's spinner
 }
@@ -38,7 +40,17 @@ func newPreparing(ticket int, title string, km keys.Map, th Theme, frame func() 
 
 func (p *preparingModal) Context() keys.Context { return keys.ContextModal }
 
-func (p *preparingModal) swallow(string) { p.swallowed++ }
+// maxHeld bounds the keys kept: a key held down for minutes is counted,
+// not kept.
+const maxHeld = 256
+
+func (p *preparingModal) ignore(msg tea.Msg, _ string) {
+	if len(p.held) < maxHeld {
+		p.held = append(p.held, msg)
+	} else {
+		p.extra++
+	}
+}
 
 func (p *preparingModal) Update(msg tea.Msg, _ time.Time) (Modal, tea.Cmd, bool) {
 	switch m := msg.(type) {
@@ -46,9 +58,9 @@ func (p *preparingModal) Update(msg tea.Msg, _ time.Time) (Modal, tea.Cmd, bool)
 		if keys.Matches(m, p.giveUp()) {
 			return p, nil, true
 		}
-		p.swallowed++
+		p.ignore(m, "")
 	case tea.PasteMsg:
-		p.swallowed++
+		p.ignore(m, "")
 	}
 	return p, nil, false
 }
@@ -85,8 +97,8 @@ func (p *preparingModal) View(maxWidth, _ int) string {
 		"",
 	}
 	wait := "Keys wait here until the dialog is ready."
-	if p.swallowed > 0 {
-		wait = fmt.Sprintf("Keys wait here until the dialog is ready (%d ignored).", p.swallowed)
+	if n := len(p.held) + p.extra; n > 0 {
+		wait = fmt.Sprintf("Keys wait here until the dialog is ready (%d ignored).", n)
 	}
 	lines = append(lines, wrapStyled(th.Muted, wait, inner)...)
 	lines = append(lines, th.Muted.Render(keys.Label(p.giveUpKeys())+" gives up"))

@@ -127,7 +127,7 @@ func (a *App) key(msg tea.KeyPressMsg, now time.Time) tea.Cmd {
 		if a.modal == nil && keys.Matches(msg, a.km.Global.Quit) {
 			return a.quit(quitByKey, now)
 		}
-		a.swallowKey(whyHidden)
+		a.swallowKey(msg, whyHidden)
 		return nil
 	}
 	if a.helpOpen {
