@@ -24,8 +24,8 @@ type preparingModal struct {
 	held   []tea.Msg // the keys and pastes it took, oldest first (at most maxHeld)
 	extra  int       // those beyond maxHeld: counted, not kept
 	km     keys.Map
-	th        Theme
-	frame     func() string // the shell's spinner
+	th     Theme
+	frame  func() string // the shell's spinner
 }
 
 // targetNamer is a tab that names what an action key would act on, for
