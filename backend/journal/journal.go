@@ -1,29 +1,37 @@
 // Package journal is paydash's append-only record of the actions it sends
-// (design §6): every capture, cancel, refund, revoke, toggle and create is
-// written here before it is sent ("sent") and again when its outcome is known
-// ("done" or "failed"), so that an action's outcome is never in doubt, even
-// after a crash or a lost connection. An answer that was lost, garbled or
-// late is written as "unknown", and an action paydash stopped waiting for
-// as "abandoned": neither is final, and what became of the action is found
-// out later (package backend/action) and written as "done" or "failed",
-// with how it was learned. Every line of one action carries its actionId.
+// (docs/journal.md): every capture, cancel, refund, revoke, toggle and
+// create is written here before it is sent ("sent") and again when its
+// outcome is known ("done" or "failed"), so that an action's outcome is
+// never in doubt, even after a crash or a lost connection. An answer that
+// was lost, garbled or late is written as "unknown", and an action paydash
+// stopped waiting for as "abandoned": neither is final, and what became of
+// the action is found out later (package backend/action) and written as
+// "done" or "failed", with how it was learned. Every line of one action
+// carries its actionId, and the service it was sent to (Service).
 //
 // The file holds one JSON object per line (JSON Lines). Each entry is
 // written with a single write call on a file opened with O_APPEND, under a
 // mutex, and then synced to disk, so entries never interleave and a written
-// entry survives a crash. The file is created 0600 in a directory created
-// 0700: it names payments, amounts, idempotency keys and what a create sent
-// (a customer's e-mail or phone among them), never a secret: no card
-// number, no bearer token, no password.
+// entry survives a crash. A write that fails (a full disk) is cut away
+// again, so it never damages the line after it, and the caller learns it
+// failed: an action whose sent line is not whole on disk is not sent. The
+// file is created 0600 in a directory created 0700: it names payments,
+// amounts, idempotency keys and what a create sent (a customer's e-mail or
+// phone among them), never a secret: no card number, no bearer token, no
+// password (a service's credentials appear only as a fingerprint).
 //
-// One journal belongs to one paydash: Open locks the file (an exclusive
-// advisory lock, on the systems that have one), so a second paydash cannot
-// open it and take the first one's actions in flight for unfinished ones.
+// One journal belongs to one paydash: Open locks it (an exclusive advisory
+// lock on a lock file beside it, on the systems that have one), so that a
+// second paydash cannot open it and take the first one's actions in flight
+// for unfinished ones. At start, Open reads the file as a stream, keeping
+// only the actions still open, and rolls it over when it has grown past
+// RolloverSize or into a new month: the file is kept as an archive, and a
+// new one begins with the lines of the open actions carried forward. The
+// journal never writes through a symbolic link, a FIFO or a device.
 package journal
 
 import (
-	"bufio"
-	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -34,6 +42,7 @@ import (
 	"time"
 
 	"paydash/backend/flock"
+	"paydash/backend/safefile"
 )
 
 // Phases of an action. Only PhaseDone and PhaseFailed are final (Final).
@@ -53,6 +62,14 @@ const (
 	PhaseAbandoned = "abandoned"
 )
 
+// The first line of a file a rollover began: Action ActionRollover, Phase
+// PhaseCarried, Previous the archive it continues, and Carried the number of
+// lines after it that are copies of the archive's lines of open actions.
+const (
+	ActionRollover = "rollover"
+	PhaseCarried   = "carried"
+)
+
 // Final reports whether a phase settles an action's outcome (done, failed).
 func Final(phase string) bool { return phase == PhaseDone || phase == PhaseFailed }
 
@@ -70,6 +87,13 @@ type Entry struct {
 	Error          string    `json:"error,omitempty"`    // why it was not done, or why the outcome is not known
 	ActionID       string    `json:"actionId,omitempty"` // the same on every line of one action
 	How            string    `json:"how,omitempty"`      // how a final outcome was learned, e.g. "answered"
+	// Service is the service the action was sent to. Lines of an older
+	// paydash have none: their action is never sent again (see the
+	// action package's PendingHere).
+	Service *Service `json:"service,omitempty"`
+	// Previous and Carried are a rollover line's (ActionRollover).
+	Previous string `json:"previous,omitempty"`
+	Carried  int    `json:"carried,omitempty"`
 	// Params are what else an action needs to be sent again or found out,
 	// as the action package writes them (a JSON object), e.g. the state a
 	// sticker is switched to, or everything a create sends. Lines written
@@ -81,17 +105,80 @@ type Entry struct {
 type file interface {
 	io.Writer
 	Sync() error
+	Truncate(size int64) error
 	Close() error
+}
+
+// RolloverSize is the size past which Open rolls the journal over. Options
+// may give another.
+var RolloverSize int64 = 16 << 20
+
+// Options are Open's settings beyond the path. The zero value is fine.
+type Options struct {
+	// Services are the service as reached through each interface
+	// configured now, the carrier of actions first. Record names in an
+	// entry without a service the one of the entry's interface (else the
+	// first); Serves tells whether a line's service is one of them.
+	Services []Service
+	// RolloverSize replaces the package's when > 0.
+	RolloverSize int64
+	// Now is the clock (the month of a rollover, the archive's name, the
+	// time of an entry given without one); nil = time.Now.
+	Now func() time.Time
+	// Context ending stops Open while it reads the file (a signal at
+	// start); nil = none.
+	Context context.Context
+	// Progress, when set, is called now and then while Open reads the
+	// file, and once at the end of the read.
+	Progress func(Progress)
+}
+
+// Progress is how far Open has read the file.
+type Progress struct {
+	Read, Total int64
+	// RollingOver: the file is past its size, and is being read to be
+	// rolled over.
+	RollingOver bool
+}
+
+// Opened is what Open found in the file.
+type Opened struct {
+	// Open are the lines of the actions still without a final line,
+	// oldest first: each action's first line, its first sent line when
+	// the first is not one, and its latest line. The action package's
+	// Pending rebuilds the actions from them.
+	Open []Entry
+	// Corrupt lists the lines that are not entries (nil when none).
+	Corrupt *CorruptError
+	// Archived is the archive the journal was rolled over into at this
+	// start ("" when it was not).
+	Archived string
+	// Recovered says what a rollover cut short by a crash had left, and
+	// how Open finished it ("" when nothing was left).
+	Recovered string
+	// RolloverErr is why a rollover that was due did not happen: the
+	// journal goes on in the same file, and the next start tries again.
+	RolloverErr error
 }
 
 // Journal appends entries to one file. It is safe for concurrent use.
 type Journal struct {
-	path string
-	now  func() time.Time
+	path     string
+	now      func() time.Time
+	services []Service
+	opened   Opened
+	lock     *os.File // the lock file, held until Close
 
-	mu     sync.Mutex
-	f      file
-	closed bool
+	mu sync.Mutex
+	f  file
+	// size is the file's size after the last whole entry: the Journal is
+	// its only writer while it holds the lock, so it is where a failed
+	// write is cut back to.
+	size int64
+	// newline: the file may end in the middle of a line (a torn write that
+	// could not be cut away, a crash): the next entry starts with one.
+	newline bool
+	closed  bool
 }
 
 // ErrClosed is returned by Record after Close.
@@ -110,23 +197,134 @@ func (e *inUseError) Error() string {
 
 func (e *inUseError) Unwrap() error { return ErrInUse }
 
-// Open opens the journal at path for appending, creating the file (0600)
-// and its parent directories (0700) as needed, and takes an exclusive lock
-// on it until Close: if another paydash holds it, the error wraps ErrInUse.
-// If an earlier run was cut off in the middle of a line, a newline is added
-// first, so the torn line stays alone and the next entry starts on a line
-// of its own.
-func Open(path string) (*Journal, error) {
+// Open is OpenWith without options: entries name no service of their own.
+func Open(path string) (*Journal, error) { return OpenWith(path, Options{}) }
+
+// OpenWith opens the journal at path for appending, creating the file
+// (0600) and its parent directories (0700) as needed, and locks it until
+// Close: if another paydash holds it, the error wraps ErrInUse. The lock is
+// taken on LockPath(path), which stays in place across rollovers, and on
+// the file itself (which an older paydash locks).
+//
+// It then finishes a rollover a crash cut short, reads the file as a
+// stream (Opened), and rolls it over when it is past the rollover size or
+// its first entry is of an earlier month (UTC), unless it holds nothing
+// but the lines its own rollover carried. A rollover that fails leaves the
+// file as it was (Opened.RolloverErr). If an earlier run was cut off in
+// the middle of a line, the next entry starts on a line of its own.
+//
+// A symbolic link, a FIFO or a device at the journal's path, its lock
+// file's or its rollover's is refused and left as it is.
+func OpenWith(path string, o Options) (_ *Journal, err error) {
 	if path == "" {
 		return nil, errors.New("journal: no path")
+	}
+	now := o.Now
+	if now == nil {
+		now = time.Now
+	}
+	limit := o.RolloverSize
+	if limit <= 0 {
+		limit = RolloverSize
+	}
+	ctx := o.Context
+	if ctx == nil {
+		ctx = context.Background()
 	}
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return nil, fmt.Errorf("journal: %w", err)
 	}
-	if st, err := os.Stat(path); err == nil && !st.Mode().IsRegular() {
-		return nil, fmt.Errorf("journal: %s is not a regular file", path)
+	lock, err := lockFile(path)
+	if err != nil {
+		return nil, err
 	}
-	f, err := os.OpenFile(path, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o600)
+	j := &Journal{path: path, now: now, services: o.Services, lock: lock}
+	defer func() {
+		if err != nil {
+			if j.f != nil {
+				_ = j.f.Close()
+			}
+			_ = lock.Close()
+		}
+	}()
+	if err := safefile.Check(path); err != nil {
+		return nil, fmt.Errorf("journal: %w", err)
+	}
+	if j.opened.Recovered, err = recoverRollover(ctx, path, now()); err != nil {
+		return nil, fmt.Errorf("journal: %w", err)
+	}
+	f, err := openCurrent(path)
+	if err != nil {
+		return nil, err
+	}
+	j.f = f
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, fmt.Errorf("journal: %w", err)
+	}
+	st, err := readFile(ctx, path, fi.Size(), fi.Size() > limit, o.Progress)
+	if err != nil {
+		return nil, err
+	}
+	j.opened.Open = st.entries
+	if len(st.bad) > 0 {
+		j.opened.Corrupt = &CorruptError{Path: path, Lines: st.bad}
+	}
+	j.size, j.newline = st.size, st.endsTorn
+	if due(st, limit, now()) {
+		archived, err := rollover(path, st.raw, now())
+		if err != nil {
+			j.opened.RolloverErr = err
+			return j, nil
+		}
+		j.opened.Archived = archived
+		// The archive keeps the old file, its lock with it; the new one
+		// is opened and locked in its place.
+		nf, err := openCurrent(path)
+		if err != nil {
+			return nil, err
+		}
+		_ = j.f.Close()
+		j.f = nf
+		fi, err := nf.Stat()
+		if err != nil {
+			return nil, fmt.Errorf("journal: %w", err)
+		}
+		j.size, j.newline = fi.Size(), false
+		if j.opened.Corrupt != nil {
+			// Line numbers of the archive, which keeps the lines.
+			j.opened.Corrupt.Path = archived
+		}
+	}
+	return j, nil
+}
+
+// LockPath is the lock file of the journal at path: "journal.jsonl.lock"
+// beside "journal.jsonl". It stays when paydash ends (removing it could
+// let two runs each hold a lock of their own).
+func LockPath(path string) string { return path + ".lock" }
+
+// lockFile opens and locks LockPath(path).
+func lockFile(path string) (*os.File, error) {
+	lp := LockPath(path)
+	lf, err := safefile.OpenReadWrite(lp, 0o600)
+	if err != nil {
+		return nil, fmt.Errorf("journal: %w", err)
+	}
+	if err := flock.TryLock(lf); err != nil {
+		lf.Close()
+		if errors.Is(err, flock.ErrLocked) {
+			return nil, &inUseError{path: path}
+		}
+		return nil, fmt.Errorf("journal: locking %s: %w", lp, err)
+	}
+	return lf, nil
+}
+
+// openCurrent opens the journal file for appending and locks it too: a
+// paydash from before the lock file locks only the journal file.
+func openCurrent(path string) (*os.File, error) {
+	f, err := safefile.OpenAppend(path, 0o600)
 	if err != nil {
 		return nil, fmt.Errorf("journal: %w", err)
 	}
@@ -137,48 +335,50 @@ func Open(path string) (*Journal, error) {
 		}
 		return nil, fmt.Errorf("journal: locking %s: %w", path, err)
 	}
-	// Only the lock holder looks at the end of the file: nobody else is
-	// writing it now.
-	torn, err := endsTorn(path)
-	if err != nil {
-		f.Close()
-		return nil, fmt.Errorf("journal: %w", err)
-	}
-	if torn {
-		if _, err := f.Write([]byte("\n")); err != nil {
-			f.Close()
-			return nil, fmt.Errorf("journal: %s: %w", path, err)
-		}
-	}
-	return &Journal{path: path, now: time.Now, f: f}, nil
+	return f, nil
 }
 
-// endsTorn reports whether the file at path exists, is not empty and does
-// not end with a newline.
-func endsTorn(path string) (bool, error) {
-	f, err := os.Open(path)
-	if errors.Is(err, os.ErrNotExist) {
-		return false, nil
+// readFile reads the journal file at path as a stream (readState), and
+// then the lines of its open actions (openEntries).
+func readFile(ctx context.Context, path string, total int64, rolling bool, progress func(Progress)) (*fileState, error) {
+	rf, err := safefile.OpenRead(path)
+	if err != nil {
+		return nil, fmt.Errorf("journal: %w", err)
+	}
+	defer rf.Close()
+	var report func(int64)
+	if progress != nil {
+		report = func(read int64) {
+			progress(Progress{Read: read, Total: max(total, read), RollingOver: rolling})
+		}
+	}
+	st, err := readState(ctx, rf, report)
+	if err == nil {
+		err = st.openEntries(rf)
 	}
 	if err != nil {
-		return false, err
+		if ctx.Err() != nil {
+			return nil, err
+		}
+		return nil, fmt.Errorf("journal: reading %s: %w", path, err)
 	}
-	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return false, err
+	return st, nil
+}
+
+// due reports whether the file read into st is to be rolled over now.
+func due(st *fileState, limit int64, now time.Time) bool {
+	if st.count == 0 || st.carriedOnly() {
+		return false
 	}
-	if !st.Mode().IsRegular() {
-		return false, fmt.Errorf("%s is not a regular file", path)
+	if st.size > limit {
+		return true
 	}
-	if st.Size() == 0 {
-		return false, nil
+	if st.first.Time.IsZero() {
+		return false
 	}
-	var last [1]byte
-	if _, err := f.ReadAt(last[:], st.Size()-1); err != nil {
-		return false, err
-	}
-	return last[0] != '\n', nil
+	fy, fm := month(st.first.Time)
+	ny, nm := month(now)
+	return fy*12+int(fm) < ny*12+int(nm)
 }
 
 // Path is where the journal is written.
@@ -189,9 +389,57 @@ func (j *Journal) Path() string {
 	return j.path
 }
 
+// Opened is what Open found in the file, and did with it.
+func (j *Journal) Opened() Opened {
+	if j == nil {
+		return Opened{}
+	}
+	return j.opened
+}
+
+// Services are the services the journal was opened for (Options.Services).
+func (j *Journal) Services() []Service {
+	if j == nil {
+		return nil
+	}
+	return j.services
+}
+
+// ServiceFor is the service an entry sent through iface is stamped with:
+// the one of that interface, else the first; zero when the journal was
+// opened for none.
+func (j *Journal) ServiceFor(iface string) Service {
+	if j == nil || len(j.services) == 0 {
+		return Service{}
+	}
+	for _, s := range j.services {
+		if s.Interface == iface {
+			return s
+		}
+	}
+	return j.services[0]
+}
+
+// Serves reports whether s is one of the services the journal was opened
+// for: an action sent to it may be found out here.
+func (j *Journal) Serves(s Service) bool {
+	if j == nil {
+		return false
+	}
+	for _, mine := range j.services {
+		if mine == s {
+			return true
+		}
+	}
+	return false
+}
+
 // Record appends e as one line and syncs the file. Time is set to now when
-// zero. An error means the entry may not be on disk: the caller must not
-// send an action whose "sent" entry failed.
+// zero, and Service to ServiceFor(e.Interface) when nil. An error means
+// the entry is not on disk: the caller must not send an action whose
+// "sent" entry failed. A write or sync that fails is cut away from the
+// file (it is truncated back to its last whole entry); if even that fails,
+// the next entry begins with a newline, so that it stays whole.
 func (j *Journal) Record(e Entry) error {
 	if j == nil {
 		return errors.New("journal: not open (nil journal)")
@@ -201,6 +449,11 @@ func (j *Journal) Record(e Entry) error {
 	}
 	if e.Time.IsZero() {
 		e.Time = j.now()
+	}
+	if e.Service == nil {
+		if s := j.ServiceFor(e.Interface); !s.IsZero() {
+			e.Service = &s
+		}
 	}
 	line, err := json.Marshal(e)
 	if err != nil {
@@ -213,20 +466,43 @@ func (j *Journal) Record(e Entry) error {
 	if j.closed {
 		return ErrClosed
 	}
+	if j.newline {
+		line = append([]byte{'\n'}, line...)
+	}
 	n, err := j.f.Write(line)
 	if err == nil && n < len(line) {
 		err = io.ErrShortWrite
 	}
 	if err != nil {
-		return fmt.Errorf("journal: writing %s: %w", j.path, err)
+		return j.undo(n, fmt.Errorf("journal: writing %s: %w", j.path, err))
 	}
 	if err := j.f.Sync(); err != nil {
-		return fmt.Errorf("journal: syncing %s: %w", j.path, err)
+		// The line is written but may not be on disk: the caller will not
+		// send the action, so its sent line must not stay behind for a
+		// later start to find and send.
+		return j.undo(n, fmt.Errorf("journal: syncing %s: %w", j.path, err))
 	}
+	j.size += int64(n)
+	j.newline = false
 	return nil
 }
 
-// Close closes the file, which releases its lock. Record fails after it; a
+// undo cuts away the n bytes a failed Record wrote, returning err (with a
+// word on the cut when it failed too). Called with j.mu held.
+func (j *Journal) undo(n int, err error) error {
+	if n == 0 {
+		return err
+	}
+	if terr := j.f.Truncate(j.size); terr != nil {
+		j.size += int64(n)
+		j.newline = true
+		return fmt.Errorf("%w (and cutting it back failed: %v; the next entry starts on a new line)", err, terr)
+	}
+	_ = j.f.Sync()
+	return err
+}
+
+// Close closes the file and releases the lock. Record fails after it; a
 // second Close is a no-op.
 func (j *Journal) Close() error {
 	if j == nil {
@@ -238,67 +514,9 @@ func (j *Journal) Close() error {
 		return nil
 	}
 	j.closed = true
-	return j.f.Close()
-}
-
-// CorruptError lists the lines of a journal that are not entries (a line
-// torn by a crash, then followed by later entries). Read returns it beside
-// every entry it could read.
-type CorruptError struct {
-	Path  string
-	Lines []int // 1-based line numbers
-}
-
-func (e *CorruptError) Error() string {
-	return fmt.Sprintf("journal: %s: %d line(s) are not entries (first: line %d)", e.Path, len(e.Lines), e.Lines[0])
-}
-
-// Read returns every entry of the journal at path, oldest first. A torn
-// line (an entry cut short because the process stopped while writing it:
-// the last line without its newline, or the same line later ended by
-// Open's newline) is skipped silently: nothing was sent after it, since an
-// action goes out only once its line is on disk. Any other line that is
-// not an entry is skipped too, and reported in a *CorruptError returned
-// with the entries.
-func Read(path string) ([]Entry, error) {
-	raw, err := os.ReadFile(path)
-	if err != nil {
-		return nil, fmt.Errorf("journal: %w", err)
+	err := j.f.Close()
+	if j.lock != nil {
+		err = errors.Join(err, j.lock.Close())
 	}
-	var (
-		entries []Entry
-		bad     []int
-	)
-	sc := bufio.NewScanner(bytes.NewReader(raw))
-	sc.Buffer(make([]byte, 0, 64*1024), len(raw)+1)
-	lineNo := 0
-	for sc.Scan() {
-		lineNo++
-		line := bytes.TrimSpace(sc.Bytes())
-		if len(line) == 0 {
-			continue
-		}
-		var e Entry
-		err := json.NewDecoder(bytes.NewReader(line)).Decode(&e)
-		if errors.Is(err, io.ErrUnexpectedEOF) && line[0] == '{' {
-			continue // torn: its JSON ends early
-		}
-		if err != nil || e.Action == "" || e.Phase == "" || !json.Valid(line) {
-			bad = append(bad, lineNo)
-			continue
-		}
-		entries = append(entries, e)
-	}
-	if err := sc.Err(); err != nil {
-		return entries, fmt.Errorf("journal: reading %s: %w", path, err)
-	}
-	// The last line without a newline was being written when the process
-	// stopped: not corruption, just an entry that never finished.
-	if len(bad) > 0 && bad[len(bad)-1] == lineNo && len(raw) > 0 && raw[len(raw)-1] != '\n' {
-		bad = bad[:len(bad)-1]
-	}
-	if len(bad) > 0 {
-		return entries, &CorruptError{Path: path, Lines: bad}
-	}
-	return entries, nil
+	return err
 }

@@ -118,6 +118,7 @@ type fakeFile struct {
 	writeErr error
 	syncErr  error
 	short    bool
+	truncs   int
 }
 
 func (f *fakeFile) Write(p []byte) (int, error) {
@@ -134,6 +135,12 @@ func (f *fakeFile) Write(p []byte) (int, error) {
 }
 func (f *fakeFile) Sync() error  { f.mu.Lock(); defer f.mu.Unlock(); f.syncs++; return f.syncErr }
 func (f *fakeFile) Close() error { return nil }
+func (f *fakeFile) Truncate(int64) error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.truncs++
+	return nil
+}
 
 func TestRecordWritesOnceThenSyncs(t *testing.T) {
 	ff := &fakeFile{}
