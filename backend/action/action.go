@@ -16,8 +16,6 @@ package action
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"slices"
@@ -104,6 +102,12 @@ type Request struct {
 	Invoice      backend.InvoiceLinkRequest      // create_invoice_link
 	Sticker      backend.StickerRequest          // create_sticker
 	Tokenization backend.TokenizationLinkRequest // create_tokenization_link
+
+	// Service is the service the action was sent to, as its journal lines
+	// name it: Send sets it (the journal's service for the interface), and
+	// Pending reads it back. Check finds out only an action of a service
+	// the journal was opened for; zero for a line of an older paydash.
+	Service journal.Service
 
 	// unread says why Pending could not rebuild the whole request from the
 	// journal (a toggle's state, a create's parameters missing or
@@ -528,6 +532,7 @@ func (r *Runner) Send(ctx context.Context, req Request) (Request, Outcome) {
 		return req, Outcome{State: NotDone, Err: fmt.Errorf("%w: %w", ErrNotRecorded, err)}
 	}
 	req.Sent = r.now()
+	req.Service = r.Journal.ServiceFor(string(req.Interface))
 	sent := entryOf(req, journal.PhaseSent)
 	sent.Time = req.Sent
 	if err := r.Journal.Record(sent); err != nil {
@@ -730,7 +735,9 @@ func cannotAsk(err error) bool {
 // Check finds out what became of req (an earlier Send whose outcome is
 // Unknown, or an action found by Pending at start) and journals a final line
 // ("done" or "failed", with how it was learned) when it is known; nothing
-// when it is still unknown.
+// when it is still unknown. An action whose lines name a service the
+// journal was not opened for (req.Service) is not asked about at all: it
+// stays Unknown, for a paydash configured for that service to find out.
 //
 // A capture or a cancel reads the payment: Settled means captured (the
 // amount the service holds is noted), Cancelled released; a payment still
@@ -770,6 +777,12 @@ func (r *Runner) Check(ctx context.Context, req Request) Outcome {
 }
 
 func (r *Runner) check(ctx context.Context, req Request) Outcome {
+	if !req.Service.IsZero() && len(r.Journal.Services()) > 0 && !r.Journal.Serves(req.Service) {
+		// Asked of another service, a refund would be made there, a second
+		// time, and the journal would say done for the first.
+		return Outcome{State: Unknown, Err: fmt.Errorf("it was sent to %s, not to the service paydash is configured for now; start paydash against that service to find it out",
+			textsafe.Line(req.Service.String(), 200))}
+	}
 	if !Known(req.Kind) {
 		return Outcome{State: Unknown, Err: fmt.Errorf("paydash does not know the action %q, so it cannot find out what became of it",
 			textsafe.Line(string(req.Kind), 40))}
@@ -1020,13 +1033,18 @@ func entryOf(req Request, phase string) journal.Entry {
 	if v2Only(req.Kind) && req.Amount == (money.Amount{}) {
 		e.Amount = "" // a revoke, a toggle, a card-saving link: no amount
 	}
+	if !req.Service.IsZero() {
+		s := req.Service // every line of an action names the service of its sent line
+		e.Service = &s
+	}
 	// Send has checked that the parameters encode: nothing is sent otherwise.
 	e.Params, _ = params(req)
 	return e
 }
 
 // Pending returns the actions of a journal's entries that have no final
-// line, oldest first, rebuilt from their "sent" lines. An action whose
+// line, oldest first, rebuilt from their "sent" lines, each with the
+// service its line names (PendingHere splits them by service). An action whose
 // later lines are only unknown or abandoned is pending; one with any done
 // or failed line is resolved, whatever the order of its lines.
 //
@@ -1116,14 +1134,14 @@ func requestOf(e journal.Entry) Request {
 	if v, err := money.Parse(strings.TrimSpace(e.Amount)); err == nil {
 		r.Amount.Value = v
 	}
+	if e.Service != nil {
+		r.Service = *e.Service
+	}
 	readParams(e.Params, &r)
 	return r
 }
 
 // oldID is the ID of an action journaled by an older paydash, made from its
-// sent line so that it is the same at every start.
-func oldID(e journal.Entry) string {
-	h := sha256.Sum256([]byte(strings.Join([]string{e.Time.UTC().Format(time.RFC3339Nano), e.Action, e.ObjectID,
-		e.Amount, e.Currency, e.Interface, e.IdempotencyKey}, "\x00")))
-	return "old-" + hex.EncodeToString(h[:12])
-}
+// sent line so that it is the same at every start (journal.LegacyID, which
+// the journal's own reading of open actions uses too).
+func oldID(e journal.Entry) string { return journal.LegacyID(e) }
