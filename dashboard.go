@@ -173,26 +173,9 @@ func openSession(ctx context.Context, s settings, sys system, now time.Time) (_ 
 	if err != nil {
 		return nil, err
 	}
-	j, err := journal.Open(jpath)
-	if errors.Is(err, journal.ErrInUse) {
-		return nil, err // its message says what to do
+	if err := openJournal(ctx, jpath, cfg, sess, journalProgress()); err != nil {
+		return nil, err
 	}
-	if err != nil {
-		return nil, fmt.Errorf("%v; give --journal PATH somewhere paydash may write", err)
-	}
-	sess.journal = j
-	// The journal is locked now: what it holds without an outcome was left
-	// by a run that has ended, and is found out once the dashboard is up.
-	entries, err := journal.Read(jpath)
-	var corrupt *journal.CorruptError
-	switch {
-	case errors.As(err, &corrupt):
-		sess.warnings = append(sess.warnings, fmt.Sprintf("the journal %s has %d line(s) that are not entries (first: line %d); they were skipped",
-			jpath, len(corrupt.Lines), corrupt.Lines[0]))
-	case err != nil:
-		return nil, fmt.Errorf("reading the journal: %v", err)
-	}
-	sess.pending = action.Pending(entries)
 	sess.known = openKnown(filepath.Join(filepath.Dir(jpath), "known-tokens.json"), sess)
 
 	merchant := s.Merchant
