@@ -2,6 +2,7 @@ package xmlview
 
 import (
 	"encoding/xml"
+	"strings"
 	"sync"
 	"testing"
 
@@ -79,6 +80,31 @@ func BenchmarkRenderScreen(b *testing.B) {
 	for b.Loop() {
 		d.ResetCache()
 		_ = d.Lines(top, top+screenLines, screenWidth, st, m, m.First(top))
+	}
+}
+
+// hugeLineDoc is a document whose line 1 is 1 MiB long, as an answer
+// without line breaks has.
+func hugeLineDoc() *Doc {
+	return Parse([]byte("<r><a>" + strings.Repeat("x", 1<<20) + "</a></r>"))
+}
+
+// BenchmarkRenderHugeLine draws that line, empty cache, cut to the screen's
+// width, with the current match near its end: the cost must follow the
+// width drawn, not the line's length: of the order of one of
+// BenchmarkRenderScreen's 50 lines, not of lexing and styling 1 MiB.
+// TestRenderOfAHugeLine checks what is drawn.
+func BenchmarkRenderHugeLine(b *testing.B) {
+	d := hugeLineDoc()
+	if d.Err() != nil {
+		b.Fatal(d.Err())
+	}
+	st := benchStyles()
+	m := d.Search("xxx")
+	b.ReportAllocs()
+	for b.Loop() {
+		d.ResetCache()
+		_ = d.Render(1, screenWidth, st, m, m.Len()-1)
 	}
 }
 

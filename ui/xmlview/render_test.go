@@ -4,7 +4,6 @@ import (
 	"strings"
 	"sync"
 	"testing"
-	"time"
 
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
@@ -81,14 +80,14 @@ func TestRenderHighlightsSyntax(t *testing.T) {
 		d.Render(5, 200, st, nil, -1))
 }
 
-func TestRenderOfAHugeLineIsQuick(t *testing.T) {
-	huge := "<a>" + strings.Repeat("x", 1<<20) + "</a>"
-	d := Parse([]byte("<r>" + huge + "</r>"))
+// A line of 1 MiB is drawn cut to the width, its last match current. How
+// fast is BenchmarkRenderHugeLine's to say: a wall-clock bound here would
+// fail on a loaded machine, whatever the code.
+func TestRenderOfAHugeLine(t *testing.T) {
+	d := hugeLineDoc()
 	require.Nil(t, d.Err())
 	m := d.Search("xxx")
-	start := time.Now()
 	out := d.Render(1, 120, benchStyles(), m, m.Len()-1)
-	assert.Less(t, time.Since(start), 250*time.Millisecond)
 	assert.Equal(t, 120, ansi.StringWidth(out))
 	assert.True(t, strings.HasSuffix(out, "…"))
 }
