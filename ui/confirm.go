@@ -198,9 +198,11 @@ func (c *confirmModal) setShown(shown bool, now time.Time) {
 // swallow counts a key the dialog did not take; why is why, or "" for a
 // key that only came too soon after another ignored one (the run keeps
 // the reason it started with). The shell calls it for keys that came
-// while the window was too small to show the dialog.
+// while the window was too small to show the dialog. Keys ignored before
+// an acknowledging y still count: the note says how many were ignored in
+// all since the last y that was taken as confirming nothing.
 func (c *confirmModal) swallow(why string) {
-	c.swallowed++
+	c.swallowed += c.seen + 1
 	if why != "" || c.why == "" {
 		c.why = cmp.Or(why, whyAfterKey)
 	}

@@ -184,7 +184,8 @@ func TestConfirmGuardIgnoresAndCountsKeysThenWantsSeenAndAPause(t *testing.T) {
 	d.wait(ConfirmGuard - time.Millisecond)
 	d.press("y")
 	assert.Zero(t, p.calls, "the y that sends wants a pause too")
-	assert.Contains(t, d.view(), "1 key ignored — it came less than 0.4 s after the key before it")
+	assert.Contains(t, d.view(), "7 keys ignored — it came less than 0.4 s after the key before it",
+		"the keys ignored before the y that said seen still count")
 	d.pause()
 	d.press("y")
 	assert.Zero(t, p.calls, "seen again")
@@ -229,13 +230,13 @@ func TestConfirmYYBurstAfterIgnoredTypingSendsNothing(t *testing.T) {
 	assert.False(t, d.closed)
 	assert.Zero(t, p.calls, "a burst of y never sends")
 	v = d.view()
-	assert.Contains(t, v, "1 key ignored — it came less than 0.4 s after the key before it; what you typed was not taken: "+
+	assert.Contains(t, v, "12 keys ignored — it came less than 0.4 s after the key before it; what you typed was not taken: "+
 		"the amount is still 574.00 RUB — press tab/e to change it.", "the warning stays until the user acts")
 
 	d.pause()
 	d.press("y")
 	assert.Zero(t, p.calls)
-	assert.Contains(t, d.view(), "1 key was ignored; what you typed was not taken: the amount is still 574.00 RUB — "+
+	assert.Contains(t, d.view(), "12 keys were ignored; what you typed was not taken: the amount is still 574.00 RUB — "+
 		"press tab/e to change it. After a pause, press y again to refund 574.00 RUB, as shown.")
 	d.pause()
 	d.press("y")
