@@ -35,7 +35,8 @@ RACE_WHY_NOT = set -- $$($(GO) env CC); \
 	elif [ "$$($(GO) env CGO_ENABLED)" != 1 ]; then \
 		echo "it needs cgo, and CGO_ENABLED is 0 (unset it, or set it to 1)"; fi
 
-# fuzz: the decoders of server answers and the terminal-text cleaner, FUZZTIME each.
+# fuzz: the decoders of server answers, the terminal-text cleaner and the journal's
+# line scanner, FUZZTIME each.
 # make test fuzzes a count of inputs, not a time: with a time limit, Go's fuzz
 # coordinator can report its own deadline ("context deadline exceeded") as a
 # failure with no crasher, by chance; a count has no deadline, and a real
@@ -46,6 +47,7 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzDecodeJSON$$' -fuzztime $(FUZZTIME) ./backend/v1/
 	$(GO) test -run '^$$' -fuzz '^FuzzDecodeXML$$' -fuzztime $(FUZZTIME) ./backend/v1/
 	$(GO) test -run '^$$' -fuzz '^FuzzClean$$' -fuzztime $(FUZZTIME) ./backend/textsafe/
+	$(GO) test -run '^$$' -fuzz '^FuzzWalk$$' -fuzztime $(FUZZTIME) ./backend/journal/
 
 ## bench: the benchmarks of the quality bars (figures as ratios against the baselines in the same run)
 bench:
