@@ -4,6 +4,7 @@ import (
 	"context"
 	"net/http"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/stretchr/testify/assert"
@@ -71,4 +72,23 @@ func TestSleepHonoursTheContext(t *testing.T) {
 	cancel()
 	assert.ErrorIs(t, Sleep(ctx, time.Hour), context.Canceled)
 	assert.ErrorIs(t, Sleep(ctx, 0), context.Canceled)
+}
+
+// A context that ends during the wait ends it: on a synctest clock the
+// hour never passes, and no real time is bet on.
+func TestSleepEndsWhenTheContextDoes(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		ctx, cancel := context.WithCancel(context.Background())
+		start := time.Now()
+		done := make(chan error, 1)
+		go func() { done <- Sleep(ctx, time.Hour) }()
+		synctest.Wait() // Sleep is waiting
+		cancel()
+		assert.ErrorIs(t, <-done, context.Canceled)
+		assert.Zero(t, time.Since(start), "none of the hour was waited")
+
+		start = time.Now()
+		assert.NoError(t, Sleep(context.Background(), time.Hour))
+		assert.Equal(t, time.Hour, time.Since(start), "without a cancel, the whole hour")
+	})
 }
