@@ -155,42 +155,84 @@ func TestGarbledAnswerToAReadIsAskedAgain(t *testing.T) {
 	assert.Len(t, s.requests(), 1, "a refund is sent once")
 }
 
+// hangBound bounds the tests of waits that must not happen: a client that
+// behaves is done in well under a second even on a loaded machine, where
+// one that waits as it should not waits an hour, or for ever.
+const hangBound = time.Minute
+
+// returnsWithin runs f and fails the test if f has not returned after
+// hangBound (f goes on in the background then).
+func returnsWithin(t *testing.T, what string, f func()) {
+	t.Helper()
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		f()
+	}()
+	select {
+	case <-done:
+	case <-time.After(hangBound):
+		t.Fatalf("%s: still waiting after %s", what, hangBound)
+	}
+}
+
 func TestRetryWaitsRespectTheContext(t *testing.T) {
+	// The backoff (30 to 60 minutes) is longer than what is left of the
+	// caller's five minutes: the client gives up at once rather than wait
+	// for the deadline.
 	s := newServer(t, reply(http.StatusServiceUnavailable, "busy"))
 	c := newClient(t, s, v1.WithRetries(5, time.Hour))
-	ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
-	start := time.Now()
-	_, _, err := c.GetPayment(ctx, "1")
+	var err error
+	returnsWithin(t, "a deadline before the backoff ends", func() { _, _, err = c.GetPayment(ctx, "1") })
 	require.True(t, v1.IsServerFailure(err), "%v", err)
-	assert.Less(t, time.Since(start), 2*time.Second, "no hour-long wait past the deadline")
 	assert.Len(t, s.requests(), 1)
 
-	// Cancelled while waiting: the error says so and keeps the last failure.
+	// Cancelled while waiting: the error says so and keeps the last
+	// failure. The cancel comes once the first answer is in (the request
+	// log is written after it is read), just before the wait or during
+	// it; a client whose wait does not follow the context would sit out
+	// the hour.
+	s.reset()
 	ctx, cancel = context.WithCancel(context.Background())
-	c = newClient(t, s, v1.WithRetries(5, 10*time.Second))
-	go func() { time.Sleep(100 * time.Millisecond); cancel() }()
-	_, _, err = c.GetPayment(ctx, "1")
+	defer cancel()
+	c = newClient(t, s, v1.WithRetries(5, time.Hour), v1.WithRequestLog(func(e v1.RequestLogEntry) {
+		if e.Attempt == 1 {
+			go cancel()
+		}
+	}))
+	returnsWithin(t, "a cancel at an hour-long backoff", func() { _, _, err = c.GetPayment(ctx, "1") })
 	require.ErrorIs(t, err, context.Canceled)
 	assert.True(t, v1.IsServerFailure(err))
+	assert.Len(t, s.requests(), 1)
 }
 
 // A per-attempt timeout turns a hung server into a retry.
 func TestPerAttemptTimeout(t *testing.T) {
+	stop := make(chan struct{})
 	s := newServer(t, func(w http.ResponseWriter, r *http.Request, n int) {
 		if n == 0 {
 			// A server that never answers: no response at all, not even an
-			// empty 200, may reach the client from this attempt.
+			// empty 200, may reach the client from this attempt. It lets
+			// go when the test ends, before the server is closed.
 			select {
 			case <-r.Context().Done():
-			case <-time.After(3 * time.Second):
+			case <-stop:
 			}
 			panic(http.ErrAbortHandler)
 		}
 		reply(http.StatusOK, answerPayment)(w, r, n)
 	})
-	c := newClient(t, s, v1.WithTimeout(150*time.Millisecond))
-	p, _, err := c.GetPayment(context.Background(), "1")
+	t.Cleanup(func() { close(stop) }) // before the server's Close: cleanups run last first
+	// A second per attempt: the retry's TLS handshake and answer fit in it
+	// on a loaded machine too.
+	c := newClient(t, s, v1.WithTimeout(time.Second))
+	var (
+		p   *v1.Payment
+		err error
+	)
+	returnsWithin(t, "a server that never answers", func() { p, _, err = c.GetPayment(context.Background(), "1") })
 	require.NoError(t, err)
 	assert.Equal(t, "43149010", p.PaymentID)
 	assert.Len(t, s.requests(), 2)
