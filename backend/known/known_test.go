@@ -698,10 +698,17 @@ func TestSaveWaitsForTheLockThenGivesUp(t *testing.T) {
 	require.Error(t, err, "another Save holds the lock")
 	assert.Contains(t, err.Error(), "locked by another paydash")
 
-	s.lockWait = 5 * time.Second
-	done := make(chan error)
+	// Waiting up to ten minutes, Save cannot give up while the lock is held,
+	// however slow the machine; it must not return in the 100 ms the lock
+	// is held for, and returns once it is released.
+	s.lockWait = 10 * time.Minute
+	done := make(chan error, 1)
 	go func() { done <- s.Save() }()
-	time.Sleep(30 * time.Millisecond)
+	select {
+	case err := <-done:
+		t.Fatalf("Save returned while the lock was held: %v", err)
+	case <-time.After(100 * time.Millisecond):
+	}
 	release()
 	require.NoError(t, <-done, "Save waits for the other one to finish")
 	r := open(t, path, newClock())
