@@ -83,10 +83,14 @@ func TestEndToEndAnActionOfAnotherServiceIsNotSentThere(t *testing.T) {
 			"--merchant", merchant, "--journal", jpath}, s.env, dir)
 	}
 	tm := run(b)
-	tm.waitFor(t, "the action of A listed, not checked", func(sc string) bool {
+	tm.waitFor(t, "the action of A listed in a notice, not checked", func(sc string) bool {
 		sc = unwrappedScreen(sc)
-		return strings.Contains(sc, "1 action left open on "+journal.Origin(a.info.BaseURL)) && strings.Contains(sc, "not checked here")
+		return strings.Contains(sc, "Actions left open on other services") &&
+			strings.Contains(sc, "1 action left open on "+journal.Origin(a.info.BaseURL)) && strings.Contains(sc, "not checked here")
 	})
+	tm.settle()
+	tm.send(t, "\r") // the notice closes
+	tm.waitFor(t, "the notice closed", func(sc string) bool { return !strings.Contains(sc, "Actions left open on other services") })
 	tm.settle()
 	tm.send(t, "q")
 	assert.Equal(t, 0, tm.wait(t, 15*time.Second))

@@ -12,6 +12,7 @@ import (
 	"paydash/backend"
 	"paydash/backend/action"
 	"paydash/backend/journal"
+	"paydash/ui"
 )
 
 // openJournal opens the journal at jpath for the service cfg reaches, and
@@ -51,12 +52,18 @@ func openJournal(ctx context.Context, jpath string, cfg backend.Config, sess *se
 			op.RolloverErr))
 	}
 	mine, elsewhere := action.PendingHere(op.Open, here)
-	for _, e := range elsewhere {
-		sess.warnings = append(sess.warnings, e.Text)
+	for i, e := range elsewhere {
+		// An action in doubt is news the user must not miss: a notice,
+		// not a toast that goes by.
+		sess.notices = append(sess.notices, ui.NoticeMsg{Title: elsewhereTitle, ID: fmt.Sprintf("elsewhere-%d", i),
+			Level: ui.ToastWarning, Text: e.Text})
 	}
 	sess.pending = mine
 	return nil
 }
+
+// elsewhereTitle heads the notice of actions left open on other services.
+const elsewhereTitle = "Actions left open on other services — not checked here"
 
 // journalProgress is where a long read of the journal at start is shown:
 // stderr when it is a terminal (the dashboard has not taken it yet), else

@@ -45,9 +45,9 @@ func TestOpenSessionFindsOutOnlyTheActionsOfItsService(t *testing.T) {
 	defer sess.Close()
 	require.Len(t, sess.pending, 1)
 	assert.Equal(t, "mine", sess.pending[0].ID)
-	assert.Contains(t, sess.warnings, "2 actions left open on https://other-host — not checked here; start paydash against that service to check them: "+
+	assert.Contains(t, noticeTexts(sess), "2 actions left open on https://other-host — not checked here; start paydash against that service to check them: "+
 		"refund of 100.00 RUB for payment 43149011, refund of 100.00 RUB for payment 43149012")
-	assert.Contains(t, sess.warnings, "1 action left open by an older paydash, which did not note the service it sent it to — not checked here; "+
+	assert.Contains(t, noticeTexts(sess), "1 action left open by an older paydash, which did not note the service it sent it to — not checked here; "+
 		"check it by hand: refund of 100.00 RUB for payment 43149013")
 	require.NoError(t, sess.Close())
 
@@ -59,7 +59,7 @@ func TestOpenSessionFindsOutOnlyTheActionsOfItsService(t *testing.T) {
 	require.NoError(t, err)
 	defer sess.Close()
 	assert.Empty(t, sess.pending)
-	assert.Contains(t, strings.Join(sess.warnings, "\n"), "1 action left open on https://pay.example.com under other v2 credentials")
+	assert.Contains(t, strings.Join(noticeTexts(sess), "\n"), "1 action left open on https://pay.example.com under other v2 credentials")
 }
 
 // A symbolic link where the journal or its lock file goes is refused with
@@ -118,6 +118,7 @@ func TestOpenSessionRollsTheJournalOver(t *testing.T) {
 	require.Len(t, sess.pending, 1)
 	assert.Equal(t, "b", sess.pending[0].ID)
 	assert.Empty(t, sess.warnings)
+	assert.Empty(t, sess.notices)
 	files, err := journal.Files(jpath)
 	require.NoError(t, err)
 	require.Len(t, files, 2, "the old file archived beside the new one")
@@ -136,4 +137,13 @@ func TestTheProgressLine(t *testing.T) {
 	assert.Equal(t, "\r\x1b[Kpaydash: rolling the journal over: 412 MB of 1.0 GB…"+
 		"\r\x1b[Kpaydash: rolling the journal over: 830 MB of 1.0 GB…"+
 		"\r\x1b[K", out.String(), "rewritten in place, and cleared at the end")
+}
+
+// noticeTexts are the lines of the notices the dashboard shows at start.
+func noticeTexts(sess *session) []string {
+	var out []string
+	for _, n := range sess.notices {
+		out = append(out, n.Text)
+	}
+	return out
 }

@@ -48,6 +48,7 @@ func runUI(ctx context.Context, sess *session, stdout io.Writer) (open []string,
 		NoMouse:      sess.noMouse,
 		Dark:         true,
 		Warnings:     sess.warnings,
+		Notices:      sess.notices,
 		RequestLog:   sess.logPath,
 	})
 	// Signals stop the dashboard the way q does (ui.ShutdownMsg): at once,

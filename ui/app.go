@@ -174,6 +174,9 @@ func (a *App) Init() tea.Cmd {
 	for _, w := range a.cfg.Warnings {
 		a.addToast(ToastWarning, w, now)
 	}
+	for _, n := range a.cfg.Notices {
+		a.notice(n, now)
+	}
 	cmds = append(cmds, a.after(now))
 	return tea.Batch(cmds...)
 }

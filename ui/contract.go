@@ -30,7 +30,11 @@ type Config struct {
 	NoColor      bool             // NO_COLOR is set
 	Dark         bool             // assumed until the terminal says otherwise
 	Warnings     []string         // shown as toasts at start (and kept in the messages view)
-	NoMouse      bool             // the mouse starts off (config mouse = false); the toggle key switches it
+	// Notices are news at start the user must not miss (actions left open
+	// on another service): shown in the notice dialog, kept in the
+	// messages view.
+	Notices []NoticeMsg
+	NoMouse bool // the mouse starts off (config mouse = false); the toggle key switches it
 	// RequestLog is the request log being written (--log), "" when none:
 	// an error whose answer could not be read points to it only then.
 	RequestLog string
