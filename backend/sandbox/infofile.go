@@ -7,6 +7,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"paydash/backend/safefile"
 )
 
 // The info file of `paydash sandbox --info-file PATH` and the CA beside it
@@ -80,23 +82,9 @@ func replaceable(path string) error {
 	case st.IsDir():
 		return fmt.Errorf("is a directory; give a file's path, such as %s", filepath.Join(path, "sandbox.json"))
 	case !st.Mode().IsRegular():
-		return fmt.Errorf("not a regular file (%s); give the path of a regular file, or of none", fileKind(st.Mode()))
+		return fmt.Errorf("not a regular file (%s); give the path of a regular file, or of none", safefile.Describe(st.Mode()))
 	}
 	return nil
-}
-
-func fileKind(m fs.FileMode) string {
-	switch {
-	case m&fs.ModeCharDevice != 0:
-		return "a character device"
-	case m&fs.ModeDevice != 0:
-		return "a block device"
-	case m&fs.ModeNamedPipe != 0:
-		return "a named pipe"
-	case m&fs.ModeSocket != 0:
-		return "a socket"
-	}
-	return "mode " + m.String()
 }
 
 // pathErrText is err without Go's "op PATH:" prefix.
@@ -106,15 +94,4 @@ func pathErrText(err error) string {
 		return pe.Err.Error()
 	}
 	return err.Error()
-}
-
-// syncDir makes a rename in dir durable (best effort: not every system can
-// sync a directory).
-func syncDir(dir string) {
-	d, err := os.Open(dir)
-	if err != nil {
-		return
-	}
-	_ = d.Sync()
-	_ = d.Close()
 }

@@ -7,15 +7,17 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"net"
 	"net/http"
 	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"sync"
 	"time"
+
+	"paydash/backend/safefile"
 )
 
 // DefaultPayments is the number of payments `paydash sandbox` seeds by default.
@@ -286,33 +288,15 @@ func (s *Server) WriteInfoFile(path string) error {
 	return nil
 }
 
-// writeAtomic writes data to a temporary file beside path and renames it
-// over path.
+// writeAtomic puts data at path in one step, never through a symbolic
+// link nor over anything but a regular file (safefile.Replace).
 func writeAtomic(path string, data []byte, perm os.FileMode) error {
-	dir := filepath.Dir(path)
-	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp*")
-	if err != nil {
+	if err := safefile.Replace(path, perm, func(w io.Writer) error {
+		_, err := w.Write(data)
+		return err
+	}); err != nil {
 		return fmt.Errorf("sandbox: write %s: %w", path, err)
 	}
-	tmp := f.Name()
-	defer os.Remove(tmp) // a no-op once renamed
-	err = f.Chmod(perm)
-	if err == nil {
-		_, err = f.Write(data)
-	}
-	if err == nil {
-		err = f.Sync()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(tmp, path)
-	}
-	if err != nil {
-		return fmt.Errorf("sandbox: write %s: %w", path, err)
-	}
-	syncDir(dir)
 	return nil
 }
 
