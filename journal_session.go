@@ -53,6 +53,13 @@ func openJournal(ctx context.Context, jpath string, cfg backend.Config, sess *se
 	}
 	mine, elsewhere := action.PendingHere(op.Open, here)
 	for i, e := range elsewhere {
+		if e.Service.Embedded {
+			// An earlier run's embedded sandbox ended with it: nothing
+			// real was at stake and nothing can ever be checked, so a
+			// warning says so without a dialog at every start.
+			sess.warnings = append(sess.warnings, e.Text)
+			continue
+		}
 		// An action in doubt is news the user must not miss: a notice,
 		// not a toast that goes by.
 		sess.notices = append(sess.notices, ui.NoticeMsg{Title: elsewhereTitle, ID: fmt.Sprintf("elsewhere-%d", i),

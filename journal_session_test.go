@@ -34,9 +34,10 @@ func TestOpenSessionFindsOutOnlyTheActionsOfItsService(t *testing.T) {
 		require.NoError(t, err)
 		return string(b) + "\n"
 	}
+	embedded := journal.NewService("https://127.0.0.1:41234", "v2", true, "pdv2_earlier")
 	require.NoError(t, os.WriteFile(jpath, []byte(
 		sent("mine", "43149010", &here[0])+sent("theirs-1", "43149011", &other)+sent("theirs-2", "43149012", &other)+
-			sent("old", "43149013", nil)), 0o600))
+			sent("old", "43149013", nil)+sent("practice", "43149014", &embedded)), 0o600))
 
 	s, err := loadSettings([]string{"--base-url", "https://pay.example.com", "--merchant", "1001", "--journal", jpath}, ts.sys())
 	require.NoError(t, err)
@@ -47,6 +48,10 @@ func TestOpenSessionFindsOutOnlyTheActionsOfItsService(t *testing.T) {
 	assert.Equal(t, "mine", sess.pending[0].ID)
 	assert.Contains(t, noticeTexts(sess), "2 actions left open on https://other-host — not checked here; start paydash against that service to check them: "+
 		"refund of 100.00 RUB for payment 43149011, refund of 100.00 RUB for payment 43149012")
+	// An earlier run's embedded sandbox is gone with nothing real at
+	// stake: a warning, not a dialog at every start.
+	assert.Len(t, sess.notices, 2)
+	assert.Contains(t, strings.Join(sess.warnings, "\n"), "1 action left open on the embedded sandbox of an earlier run")
 	assert.Contains(t, noticeTexts(sess), "1 action left open by an older paydash, which did not note the service it sent it to — not checked here; "+
 		"check it by hand: refund of 100.00 RUB for payment 43149013")
 	require.NoError(t, sess.Close())
