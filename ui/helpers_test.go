@@ -6,6 +6,9 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
+	"regexp"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -224,30 +227,51 @@ func keyPress(k string) tea.KeyPressMsg {
 	return tea.KeyPressMsg{Code: r[0], Text: k}
 }
 
+// longWait bounds the waits for what a correct program does at once: a
+// command of the shell answers in microseconds, and one that has not after
+// a minute is hung, not slowed down by a loaded machine.
+const longWait = time.Minute
+
+// timerFunc matches the function of a command that waits on the clock
+// before it answers: tea.Tick's (the shell's tick, a spinner's turn),
+// tea.Every's and a text cursor's blink, also where the compiler copied
+// them into a caller (the name then ends the same way).
+var timerFunc = regexp.MustCompile(`(\.Tick|\.Every|\.\(\*Model\)\.Blink)\.func[0-9]+$`)
+
+// isTimer reports whether cmd is a timer, by its function: how long a
+// command takes is no sign, a loaded machine can slow any one down.
+func isTimer(cmd tea.Cmd) bool { return timerFunc.MatchString(funcName(cmd)) }
+
+func funcName(cmd tea.Cmd) string { return runtime.FuncForPC(reflect.ValueOf(cmd).Pointer()).Name() }
+
 // run executes a command and the commands of the batches it returns,
-// giving up on any that does not answer quickly (timers).
+// leaving out the timers (isTimer), which the runtime would answer only
+// later. Every other command is waited for, however long it takes, up to
+// longWait: then it is reported by its name, a hang or a timer timerFunc
+// does not know.
 func run(cmd tea.Cmd) []tea.Msg {
-	if cmd == nil {
+	if cmd == nil || isTimer(cmd) {
 		return nil
 	}
 	ch := make(chan tea.Msg, 1)
 	go func() { ch <- cmd() }()
+	var msg tea.Msg
 	select {
-	case msg := <-ch:
-		if b, ok := msg.(tea.BatchMsg); ok {
-			var out []tea.Msg
-			for _, c := range b {
-				out = append(out, run(c)...)
-			}
-			return out
+	case msg = <-ch:
+	case <-time.After(longWait):
+		panic(fmt.Sprintf("the command %s has not answered in %s: hung, or a timer that timerFunc does not match", funcName(cmd), longWait))
+	}
+	if b, ok := msg.(tea.BatchMsg); ok {
+		var out []tea.Msg
+		for _, c := range b {
+			out = append(out, run(c)...)
 		}
-		if msg == nil {
-			return nil
-		}
-		return []tea.Msg{msg}
-	case <-time.After(50 * time.Millisecond):
+		return out
+	}
+	if msg == nil {
 		return nil
 	}
+	return []tea.Msg{msg}
 }
 
 func quits(cmd tea.Cmd) bool {
