@@ -189,8 +189,11 @@ func sequenceOf(msg tea.Msg) ([]tea.Cmd, bool) {
 
 // execCmd runs c and returns its message; ok is false when c is a timer
 // the runtime would fire much later (a text cursor's blink, a tea.Tick): it
-// is seen blocked in one, and left to run out unheard.
-func execCmd(t *testing.T, c tea.Cmd) (tea.Msg, bool) {
+// is seen blocked in one, and left to run out unheard. The function it is
+// blocked in tells a timer, also when a wrapper runs it (a form tags its
+// fields' commands), never how long c takes; one that neither answers nor
+// waits in a timer for longWait is reported as hung.
+func execCmd(t testing.TB, c tea.Cmd) (tea.Msg, bool) {
 	t.Helper()
 	done := make(chan tea.Msg, 1)
 	ids := make(chan string, 1)
@@ -199,7 +202,7 @@ func execCmd(t *testing.T, c tea.Cmd) (tea.Msg, bool) {
 		done <- c()
 	}()
 	id := <-ids
-	deadline := time.Now().Add(30 * time.Second)
+	deadline := time.Now().Add(longWait)
 	for wait := 50 * time.Microsecond; ; wait = min(2*wait, 5*time.Millisecond) {
 		select {
 		case m := <-done:
@@ -209,7 +212,7 @@ func execCmd(t *testing.T, c tea.Cmd) (tea.Msg, bool) {
 		if inTimer(id) {
 			return nil, false
 		}
-		require.True(t, time.Now().Before(deadline), "a command of the dialog never returns")
+		require.True(t, time.Now().Before(deadline), "a command never returns")
 	}
 }
 

@@ -25,6 +25,12 @@ import (
 
 var update = flag.Bool("update", false, "rewrite the golden files under testdata")
 
+// longWait bounds the waits for what a correct program does in well under
+// a second (a held action reaching the backend, a command answering): a
+// loaded machine stretches that, never to a minute, while what these
+// waits catch (nothing arrives, a command hangs) never ends.
+const longWait = time.Minute
+
 func TestMain(m *testing.M) {
 	// Times are shown in local time: pin it so the goldens do not depend
 	// on the machine.
