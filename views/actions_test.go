@@ -505,7 +505,7 @@ func TestPendingActionsAreFoundOutAtStart(t *testing.T) {
 // journaled as abandoned, and the next start finds it out.
 func TestAbandonJournalsActionsStillSent(t *testing.T) {
 	hold := make(chan struct{})
-	slow := &slowBackend{release: hold}
+	slow := &slowBackend{release: hold, arrived: make(chan struct{})}
 	e := newEnv(t, envOpts{wrap: func(b backend.Backend) backend.Backend { slow.Backend = b; return slow }})
 	e.size(80, 24)
 	e.init()
@@ -515,7 +515,14 @@ func TestAbandonJournalsActionsStillSent(t *testing.T) {
 	send := spec.Confirm(spec.Amount.Value)
 	done := make(chan struct{})
 	go func() { send(); close(done) }()
-	require.Eventually(t, func() bool { return len(e.journal()) == 1 }, 5*time.Second, 10*time.Millisecond, "sent")
+	// The refund reaches the backend after its sent line is journaled:
+	// the action is under way.
+	select {
+	case <-slow.arrived:
+	case <-time.After(longWait):
+		t.Fatal("the refund never reached the backend")
+	}
+	require.Len(t, e.journal(), 1, "sent")
 	e.send(ui.AbandonMsg{})
 	j := e.journal()
 	require.Len(t, j, 2)
@@ -528,12 +535,17 @@ func TestAbandonJournalsActionsStillSent(t *testing.T) {
 	<-done
 }
 
+// slowBackend holds refunds until release is closed, closing arrived
+// when the first one reaches it.
 type slowBackend struct {
 	backend.Backend
 	release chan struct{}
+	arrived chan struct{}
+	once    sync.Once
 }
 
 func (s *slowBackend) RefundPayment(ctx context.Context, r backend.RefundRequest) (backend.Refund, error) {
+	s.once.Do(func() { close(s.arrived) })
 	<-s.release
 	return s.Backend.RefundPayment(ctx, r)
 }

@@ -211,24 +211,45 @@ func TestStickerToggleReadOnlyIsRefused(t *testing.T) {
 }
 
 // holdingStickers holds the answers to sticker switches until released,
-// and counts the switches that reach it.
+// and counts the switches that reach it, telling when the first arrived.
 type holdingStickers struct {
 	backend.Backend
 	release chan struct{}
+	arrived chan struct{} // takes one arrival; the count is calls
 	calls   atomic.Int32
+}
+
+func newHoldingStickers() *holdingStickers {
+	return &holdingStickers{release: make(chan struct{}), arrived: make(chan struct{}, 1)}
 }
 
 func (h *holdingStickers) SetStickerActive(ctx context.Context, id string, active bool) (backend.Sticker, error) {
 	h.calls.Add(1)
+	select {
+	case h.arrived <- struct{}{}:
+	default:
+	}
 	<-h.release
 	return h.Backend.SetStickerActive(ctx, id, active)
+}
+
+// waitSent waits for a switch to reach the backend: at once for a
+// correct tab, for ever for one that never sends it (then longWait ends
+// the test).
+func (h *holdingStickers) waitSent(t *testing.T) {
+	t.Helper()
+	select {
+	case <-h.arrived:
+	case <-time.After(longWait):
+		t.Fatal("the switch never reached the backend")
+	}
 }
 
 // While a switch is being sent, no other reaches the sticker: not from the
 // key, not from a preparation that was under way, not from the dialog's
 // Confirm called again.
 func TestStickerSecondToggleWhileSentIsRefused(t *testing.T) {
-	hold := &holdingStickers{release: make(chan struct{})}
+	hold := newHoldingStickers()
 	e := newEnv(t, envOpts{tab: NewStickers, wrap: func(b backend.Backend) backend.Backend {
 		hold.Backend = b
 		return hold
@@ -251,7 +272,7 @@ func TestStickerSecondToggleWhileSentIsRefused(t *testing.T) {
 	send := e.yes(spec)
 	answer := make(chan tea.Msg, 1)
 	go func() { answer <- send() }()
-	require.Eventually(t, func() bool { return hold.calls.Load() == 1 }, 5*time.Second, 5*time.Millisecond, "sent")
+	hold.waitSent(t)
 
 	busy := "the switch-off of sticker " + st.ID + " is being sent; wait for its answer"
 	ok, why := e.tab.Available(keys.ActToggleSticker)
@@ -323,7 +344,7 @@ func TestStickerToggleDoubleYSendsOnce(t *testing.T) {
 // The answer of a switch that comes after the merchant was changed goes
 // to no list: the sticker is not the new merchant's.
 func TestStickerToggleAnsweredAfterTheMerchantChanged(t *testing.T) {
-	hold := &holdingStickers{release: make(chan struct{})}
+	hold := newHoldingStickers()
 	e := newEnv(t, envOpts{tab: NewStickers, wrap: func(b backend.Backend) backend.Backend {
 		hold.Backend = b
 		return hold
@@ -339,7 +360,7 @@ func TestStickerToggleAnsweredAfterTheMerchantChanged(t *testing.T) {
 	send := e.yes(spec)
 	answer := make(chan tea.Msg, 1)
 	go func() { answer <- send() }()
-	require.Eventually(t, func() bool { return hold.calls.Load() == 1 }, 5*time.Second, 5*time.Millisecond, "sent")
+	hold.waitSent(t)
 
 	other := e.scope
 	other.MerchantID = e.srv.Info().MerchantIDs[1]

@@ -573,7 +573,7 @@ func TestRevokeFromAPaymentsPaneIsSeenByTheTokensTab(t *testing.T) {
 	select {
 	case id := <-hold.arrived:
 		require.Equal(t, token.ID, id)
-	case <-time.After(5 * time.Second):
+	case <-time.After(longWait):
 		t.Fatal("the revoke never reached the backend")
 	}
 	j := pay.journal()
