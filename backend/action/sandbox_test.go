@@ -1,8 +1,18 @@
 package action_test
 
 import (
+	"bytes"
 	"context"
+	"crypto/tls"
+	"crypto/x509"
+	"io"
+	"log"
+	"net/http"
+	"net/http/httptest"
+	"net/http/httputil"
+	"net/url"
 	"path/filepath"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -510,23 +520,100 @@ func TestAGarbledAnswerIsFoundOut(t *testing.T) {
 }
 
 // A client that gives up while the answer is on its way: the refund is made
-// (the sandbox serves what arrived), the Send is Unknown, the Check finds it.
+// (the sandbox served the request), the Send is Unknown, the Check finds it.
+// The answer is held between the sandbox and the client until the client
+// has given up, so the order is the same on any machine: served, given up,
+// answered too late.
 func TestALateAnswerIsFoundOut(t *testing.T) {
 	srv := startSandbox(t)
 	f := newFixture(t, srv, setups[0])
+	late := holdAnswer(t, srv)
+	f.run.Backend = late.backend
 	paid := f.pay("1000", false)
-	require.NoError(t, srv.SetFaults(sandbox.Faults{Latency: 1200 * time.Millisecond}))
-	ctx, cancel := context.WithTimeout(context.Background(), 900*time.Millisecond)
-	req, o := f.run.Send(ctx, action.New(backend.ActionRefund, paid, rub("300"), backend.V2))
-	cancel()
-	require.NoError(t, srv.SetFaults(sandbox.Faults{}))
+
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	type sent struct {
+		req action.Request
+		o   action.Outcome
+	}
+	done := make(chan sent, 1)
+	go func() {
+		req, o := f.run.Send(ctx, action.New(backend.ActionRefund, paid, rub("300"), backend.V2))
+		done <- sent{req, o}
+	}()
+	select {
+	case <-late.served:
+	case s := <-done:
+		t.Fatalf("Send returned before the sandbox served the refund: %v", s.o.Err)
+	case <-time.After(longWait):
+		t.Fatal("the refund never reached the sandbox")
+	}
+	cancel() // the client gives up: its answer is still held
+	var s sent
+	select {
+	case s = <-done:
+	case <-time.After(longWait):
+		t.Fatal("Send did not return once its context ended")
+	}
+	late.let()
+	req, o := s.req, s.o
 	require.Equal(t, action.Unknown, o.State, "%v", o.Err)
 	assert.True(t, o.Retry)
-	require.Eventually(t, func() bool { return len(f.refunds(paid)) == 1 }, 5*time.Second, 20*time.Millisecond)
+	assert.Len(t, f.refunds(paid), 1, "the sandbox made the refund whose answer never came")
 
 	o = f.run.Check(context.Background(), req)
 	require.Equal(t, action.Done, o.State, "%v", o.Err)
 	assert.Len(t, f.refunds(paid), 1)
+}
+
+// longWait bounds the waits for what takes milliseconds (a request
+// reaching the sandbox, a cancelled request returning); what they catch
+// (it never happens) would wait for ever.
+const longWait = time.Minute
+
+// heldAnswer is a proxy between a backend and the sandbox that holds the
+// answer to the first POST once the sandbox has served it, until let.
+type heldAnswer struct {
+	backend backend.Backend // v2, through the proxy
+	served  chan struct{}   // closed when the first POST was served
+	release chan struct{}
+	once    sync.Once
+}
+
+func (h *heldAnswer) let() { h.once.Do(func() { close(h.release) }) }
+
+func holdAnswer(t *testing.T, srv *sandbox.Server) *heldAnswer {
+	t.Helper()
+	h := &heldAnswer{served: make(chan struct{}), release: make(chan struct{})}
+	target, err := url.Parse(srv.BaseURL())
+	require.NoError(t, err)
+	var held atomic.Bool
+	proxy := &httputil.ReverseProxy{
+		Rewrite:   func(pr *httputil.ProxyRequest) { pr.SetURL(target) },
+		Transport: &http.Transport{TLSClientConfig: &tls.Config{RootCAs: srv.CertPool()}},
+		ModifyResponse: func(resp *http.Response) error {
+			if resp.Request.Method != http.MethodPost || !held.CompareAndSwap(false, true) {
+				return nil
+			}
+			body, err := io.ReadAll(resp.Body)
+			_ = resp.Body.Close()
+			resp.Body = io.NopCloser(bytes.NewReader(body))
+			close(h.served) // the sandbox has done the work and answered
+			<-h.release
+			return err
+		},
+		ErrorLog: log.New(io.Discard, "", 0), // the client gone is the point
+	}
+	ts := httptest.NewTLSServer(proxy)
+	t.Cleanup(ts.Close)
+	t.Cleanup(h.let) // before Close, which waits for the held handler
+	pool := x509.NewCertPool()
+	pool.AddCert(ts.Certificate())
+	h.backend, err = backend.Open(backend.Config{BaseURL: ts.URL, RootCAs: pool, MerchantIDs: srv.Info().MerchantIDs,
+		Sandbox: true, V2Token: srv.Info().V2Token})
+	require.NoError(t, err)
+	return h
 }
 
 func TestAbandonLeavesTheActionPending(t *testing.T) {
