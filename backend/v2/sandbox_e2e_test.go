@@ -10,7 +10,6 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
-	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -40,12 +39,17 @@ type env struct {
 	merchant string
 }
 
+// newEnv starts a sandbox whose clock stands still: nothing settles or
+// expires between two requests of a test, however slow the machine, only
+// when the test moves the clock (settle).
 func newEnv(t testing.TB, payments int) *env {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	t.Cleanup(cancel)
+	started := time.Now()
 	srv, err := sandbox.Start(ctx, sandbox.Options{
 		Seed: 11, Payments: payments, SettleDelay: 150 * time.Millisecond, CallbackBackoff: 20 * time.Millisecond,
+		Now: func() time.Time { return started },
 	})
 	require.NoError(t, err)
 	t.Cleanup(func() { _ = srv.Close() })
@@ -56,6 +60,19 @@ func newEnv(t testing.TB, payments int) *env {
 	require.NoError(t, err)
 	return &env{srv: srv, api: api, ro: ro, merchant: info.MerchantIDs[0]}
 }
+
+// settle moves the sandbox's clock on by its settle delay: what was made
+// Pending settles before it returns.
+func (e *env) settle(t *testing.T) {
+	t.Helper()
+	_, err := e.srv.Store().Advance(e.srv.Store().SettleDelay())
+	require.NoError(t, err)
+}
+
+// longWait bounds the waits for what the sandbox does in milliseconds on
+// the real clock (a callback and its retry): what they catch, a callback
+// that never comes, would wait for ever.
+const longWait = time.Minute
 
 func rub(s string) *money.Amount { return &money.Amount{Value: money.MustParse(s), Currency: "RUB"} }
 
@@ -201,10 +218,13 @@ func TestE2EConfirmations(t *testing.T) {
 	// Time moves: a pending payment settles by itself.
 	pend := e.pay(t, cardPending, "75", false)
 	assert.Equal(t, v2.PaymentStatusPending, pend.Status)
-	require.Eventually(t, func() bool {
-		p, _, err := e.api.Payments.Get(ctx, pend.ID)
-		return err == nil && p.Status == v2.PaymentStatusSettled
-	}, 5*time.Second, 25*time.Millisecond)
+	got, _, err := e.api.Payments.Get(ctx, pend.ID)
+	require.NoError(t, err)
+	assert.Equal(t, v2.PaymentStatusPending, got.Status, "until its time comes")
+	e.settle(t)
+	got, _, err = e.api.Payments.Get(ctx, pend.ID)
+	require.NoError(t, err)
+	assert.Equal(t, v2.PaymentStatusSettled, got.Status)
 }
 
 func TestE2EInvoices(t *testing.T) {
@@ -287,10 +307,13 @@ func TestE2ERefunds(t *testing.T) {
 		}
 	}
 	assert.Equal(t, map[string]int{r1.ID: 1, r3.ID: 1}, seen)
-	require.Eventually(t, func() bool {
-		r, _, err := e.api.Refunds.Get(ctx, r3.ID)
-		return err == nil && r.Status == v2.RefundStatusSuccess
-	}, 5*time.Second, 25*time.Millisecond)
+	got, _, err = e.api.Refunds.Get(ctx, r3.ID)
+	require.NoError(t, err)
+	assert.Equal(t, v2.RefundStatusPending, got.Status, "until its time comes")
+	e.settle(t)
+	got, _, err = e.api.Refunds.Get(ctx, r3.ID)
+	require.NoError(t, err)
+	assert.Equal(t, v2.RefundStatusSuccess, got.Status)
 }
 
 func TestE2ETokens(t *testing.T) {
@@ -449,8 +472,7 @@ func TestE2EPagingIsExactWhilePaymentsArrive(t *testing.T) {
 // A callback arrives at the receiver, and is retried when the receiver fails first.
 func TestE2ECallbacks(t *testing.T) {
 	e := newEnv(t, 100)
-	var mu sync.Mutex
-	var bodies []map[string]any
+	bodies := make(chan map[string]any, 16)
 	var calls atomic.Int32
 	receiver := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		n := calls.Add(1)
@@ -462,9 +484,10 @@ func TestE2ECallbacks(t *testing.T) {
 		var m map[string]any
 		if json.Unmarshal(raw, &m) == nil {
 			assert.Empty(t, r.Header.Get("Authorization"))
-			mu.Lock()
-			bodies = append(bodies, m)
-			mu.Unlock()
+			select {
+			case bodies <- m:
+			default: // more than the test reads
+			}
 		}
 	}))
 	defer receiver.Close()
@@ -475,16 +498,17 @@ func TestE2ECallbacks(t *testing.T) {
 		Protocol:    &v2.Protocol{CallbackURL: receiver.URL + "/cb"},
 	}, nil)
 	require.NoError(t, err)
-	require.Eventually(t, func() bool {
-		mu.Lock()
-		defer mu.Unlock()
-		for _, b := range bodies {
-			if b["id"] == p.ID && b["status"] == "Settled" {
-				return true
-			}
+	// The retry comes 20 ms after the failure on the real clock: the wait
+	// ends when it arrives, or after longWait if it never does.
+	timeout := time.After(longWait)
+	for arrived := false; !arrived; {
+		select {
+		case b := <-bodies:
+			arrived = b["id"] == p.ID && b["status"] == "Settled"
+		case <-timeout:
+			t.Fatal("the callback never arrived after a failed first attempt")
 		}
-		return false
-	}, 5*time.Second, 20*time.Millisecond, "the callback arrives after a failed first attempt")
+	}
 	assert.GreaterOrEqual(t, calls.Load(), int32(2))
 }
 
