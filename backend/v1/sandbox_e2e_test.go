@@ -59,7 +59,10 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
-// sharedEnv starts the sandbox the first time a test needs it.
+// sharedEnv starts the sandbox the first time a test needs it. Its clock
+// stands still: nothing settles between two requests of a test, however
+// slow the machine, only when a test moves the clock (settle); and the
+// day of every payment made is the day today names.
 func sharedEnv(t *testing.T) *e2eEnv {
 	t.Helper()
 	if testing.Short() {
@@ -68,7 +71,9 @@ func sharedEnv(t *testing.T) *e2eEnv {
 	e2eOnce.Do(func() {
 		var ctx context.Context
 		ctx, e2eStop = context.WithCancel(context.Background())
-		srv, err := sandbox.Start(ctx, sandbox.Options{Seed: 11, Payments: e2ePayments, SettleDelay: 150 * time.Millisecond})
+		started := time.Now()
+		srv, err := sandbox.Start(ctx, sandbox.Options{Seed: 11, Payments: e2ePayments, SettleDelay: 150 * time.Millisecond,
+			Now: func() time.Time { return started }})
 		if err != nil {
 			e2eErr = err
 			return
@@ -131,7 +136,16 @@ func (e *e2eEnv) pay(t *testing.T, amount string, dual bool) (*v2.Payment, strin
 	return p, order
 }
 
-func today() v1.Date { return v1.DateOf(time.Now()) }
+// today is the sandbox's day.
+func (e *e2eEnv) today() v1.Date { return v1.DateOf(e.srv.Store().Now()) }
+
+// settle moves the sandbox's clock on by its settle delay: what was made
+// EXECUTING settles before it returns.
+func (e *e2eEnv) settle(t *testing.T) {
+	t.Helper()
+	_, err := e.srv.Store().Advance(e.srv.Store().SettleDelay())
+	require.NoError(t, err)
+}
 
 func TestE2EPaymentLookupsAndLists(t *testing.T) {
 	e := sharedEnv(t)
@@ -148,7 +162,7 @@ func TestE2EPaymentLookupsAndLists(t *testing.T) {
 		assert.Equal(t, "RUB", got.CurrencyCode)
 		assert.Equal(t, money.MustParse("350.5"), got.Amount)
 		assert.Equal(t, money.MustParse("350.5"), got.PaymentAmount, "paid in full")
-		assert.WithinDuration(t, time.Now(), got.LastUpdateTime, time.Minute)
+		assert.WithinDuration(t, e.srv.Store().Now(), got.LastUpdateTime, time.Second, "made now, by the sandbox's clock")
 		assert.Equal(t, 0, got.ErrorCode)
 		assert.Contains(t, string(resp.Body), `"PaymentID":`+p.ID)
 		assert.NotEmpty(t, resp.Nonce)
@@ -161,7 +175,7 @@ func TestE2EPaymentLookupsAndLists(t *testing.T) {
 		assert.Equal(t, p.ID, byInvoice.PaymentID)
 
 		l, _, err := c.ListPaymentsFilter(ctx, v1.PaymentFilter{AccountID: "ACC-1", SiteAlias: siteCoffee,
-			PeriodFrom: today().AddDays(-1), PeriodTo: today(), InvoiceID: order, State: v1.StateComplete})
+			PeriodFrom: e.today().AddDays(-1), PeriodTo: e.today(), InvoiceID: order, State: v1.StateComplete})
 		require.NoError(t, err)
 		assert.False(t, l.Overflow)
 		require.Len(t, l.Payments, 1)
@@ -183,7 +197,7 @@ func TestE2ERefunds(t *testing.T) {
 
 	r2, _, err := e.api.Refunds.Create(ctx, &v2.RefundRequest{PaymentID: p.ID, Amount: rub("400")}, nil)
 	require.NoError(t, err)
-	l, _, err := e.accountant.ListRefunds(ctx, v1.RefundFilter{PaymentID: p.ID, PeriodFrom: today(), PeriodTo: today()})
+	l, _, err := e.accountant.ListRefunds(ctx, v1.RefundFilter{PaymentID: p.ID, PeriodFrom: e.today(), PeriodTo: e.today()})
 	require.NoError(t, err)
 	require.Len(t, l.Refunds, 1)
 	assert.Equal(t, r2.ID, l.Refunds[0].RefundID)
@@ -191,10 +205,11 @@ func TestE2ERefunds(t *testing.T) {
 	assert.Equal(t, money.MustParse("400"), l.Refunds[0].Amount)
 	assert.Equal(t, v1.RefundExecuting, l.Refunds[0].State, "a new refund is EXECUTING")
 	assert.Empty(t, l.Refunds[0].ExternalID)
-	require.Eventually(t, func() bool {
-		l, _, err := e.accountant.ListRefunds(ctx, v1.RefundFilter{PaymentID: p.ID})
-		return err == nil && len(l.Refunds) == 1 && l.Refunds[0].State == v1.RefundSuccess
-	}, 10*time.Second, 50*time.Millisecond, "then SUCCESS")
+	e.settle(t)
+	l, _, err = e.accountant.ListRefunds(ctx, v1.RefundFilter{PaymentID: p.ID})
+	require.NoError(t, err)
+	require.Len(t, l.Refunds, 1)
+	assert.Equal(t, v1.RefundSuccess, l.Refunds[0].State, "then SUCCESS")
 
 	ext := uniqueOrder(t)
 	r1, resp, err := e.accountant.RefundPayment(ctx, v1.RefundRequest{PaymentID: p.ID,
@@ -219,20 +234,19 @@ func TestE2ERefunds(t *testing.T) {
 	bad, _, err := e.accountant.RefundPayment(ctx, v1.RefundRequest{PaymentID: p.ID, Amount: "1.13"})
 	require.NoError(t, err)
 	assert.Equal(t, v1.RefundExecuting, bad.State)
-	require.Eventually(t, func() bool {
-		l, _, err := e.accountant.ListRefunds(ctx, v1.RefundFilter{PaymentID: p.ID})
-		if err != nil {
-			return false
+	e.settle(t)
+	l, _, err = e.accountant.ListRefunds(ctx, v1.RefundFilter{PaymentID: p.ID})
+	require.NoError(t, err)
+	listed := false
+	for _, r := range l.Refunds {
+		if r.RefundID == bad.RefundID {
+			listed = true
+			assert.Equal(t, v1.RefundFailure, r.State)
+			assert.NotZero(t, r.ErrorCode)
+			assert.NotEmpty(t, r.ErrorDesc)
 		}
-		for _, r := range l.Refunds {
-			if r.RefundID == bad.RefundID && r.State == v1.RefundFailure {
-				assert.NotZero(t, r.ErrorCode)
-				assert.NotEmpty(t, r.ErrorDesc)
-				return true
-			}
-		}
-		return false
-	}, 10*time.Second, 50*time.Millisecond, "FAILURE")
+	}
+	assert.True(t, listed, "the refund of 1.13 is listed")
 
 	// 499.50 remain: 499.51 is a bad amount, 499.50 is fine.
 	_, _, err = e.accountant.RefundPayment(ctx, v1.RefundRequest{PaymentID: p.ID, Amount: "499.51"})
@@ -241,7 +255,7 @@ func TestE2ERefunds(t *testing.T) {
 	require.NoError(t, err)
 
 	// RefundPages over the last days finds all four, once.
-	pages := e.accountant.RefundPages(v1.RefundFilter{PaymentID: p.ID, PeriodFrom: today().AddDays(-2), PeriodTo: today()})
+	pages := e.accountant.RefundPages(v1.RefundFilter{PaymentID: p.ID, PeriodFrom: e.today().AddDays(-2), PeriodTo: e.today()})
 	var ids []string
 	for {
 		items, done, err := pages.Next(ctx)
@@ -375,7 +389,7 @@ func TestE2EPaymentPagesEqualV2(t *testing.T) {
 	e := sharedEnv(t)
 	ctx := context.Background()
 	const days = 30
-	from, to := today().AddDays(-(days - 1)), today()
+	from, to := e.today().AddDays(-(days - 1)), e.today()
 
 	pages := e.cashier.PaymentPages(v1.PaymentFilter{SiteAlias: siteCoffee, PeriodFrom: from, PeriodTo: to})
 	viaV1 := map[string]int{}
@@ -423,7 +437,7 @@ func TestE2EPaymentPagesEqualV2(t *testing.T) {
 func TestE2EDocuments(t *testing.T) {
 	e := sharedEnv(t)
 	ctx := context.Background()
-	f := v1.PeriodFilter{PeriodFrom: today().AddDays(-100), PeriodTo: today()}
+	f := v1.PeriodFilter{PeriodFrom: e.today().AddDays(-100), PeriodTo: e.today()}
 	docs, resp, err := e.accountant.ListDocuments(ctx, f)
 	require.NoError(t, err)
 	require.NotEmpty(t, docs)
@@ -467,7 +481,7 @@ func TestE2EDocuments(t *testing.T) {
 func TestE2ETransfersAndRegisters(t *testing.T) {
 	e := sharedEnv(t)
 	ctx := context.Background()
-	f := v1.PeriodFilter{PeriodFrom: today().AddDays(-100), PeriodTo: today()}
+	f := v1.PeriodFilter{PeriodFrom: e.today().AddDays(-100), PeriodTo: e.today()}
 	transfers, _, err := e.accountant.ListTransfers(ctx, f)
 	require.NoError(t, err)
 	require.NotEmpty(t, transfers)
