@@ -38,18 +38,27 @@ func TestOpenCreatesPrivateFileAndDirectories(t *testing.T) {
 	assert.Equal(t, int64(0), st.Size())
 }
 
+// fixedNow is the clock of the tests that open one file more than once.
+// On the machine's clock, a second Open in a later month than the file's
+// first line (a line these tests date November 2026, or a month that
+// ends between the two Opens) would roll the journal over, which
+// rollover_test.go tests and these do not.
+var fixedNow = time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC)
+
+func openFixed(path string) (*Journal, error) { return OpenWith(path, Options{Now: clock(fixedNow)}) }
+
 func TestRecordAppendsAcrossOpenAndClose(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "journal.jsonl")
 	at := time.Date(2026, 11, 21, 10, 0, 0, 0, time.UTC)
 
-	j, err := Open(path)
+	j, err := openFixed(path)
 	require.NoError(t, err)
 	e := entry("refund", PhaseSent, "43149010")
 	e.Time = at
 	require.NoError(t, j.Record(e))
 	require.NoError(t, j.Close())
 
-	j, err = Open(path)
+	j, err = openFixed(path)
 	require.NoError(t, err)
 	done := entry("refund", PhaseDone, "43149010")
 	done.Result = "refund 7000123 Pending"
@@ -63,8 +72,7 @@ func TestRecordAppendsAcrossOpenAndClose(t *testing.T) {
 	assert.True(t, got[0].Time.Equal(at), "a given time is kept")
 	assert.Equal(t, PhaseDone, got[1].Phase)
 	assert.Equal(t, "refund 7000123 Pending", got[1].Result)
-	assert.False(t, got[1].Time.IsZero(), "a zero time becomes now")
-	assert.WithinDuration(t, time.Now(), got[1].Time, time.Minute)
+	assert.True(t, got[1].Time.Equal(fixedNow), "a zero time becomes the journal's now: %s", got[1].Time)
 
 	raw, err := os.ReadFile(path)
 	require.NoError(t, err)
@@ -212,7 +220,7 @@ func TestOpenFailsOnReadOnlyPaths(t *testing.T) {
 
 func TestReadToleratesATornLastLine(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "journal.jsonl")
-	j, err := Open(path)
+	j, err := openFixed(path)
 	require.NoError(t, err)
 	require.NoError(t, j.Record(entry("refund", PhaseSent, "1")))
 	require.NoError(t, j.Close())
@@ -228,7 +236,7 @@ func TestReadToleratesATornLastLine(t *testing.T) {
 
 	// Opening again starts a new line, so the next entry is whole; the torn
 	// line is now in the middle, still a torn entry, still no corruption.
-	j, err = Open(path)
+	j, err = openFixed(path)
 	require.NoError(t, err)
 	require.NoError(t, j.Record(entry("refund", PhaseDone, "1")))
 	require.NoError(t, j.Close())
@@ -258,10 +266,10 @@ func TestASecondOpenOfTheSamePathIsRefusedUntilClose(t *testing.T) {
 		t.Skip("no flock on this system: the journal is not locked")
 	}
 	path := filepath.Join(t.TempDir(), "journal.jsonl")
-	first, err := Open(path)
+	first, err := openFixed(path)
 	require.NoError(t, err)
 
-	second, err := Open(path)
+	second, err := openFixed(path)
 	require.ErrorIs(t, err, ErrInUse, "another paydash must not reconcile the first one's actions in flight")
 	assert.Nil(t, second)
 	assert.Equal(t, "journal: "+path+" is in use by another paydash; close it or give --journal another file", err.Error())
@@ -269,7 +277,7 @@ func TestASecondOpenOfTheSamePathIsRefusedUntilClose(t *testing.T) {
 	require.NoError(t, first.Record(entry("refund", PhaseSent, "1")), "the holder still writes")
 	require.NoError(t, first.Close())
 
-	second, err = Open(path)
+	second, err = openFixed(path)
 	require.NoError(t, err, "Close releases the lock")
 	require.NoError(t, second.Record(entry("refund", PhaseDone, "1")))
 	require.NoError(t, second.Close())
@@ -277,6 +285,21 @@ func TestASecondOpenOfTheSamePathIsRefusedUntilClose(t *testing.T) {
 	got, err := Read(path)
 	require.NoError(t, err, "Read needs no lock: it works beside an open journal")
 	assert.Len(t, got, 2)
+}
+
+// Open's clock is the machine's. A wrong one is years off (a zero time)
+// or hours (a zone's wall time taken for UTC); writing and reading back
+// one line takes no machine, however loaded, a minute.
+func TestOpenStampsEntriesByTheMachinesClock(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "journal.jsonl")
+	j, err := Open(path)
+	require.NoError(t, err)
+	defer j.Close()
+	require.NoError(t, j.Record(entry("capture", PhaseSent, "1")))
+	got, err := Read(path)
+	require.NoError(t, err)
+	require.Len(t, got, 1)
+	assert.WithinDuration(t, time.Now(), got[0].Time, time.Minute)
 }
 
 func TestReadBesideAnOpenJournal(t *testing.T) {
@@ -370,7 +393,7 @@ func TestALineOfAnOlderPaydashStillReads(t *testing.T) {
 	assert.Equal(t, PhaseDone, got[1].Phase)
 
 	// Appending to it keeps both kinds of line readable.
-	j, err := Open(path)
+	j, err := openFixed(path)
 	require.NoError(t, err)
 	e := entry("toggle_sticker", PhaseSent, "7")
 	e.Params = json.RawMessage(`{"active":false}`)
@@ -384,7 +407,7 @@ func TestALineOfAnOlderPaydashStillReads(t *testing.T) {
 
 func TestALineTornInsideItsParamsIsTolerated(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "journal.jsonl")
-	j, err := Open(path)
+	j, err := openFixed(path)
 	require.NoError(t, err)
 	require.NoError(t, j.Record(entry("refund", PhaseSent, "1")))
 	require.NoError(t, j.Close())
@@ -399,7 +422,7 @@ func TestALineTornInsideItsParamsIsTolerated(t *testing.T) {
 	require.NoError(t, err, "cut inside its params, it is still a torn last line")
 	assert.Len(t, got, 1)
 
-	j, err = Open(path)
+	j, err = openFixed(path)
 	require.NoError(t, err)
 	require.NoError(t, j.Record(entry("refund", PhaseDone, "1")))
 	require.NoError(t, j.Close())
