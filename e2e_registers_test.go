@@ -27,7 +27,9 @@ import (
 
 // selectedTransfer is the selected row of the transfers list: date,
 // amount, currency, payment order, register.
-var selectedTransfer = regexp.MustCompile(`(?m)^> (\d{4}-\d\d-\d\d) +([\d,]+\.\d+) ([A-Z]{3}) (\d+) +(\d+) *$`)
+// The amount may be below zero: a day whose refunds outweigh its payments
+// (today's, early in the day) is transferred back.
+var selectedTransfer = regexp.MustCompile(`(?m)^> (\d{4}-\d\d-\d\d) +(-?[\d,]+\.\d+) ([A-Z]{3}) (\d+) +(\d+) *$`)
 
 func TestEndToEndRegistersSavesTheXMLAsReceived(t *testing.T) {
 	s := newE2ESession(t, "latency=0s", true)

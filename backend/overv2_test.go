@@ -119,7 +119,10 @@ func TestAdapterCaptureCancelAndRefund(t *testing.T) {
 
 	// A partial capture settles the hold with the smaller amount.
 	hold := findPayment(t, b, func(p backend.Payment) bool { return p.Status == backend.PaymentAuthorized })
-	part := money.Amount{Value: hold.Amount.Value / 2, Currency: hold.Amount.Currency}
+	// Half, down to the currency's minor unit: the service refuses an
+	// amount finer than that (324.57 / 2 would be 162.285).
+	unit := money.FromMinor(1, money.Decimals(hold.Amount.Currency))
+	part := money.Amount{Value: hold.Amount.Value / 2 / unit * unit, Currency: hold.Amount.Currency}
 	captured, err := b.CapturePayment(ctx, backend.CaptureRequest{PaymentID: hold.ID, Amount: &part})
 	require.NoError(t, err)
 	assert.Equal(t, backend.PaymentSettled, captured.Status)
