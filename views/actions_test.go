@@ -231,6 +231,8 @@ func TestJournalFailureSendsNothing(t *testing.T) {
 	errs := e.errors()
 	require.Len(t, errs, 1)
 	assert.Contains(t, errs[0].Err.Error(), "was not sent: the journal could not record the action first")
+	assert.Equal(t, "nothing was sent; make the journal writable (see the error), then try again", errs[0].Hint,
+		"the error says what to do")
 	got, err := e.srv.Store().GetPayment(held.ID)
 	require.NoError(t, err)
 	assert.Equal(t, sandbox.PaymentAuthorized, got.Status, "nothing was sent")

@@ -18,6 +18,7 @@ import (
 	"slices"
 	"strings"
 	"sync/atomic"
+	"syscall"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
@@ -249,8 +250,13 @@ func periodQuery(s ui.Scope) backend.PeriodQuery {
 // hintOf is the adapter error's advice, "" for other errors.
 func hintOf(err error) string {
 	var e *backend.Error
-	if errors.As(err, &e) {
+	switch {
+	case errors.As(err, &e):
 		return e.Hint()
+	case errors.Is(err, action.ErrNotRecorded) && errors.Is(err, syscall.ENOSPC):
+		return "nothing was sent; free space on the disk that holds the journal, then try again"
+	case errors.Is(err, action.ErrNotRecorded):
+		return "nothing was sent; make the journal writable (see the error), then try again"
 	}
 	return ""
 }
