@@ -249,6 +249,11 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		if msg.err != nil {
 			a.setError(msg.err, "", false, now)
 		}
+		// The first answer told the service's time: a rolling period
+		// computed on a clock here that is a day off starts again.
+		if s := a.scope.At(a.serviceNow()); !s.Start.Equal(a.scope.Start) {
+			cmds = append(cmds, a.setScope(s, now)...)
+		}
 	case OpenModalMsg:
 		if msg.Modal != nil && a.modal == nil {
 			a.openModal(msg.Modal)
@@ -381,7 +386,19 @@ func (a *App) refresh(manual bool, now time.Time) tea.Cmd {
 		return nil
 	}
 	a.seen[a.active].lastRefresh = now
-	return a.updateTab(a.active, RefreshMsg{Manual: manual})
+	at := a.serviceNow()
+	a.scope = a.scope.At(at)
+	return a.updateTab(a.active, RefreshMsg{Manual: manual, Now: at})
+}
+
+// serviceNow is the service's time as its answers tell it, in the
+// location periods are computed in: rolling periods end at it, so that a
+// wrong clock here (or a sandbox clock moved on) hides nothing.
+func (a *App) serviceNow() time.Time {
+	if a.cfg.ServiceNow != nil {
+		return a.cfg.ServiceNow().In(a.loc)
+	}
+	return a.now().In(a.loc)
 }
 
 func (a *App) resize(w, h int) tea.Cmd {
@@ -434,6 +451,7 @@ func (a *App) broadcast(msg tea.Msg) []tea.Cmd {
 }
 
 func (a *App) setScope(s Scope, now time.Time) []tea.Cmd {
+	s = s.At(a.serviceNow()) // a preset chosen is computed on the service's clock
 	a.scope = s
 	for i := range a.seen {
 		a.seen[i].lastRefresh = now

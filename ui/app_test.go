@@ -105,7 +105,7 @@ func TestQuitKeys(t *testing.T) {
 func TestRefreshKeySendsManualRefreshToTheActiveTab(t *testing.T) {
 	ta := newTestApp(t)
 	ta.press("2", "r")
-	assert.Equal(t, []RefreshMsg{{Manual: true}}, msgsOf[RefreshMsg](ta.tabs[1]))
+	assert.Equal(t, []RefreshMsg{{Manual: true, Now: t0}}, msgsOf[RefreshMsg](ta.tabs[1]))
 	assert.Empty(t, msgsOf[RefreshMsg](ta.tabs[0]))
 	assert.Empty(t, keysOf(ta.tabs[1]), "r is the shell's")
 }
@@ -122,7 +122,7 @@ func TestPeriodicRefreshPausesWhileAModalIsOpen(t *testing.T) {
 
 	ta.clock.advance(5 * time.Second)
 	ta.tick()
-	require.Equal(t, []RefreshMsg{{Manual: false}}, msgsOf[RefreshMsg](p), "after 10 s")
+	require.Equal(t, []RefreshMsg{{Manual: false, Now: t0.Add(10 * time.Second)}}, msgsOf[RefreshMsg](p), "after 10 s")
 	assert.Empty(t, msgsOf[RefreshMsg](ta.tabs[1]), "the active tab only")
 
 	ta.openConfirm(ConfirmSpec{Title: "Cancel hold", Verb: "Cancel hold"})
@@ -198,7 +198,7 @@ func TestPeriodChooserSendsScopeToEveryTab(t *testing.T) {
 		require.Len(t, got, 1, tb.title)
 		assert.Equal(t, Scope{
 			MerchantID: "10000001", Preset: PresetToday,
-			Start: time.Date(2026, 11, 21, 0, 0, 0, 0, time.UTC), End: t0.Add(time.Hour),
+			Start: time.Date(2026, 11, 21, 0, 0, 0, 0, time.UTC), End: t0.Add(time.Minute),
 		}, got[0].Scope)
 	}
 	assert.Equal(t, PresetToday, ta.scope.Preset)

@@ -27,9 +27,12 @@ type Config struct {
 	Merchants    []Merchant       // what the merchant switcher offers, in order
 	RefreshEvery time.Duration    // periodic refresh; 0 means 10 s
 	Now          func() time.Time // the clock; nil = time.Now (tests fix it)
-	NoColor      bool             // NO_COLOR is set
-	Dark         bool             // assumed until the terminal says otherwise
-	Warnings     []string         // shown as toasts at start (and kept in the messages view)
+	// ServiceNow is the service's clock, as its answers tell it: a rolling
+	// period ("today") ends at its now. nil means Now.
+	ServiceNow func() time.Time
+	NoColor    bool     // NO_COLOR is set
+	Dark       bool     // assumed until the terminal says otherwise
+	Warnings   []string // shown as toasts at start (and kept in the messages view)
 	// Notices are news at start the user must not miss (actions left open
 	// on another service): shown in the notice dialog, kept in the
 	// messages view.
@@ -128,7 +131,15 @@ type (
 	// RefreshMsg asks for a refresh now: the periodic timer (paused while a
 	// modal is open) or the refresh key. New rows come in at the top and
 	// changed rows update in place.
-	RefreshMsg struct{ Manual bool }
+	//
+	// Now is the service's time when the refresh was asked (zero when not
+	// known): a tab showing a rolling period (Scope.Rolling) moves it to
+	// Scope.At(Now) before it reads, so its end is now at every refresh and
+	// rows older than its new start leave.
+	RefreshMsg struct {
+		Manual bool
+		Now    time.Time
+	}
 	// JumpMsg asks the tab to show a payment by id or order number (":").
 	JumpMsg struct{ Query string }
 	// TickMsg is the shell's clock tick (about once a second), for flashes

@@ -39,7 +39,7 @@ func TestStatusBarCutsTheNameAt80Columns(t *testing.T) {
 	ta.send(tea.WindowSizeMsg{Width: 80, Height: 24})
 	bar := statusLine(ta)
 	assert.Equal(t, 80, ansi.StringWidth(bar))
-	assert.Contains(t, bar, " │ merchant 1001 The Very Lo… │ refreshed", "as much of the name as fits, cut with an ellipsis")
+	assert.Contains(t, bar, " │ merchant 1001 The Ver… │ refreshed", "as much of the name as fits, cut with an ellipsis")
 	for _, want := range []string{"sandbox", "refreshed 14:03:22", "7 days", "1,250 rows"} {
 		assert.Contains(t, bar, want)
 	}

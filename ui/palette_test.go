@@ -81,7 +81,7 @@ func TestPaletteRunsRefreshAsRWould(t *testing.T) {
 	ta.typeText("refresh now")
 	ta.press("enter")
 	assert.Nil(t, ta.modal, "the palette closed")
-	assert.Equal(t, []RefreshMsg{{Manual: true}}, msgsOf[RefreshMsg](ta.tabs[0]))
+	assert.Equal(t, []RefreshMsg{{Manual: true, Now: t0}}, msgsOf[RefreshMsg](ta.tabs[0]))
 }
 
 func TestPaletteGreyedEntrySaysWhyAndDoesNotAct(t *testing.T) {

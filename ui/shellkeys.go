@@ -298,7 +298,7 @@ func (a *App) updateModal(msg tea.Msg, now time.Time) tea.Cmd {
 		return tea.Batch(cmd, a.updateTab(tab, res))
 	case ScopeMsg:
 		if c, ok := m.(*periodChooser); ok && c.keeper >= 0 {
-			return tea.Batch(cmd, a.updateTab(c.keeper, OwnScopeMsg(res)))
+			return tea.Batch(cmd, a.updateTab(c.keeper, OwnScopeMsg{Scope: res.Scope.At(a.serviceNow())}))
 		}
 		return tea.Batch(append(a.setScope(res.Scope, now), cmd)...)
 	case paletteChoice:

@@ -295,11 +295,13 @@ func (a *App) shownScope() Scope {
 	return a.scope
 }
 
-// periodLabel is the preset, or the days of a custom period.
+// periodLabel is the preset, which rolls with the service's clock and says
+// so ("today→now"), or the days of a custom period, which stay where they
+// were put ("12 Nov…19 Nov").
 func (a *App) periodLabel() string {
 	s := a.shownScope()
-	if s.Preset != "" && s.Preset != PresetCustom {
-		return s.Preset
+	if s.Rolling() {
+		return s.Preset + "→now"
 	}
 	if s.Start.IsZero() || s.End.IsZero() {
 		return s.Preset

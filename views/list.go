@@ -83,6 +83,10 @@ type pagedList[T any] struct {
 	refreshing bool
 	rgen       uint64
 	refreshed  time.Time
+	// again: a refresh was asked for while one was out (an action's
+	// outcome came): the one out may have been answered before the
+	// action, so another follows it.
+	again bool
 
 	// failText replaces the empty text when a load failed: an empty list
 	// must not claim there is nothing to show.
@@ -102,8 +106,10 @@ type pagedList[T any] struct {
 	seeking     bool
 	seekStopped bool
 	// span is the period the list covers, for the progress of a search
-	// ("34% of the period"); zero for lists that are not a period.
-	span [2]time.Time
+	// ("34% of the period"); zero for lists that are not a period. moved:
+	// its start moved on (a rolling period) since the pager was made.
+	span  [2]time.Time
+	moved bool
 	// narrow, when set, is a loader the service narrows for a search (the
 	// legacy interface's listPaymentsFilter) and its key; "" when the
 	// search gives it nothing to narrow by. base is the list's own loader
@@ -139,6 +145,7 @@ type pageMsg[T any] struct {
 type refreshMsg[T any] struct {
 	list, gen, rgen uint64
 	rows            []T
+	done            bool // the refresh read to the end of the list
 	err             error
 }
 
@@ -211,7 +218,7 @@ func (l *pagedList[T]) load0(load Loader[T], belongs func(T) bool) tea.Cmd {
 	l.table.SetLoading(false)
 	l.table.SetEmptyText("")
 	l.inflight, l.done, l.refreshing = false, false, false
-	l.pages = 0
+	l.pages, l.moved = 0, false
 	l.newest, l.oldest = time.Time{}, time.Time{}
 	return l.next()
 }
@@ -307,6 +314,11 @@ func (l *pagedList[T]) onPage(msg pageMsg[T], now time.Time) (tea.Cmd, []T) {
 		return errorCmd(msg.err), nil
 	}
 	l.table.SetEmptyText("")
+	if l.moved {
+		// A rolling period's start moved on since its pager was made:
+		// the pager still reads the old period's older rows.
+		msg.page.Items = l.withinSpan(msg.page.Items)
+	}
 	l.table.Append(msg.page.Items)
 	l.note(msg.page.Items)
 	if l.pages == 0 {
@@ -329,6 +341,56 @@ func (l *pagedList[T]) onPage(msg pageMsg[T], now time.Time) (tea.Cmd, []T) {
 		return l.maybeNext(), msg.page.Items
 	}
 	return nil, msg.page.Items
+}
+
+// withinSpan drops the rows of a page older than the list's period
+// (span): rows of a rolling period's old start, which the pager made
+// before it moved still reads. (Only then: the legacy interface answers
+// whole UTC days, which may begin before a period does.)
+func (l *pagedList[T]) withinSpan(rows []T) []T {
+	start := l.span[0]
+	if l.when == nil || start.IsZero() {
+		return rows
+	}
+	kept := rows[:0:0]
+	for _, r := range rows {
+		if t := l.when(r); t.IsZero() || !t.Before(start) {
+			kept = append(kept, r)
+		}
+	}
+	return kept
+}
+
+// rescope points the list at its period moved on (a rolling period at a
+// refresh): load and belongs replace the list's own (start's), a search
+// the service narrows is asked again for the new period, and the rows
+// loaded stay, less those that no longer belong when startMoved.
+func (l *pagedList[T]) rescope(load Loader[T], belongs func(T) bool, span [2]time.Time, startMoved bool) {
+	l.base, l.baseIn, l.belongs, l.span = load, belongs, belongs, span
+	l.load = load
+	if l.narrowed != "" && l.narrow != nil {
+		if nl, key := l.narrow(l.query); key != "" {
+			l.narrowed, l.load = key, nl
+		}
+	}
+	if !startMoved {
+		return
+	}
+	l.moved = true
+	l.table.RemoveWhere(func(r *T) bool {
+		if belongs != nil && !belongs(*r) {
+			return true
+		}
+		if l.when == nil || span[0].IsZero() {
+			return false
+		}
+		t := l.when(*r)
+		return !t.IsZero() && t.Before(span[0])
+	})
+	l.oldest = time.Time{}
+	for _, r := range l.table.Rows() {
+		l.note([]T{r})
+	}
 }
 
 // note keeps the newest and oldest time of the loaded rows.
@@ -360,9 +422,10 @@ func (l *pagedList[T]) refresh() tea.Cmd {
 		return l.next()
 	}
 	if l.refreshing {
+		l.again = true
 		return nil
 	}
-	l.refreshing = true
+	l.refreshing, l.again = true, false
 	l.rgen++
 	list, gen, rgen, ctx := l.id, l.gen, l.rgen, l.ctx
 	pager := l.load()
@@ -376,7 +439,7 @@ func (l *pagedList[T]) refresh() tea.Cmd {
 			}
 			rows = append(rows, page.Items...)
 			if page.Done {
-				break
+				return refreshMsg[T]{list: list, gen: gen, rgen: rgen, rows: rows, done: true}
 			}
 			allNewer := when != nil && len(page.Items) > 0 && when(page.Items[len(page.Items)-1]).After(newest)
 			if !allNewer && n >= loaded {
@@ -388,17 +451,22 @@ func (l *pagedList[T]) refresh() tea.Cmd {
 }
 
 // onRefresh applies a refresh: new rows at the top, changed rows in place
-// (flashed); rows older than everything loaded wait for their page.
+// (flashed), loaded rows the refresh no longer found taken out; rows older
+// than everything loaded wait for their page.
 func (l *pagedList[T]) onRefresh(msg refreshMsg[T], now time.Time) (tea.Cmd, []T) {
 	if msg.gen != l.gen || msg.rgen != l.rgen {
 		return nil, nil
 	}
 	l.refreshing = false
+	var again tea.Cmd
+	if l.again {
+		again = l.refresh()
+	}
 	if msg.err != nil {
 		if cancelled(msg.err) {
-			return nil, nil
+			return again, nil
 		}
-		return errorCmd(msg.err), nil
+		return tea.Batch(again, errorCmd(msg.err)), nil
 	}
 	rows := msg.rows[:0:0]
 	for _, r := range msg.rows {
@@ -407,9 +475,49 @@ func (l *pagedList[T]) onRefresh(msg refreshMsg[T], now time.Time) (tea.Cmd, []T
 		}
 	}
 	l.table.Upsert(rows, now)
+	l.dropGone(msg.rows, msg.done)
 	l.note(rows)
 	l.refreshed = now
-	return nil, rows
+	return again, rows
+}
+
+// dropGone takes out the loaded rows that a refresh read the place of and
+// did not find: they left the list (a search the service narrows no
+// longer selects them, or they left the period). The place read is the
+// whole list when the refresh reached its end; else, when the rows came
+// newest first, everything newer than the oldest row read (rows as old as
+// that one may be on the next page). A list whose answer was not in that
+// order (the legacy interface's, narrowed day by day) keeps its rows
+// until a refresh reads to its end.
+func (l *pagedList[T]) dropGone(read []T, done bool) {
+	var bound time.Time
+	ordered := l.when != nil
+	seen := make(map[string]struct{}, len(read))
+	for _, r := range read {
+		seen[l.rowID(r)] = struct{}{}
+		if !ordered {
+			continue
+		}
+		t := l.when(r)
+		if t.IsZero() || (!bound.IsZero() && t.After(bound)) {
+			ordered = false
+			continue
+		}
+		bound = t
+	}
+	if !done && (!ordered || bound.IsZero()) {
+		return
+	}
+	l.table.RemoveWhere(func(r *T) bool {
+		if _, ok := seen[l.rowID(*r)]; ok {
+			return false
+		}
+		if done {
+			return true
+		}
+		t := l.when(*r)
+		return !t.IsZero() && t.After(bound)
+	})
 }
 
 // upsert puts one row read elsewhere (an action's answer, a detail) into
@@ -421,7 +529,11 @@ func (l *pagedList[T]) upsert(r T, now time.Time) {
 	if l.narrowed != "" {
 		// The service's selection holds its own view of each row (the
 		// legacy one): a row read through the other interface would flip
-		// with it at every refresh. The refresh brings the change.
+		// with it at every refresh, so the refresh brings a change. A row
+		// that no longer matches the search leaves at once.
+		if !l.table.Matches(r) {
+			l.table.Remove(l.rowID(r))
+		}
 		return
 	}
 	if l.when != nil {

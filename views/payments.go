@@ -211,10 +211,28 @@ func (t *Payments) start(s ui.Scope) tea.Cmd {
 	t.stopJump()
 	clear(t.orders)
 	t.layout()
-	q := periodQuery(s)
 	t.list.span = [2]time.Time{s.Start, s.End}
-	return t.list.start(func() backend.Pager[backend.Payment] { return t.src.ListPayments(q) },
-		func(p backend.Payment) bool { return inScope(s, p.MerchantID, paymentTime(p)) })
+	return t.list.start(t.listOf(s))
+}
+
+// listOf is the list of the scope's payments, and which rows read
+// elsewhere belong to it.
+func (t *Payments) listOf(s ui.Scope) (Loader[backend.Payment], func(backend.Payment) bool) {
+	q := periodQuery(s)
+	return func() backend.Pager[backend.Payment] { return t.src.ListPayments(q) },
+		func(p backend.Payment) bool { return inScope(s, p.MerchantID, paymentTime(p)) }
+}
+
+// roll moves a rolling period on to the service's now (a refresh's): the
+// list reads up to now from here on, and rows older than its start leave.
+func (t *Payments) roll(now time.Time) {
+	s, moved, startMoved := rolled(t.scope, now)
+	if !moved {
+		return
+	}
+	t.scope = s
+	load, belongs := t.listOf(s)
+	t.list.rescope(load, belongs, [2]time.Time{s.Start, s.End}, startMoved)
 }
 
 // narrowed is the list the service selects for a search, when it can
@@ -331,6 +349,7 @@ func (t *Payments) Update(msg tea.Msg) (ui.Tab, tea.Cmd) {
 		cmd := t.start(msg.Scope)
 		return t, tea.Batch(cmd, t.openWidened(w))
 	case ui.RefreshMsg:
+		t.roll(msg.Now)
 		return t, t.refresh()
 	case ui.SizeMsg:
 		t.w, t.h = msg.Width, msg.Height

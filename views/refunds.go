@@ -132,11 +132,27 @@ func (t *Refunds) start(s ui.Scope) tea.Cmd {
 	t.scope = s
 	t.detail.close()
 	t.layout()
-	q := periodQuery(s)
 	t.list.span = [2]time.Time{s.Start, s.End}
-	cmd := t.list.start(func() backend.Pager[backend.Refund] { return t.src.ListRefunds(q) }, nil)
+	cmd := t.list.start(t.listOf(s), nil)
 	t.reads.reset() // the old scope's reads end with its context
 	return cmd
+}
+
+// listOf is the list of the scope's refunds.
+func (t *Refunds) listOf(s ui.Scope) Loader[backend.Refund] {
+	q := periodQuery(s)
+	return func() backend.Pager[backend.Refund] { return t.src.ListRefunds(q) }
+}
+
+// roll moves a rolling period on to the service's now (a refresh's): the
+// list reads up to now from here on, and rows older than its start leave.
+func (t *Refunds) roll(now time.Time) {
+	s, moved, startMoved := rolled(t.scope, now)
+	if !moved {
+		return
+	}
+	t.scope = s
+	t.list.rescope(t.listOf(s), nil, [2]time.Time{s.Start, s.End}, startMoved)
 }
 
 // Context implements ui.Tab.
@@ -201,6 +217,7 @@ func (t *Refunds) Update(msg tea.Msg) (ui.Tab, tea.Cmd) {
 	case ui.ScopeMsg:
 		return t, t.start(msg.Scope)
 	case ui.RefreshMsg:
+		t.roll(msg.Now)
 		t.reads.retryFailed()
 		return t, tea.Batch(t.list.refresh(), t.detail.reload(), t.readFacts())
 	case ui.SizeMsg:

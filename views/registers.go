@@ -164,20 +164,53 @@ func (t *Registers) start(s ui.Scope) tea.Cmd {
 		t.documents.stop()
 		return nil
 	}
-	q, src := dayQuery(s), t.src
 	t.documents.stop()
 	t.docsStarted = false
-	cmd := t.transfers.start(func() backend.Pager[backend.Transfer] {
+	cmd := t.transfers.start(t.transfersOf(dayQuery(s)), nil)
+	if t.docs {
+		return tea.Batch(cmd, t.startDocuments())
+	}
+	return cmd
+}
+
+// transfersOf is the list of the transfers of the days q.
+func (t *Registers) transfersOf(q backend.DayQuery) Loader[backend.Transfer] {
+	src := t.src
+	return func() backend.Pager[backend.Transfer] {
 		return oneCall(func(ctx context.Context) ([]backend.Transfer, error) {
 			list, err := src.ListTransfers(ctx, q)
 			sortNewestFirst(list)
 			return list, err
 		})
-	}, nil)
-	if t.docs {
-		return tea.Batch(cmd, t.startDocuments())
 	}
-	return cmd
+}
+
+// documentsOf is the list of the documents of the days q.
+func (t *Registers) documentsOf(q backend.DayQuery) Loader[backend.Document] {
+	src := t.src
+	return func() backend.Pager[backend.Document] {
+		return oneCall(func(ctx context.Context) ([]backend.Document, error) { return src.ListDocuments(ctx, q) })
+	}
+}
+
+// roll moves a rolling period on to the service's now (a refresh's). The
+// tab asks by whole days: only a new day changes what it reads, and the
+// refresh then takes out what left.
+func (t *Registers) roll(now time.Time) {
+	s, moved, _ := rolled(t.scope, now)
+	if !moved {
+		return
+	}
+	before := dayQuery(t.scope)
+	t.scope = s
+	q := dayQuery(s)
+	if q == before || t.unavailable() != "" {
+		return
+	}
+	t.transfers.rescope(t.transfersOf(q), nil, [2]time.Time{}, false)
+	if t.docsStarted {
+		t.documents.rescope(t.documentsOf(q), nil, [2]time.Time{}, false)
+	}
 }
 
 // startDocuments loads the period's documents, once per period: they are
@@ -187,10 +220,7 @@ func (t *Registers) startDocuments() tea.Cmd {
 		return nil
 	}
 	t.docsStarted = true
-	q, src := dayQuery(t.scope), t.src
-	return t.documents.start(func() backend.Pager[backend.Document] {
-		return oneCall(func(ctx context.Context) ([]backend.Document, error) { return src.ListDocuments(ctx, q) })
-	}, nil)
+	return t.documents.start(t.documentsOf(dayQuery(t.scope)), nil)
 }
 
 // dayQuery is the tab's period as the whole days it covers: the calendar
@@ -347,6 +377,7 @@ func (t *Registers) Update(msg tea.Msg) (ui.Tab, tea.Cmd) {
 	case ui.OwnScopeMsg:
 		return t, t.start(msg.Scope)
 	case ui.RefreshMsg:
+		t.roll(msg.Now)
 		return t, t.refresh(msg.Manual)
 	case ui.SizeMsg:
 		t.w, t.h = msg.Width, msg.Height
