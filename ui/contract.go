@@ -27,6 +27,7 @@ type Config struct {
 	Merchants    []Merchant       // what the merchant switcher offers, in order
 	RefreshEvery time.Duration    // periodic refresh; 0 means 10 s
 	Now          func() time.Time // the clock; nil = time.Now (tests fix it)
+	ServiceNow   func() time.Time // the service's clock; nil means Now
 	NoColor      bool             // NO_COLOR is set
 	Dark         bool             // assumed until the terminal says otherwise
 	Warnings     []string         // shown as toasts at start (and kept in the messages view)
