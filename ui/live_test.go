@@ -1,6 +1,11 @@
 package ui
 
 import (
+	"crypto/tls"
+	"net/http"
+	"net/http/httptest"
+	"net/http/httputil"
+	"net/url"
 	"regexp"
 	"slices"
 	"strings"
@@ -13,6 +18,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"paydash/backend"
+	"paydash/backend/sandbox"
 	"paydash/keys"
 )
 
@@ -140,4 +146,37 @@ func TestAConfirmationAFormBecomesSaysLIVE(t *testing.T) {
 	ta.send(OpenDialogMsg{Ticket: acts[len(acts)-1].Ticket, Modal: &formThenConfirm{spec: spec}})
 	ta.press("enter")
 	assert.Equal(t, "LIVE · Create this invoice link?", dialogTitle(t, ta, "Create this"))
+}
+
+// withService puts a real backend behind the shell.
+func withService(s Service) option { return func(c *Config) { c.Service = s } }
+
+// The whole way, from the start probe to the status bar: a sandbox reached
+// by URL shows "sandbox"; the same answers from a service that does not
+// announce a sandbox show LIVE.
+func TestStatusBarOfARealServiceAfterTheStartProbe(t *testing.T) {
+	srv, err := sandbox.Start(t.Context(), sandbox.Options{Payments: 0})
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = srv.Close() })
+	target, err := url.Parse(srv.BaseURL())
+	require.NoError(t, err)
+	plain := httptest.NewServer(&httputil.ReverseProxy{
+		Rewrite:   func(r *httputil.ProxyRequest) { r.SetURL(target) },
+		Transport: &http.Transport{TLSClientConfig: &tls.Config{RootCAs: srv.CertPool()}},
+		ModifyResponse: func(resp *http.Response) error {
+			resp.Header.Del("Paydash-Sandbox")
+			return nil
+		},
+	})
+	t.Cleanup(plain.Close)
+
+	for baseURL, want := range map[string]string{srv.BaseURL(): " sandbox │", plain.URL: " LIVE │"} {
+		b, err := backend.Open(backend.Config{BaseURL: baseURL, RootCAs: srv.CertPool(),
+			V2Token: srv.Info().V2Token, MerchantIDs: srv.Info().MerchantIDs})
+		require.NoError(t, err)
+		ta := newTestApp(t, withService(b))
+		assert.True(t, strings.HasPrefix(statusLine(ta), " LIVE │"), "before the probe, no word: %s", statusLine(ta))
+		ta.send(probeCmd(b)())
+		assert.True(t, strings.HasPrefix(statusLine(ta), want), "%s: %s", baseURL, statusLine(ta))
+	}
 }
