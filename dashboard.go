@@ -48,6 +48,10 @@ type session struct {
 	logger   *slog.Logger    // never nil (discards without --log)
 	logFile  *os.File
 	logPath  string // the request log being written, "" when none
+
+	// serviceNow is the service's clock (backend.Backend.ServiceNow): the
+	// time its answers tell, for the periods "today", "7 days", "30 days".
+	serviceNow func() time.Time
 }
 
 // sandboxStopWait bounds how long quitting waits for the embedded sandbox
@@ -169,6 +173,7 @@ func openSession(ctx context.Context, s settings, sys system, now time.Time) (_ 
 		return nil, usagef("%v", err)
 	}
 	sess.backend = b
+	sess.serviceNow = b.ServiceNow
 
 	jpath, err := journalPath(s, cfg.Sandbox, sys)
 	if err != nil {

@@ -24,8 +24,14 @@ type Backend interface {
 	// Can reports whether an action may be tried, and if not, why.
 	Can(a Action) (ok bool, reason string)
 	// Probe checks that the credentials work and learns what they may do
-	// (the v1 role); the UI runs it once at start, in a command.
+	// (the v1 role), and whether the service is a sandbox (Describe); the
+	// UI runs it once at start, in a command.
 	Probe(ctx context.Context) error
+	// ServiceNow is the service's time as its answers tell it (their Date
+	// headers, plus the time elapsed since on the local clock), the local
+	// clock before any answer: what "today" and "7 days" are counted from,
+	// whatever the laptop's clock says.
+	ServiceNow() time.Time
 
 	ListPayments(q PeriodQuery) Pager[Payment]
 	// FilterPayments lists the payments of q that the service selects by f
@@ -79,6 +85,9 @@ type Backend interface {
 
 // Description is what the status bar shows about the connection.
 type Description struct {
+	// Sandbox: no real money is at stake. The embedded sandbox
+	// (Config.Sandbox), or a service that announced itself as a paydash
+	// sandbox in an answer (docs/sandbox.md); any other service is live.
 	Sandbox     bool
 	BaseURL     string
 	Host        string
@@ -170,7 +179,10 @@ type Config struct {
 	ReadOnly    bool     // no action may be sent
 	Sandbox     bool     // connected to the embedded sandbox (for the status bar)
 	Timeout     time.Duration
-	Logger      *slog.Logger // request log; nil = none
+	// Now is the local clock the service's clock is measured on
+	// (ServiceNow); nil = time.Now. Tests give their own.
+	Now    func() time.Time
+	Logger *slog.Logger // request log; nil = none
 }
 
 // Open connects the adapter to the configured interfaces. It does no I/O:
@@ -184,21 +196,23 @@ func Open(cfg Config) (Backend, error) {
 	if hasV1 && (cfg.V1Login == "" || cfg.V1Password == "") {
 		return nil, fmt.Errorf("the v1 login needs both PAYDASH_V1_LOGIN and PAYDASH_V1_PASSWORD")
 	}
+	// One view of the answers for both interfaces: the same service.
+	ans := newAnswers(cfg.Now)
 	switch {
 	case cfg.V2Token != "" && hasV1:
-		current, err := openV2(cfg, u.Host)
+		current, err := openV2(cfg, u.Host, ans)
 		if err != nil {
 			return nil, err
 		}
-		legacy, err := openV1(cfg, u.Host)
+		legacy, err := openV1(cfg, u.Host, ans)
 		if err != nil {
 			return nil, err
 		}
 		return &overBoth{overV2: current, legacy: legacy}, nil
 	case cfg.V2Token != "":
-		return openV2(cfg, u.Host)
+		return openV2(cfg, u.Host, ans)
 	case hasV1:
-		return openV1(cfg, u.Host)
+		return openV1(cfg, u.Host, ans)
 	default:
 		return nil, fmt.Errorf("no credentials: set PAYDASH_V2_TOKEN, or PAYDASH_V1_LOGIN and PAYDASH_V1_PASSWORD, in the environment or the config file")
 	}

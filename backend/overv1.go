@@ -17,6 +17,7 @@ type overV1 struct {
 	api  *v1.Client
 	desc Description
 	caps *Capabilities
+	ans  *answers
 }
 
 const needV2 = "the legacy interface cannot do this; set PAYDASH_V2_TOKEN to use the current one"
@@ -27,11 +28,14 @@ var v2Only = []Action{ActionRevokeToken, ActionToggleSticker, ActionCreateInvoic
 // accountantOnly are what a v1 Cashier may not do (spec part 5).
 var accountantOnly = []Action{ActionCapture, ActionCancelHold, ActionRefund, ReadRefunds, ReadRegisters}
 
-func openV1(cfg Config, host string) (*overV1, error) {
-	opts := []v1.Option{v1.WithUserAgent("paydash")}
-	if cfg.RootCAs != nil {
-		opts = append(opts, v1.WithRootCAs(cfg.RootCAs))
+func openV1(cfg Config, host string, ans *answers) (*overV1, error) {
+	// The client sends through our HTTP client (the CAs are in it), so
+	// that every answer is seen (answers.go).
+	hc, err := ans.httpClient(cfg, 64)
+	if err != nil {
+		return nil, err
 	}
+	opts := []v1.Option{v1.WithUserAgent("paydash"), v1.WithHTTPClient(hc)}
 	if cfg.Timeout > 0 {
 		opts = append(opts, v1.WithTimeout(cfg.Timeout))
 	}
@@ -56,6 +60,7 @@ func openV1(cfg Config, host string) (*overV1, error) {
 			Interfaces: []Interface{V1}, MerchantIDs: cfg.MerchantIDs, ReadOnly: cfg.ReadOnly,
 		},
 		caps: newCapabilities(),
+		ans:  ans,
 	}
 	if cfg.ReadOnly {
 		b.caps.deny("paydash was started read-only (--read-only)", writeActions...)
@@ -64,7 +69,8 @@ func openV1(cfg Config, host string) (*overV1, error) {
 	return b, nil
 }
 
-func (b *overV1) Describe() Description                 { return b.desc }
+func (b *overV1) Describe() Description                 { return b.ans.describe(b.desc) }
+func (b *overV1) ServiceNow() time.Time                 { return b.ans.clock.Now() }
 func (b *overV1) Can(a Action) (ok bool, reason string) { return b.caps.Can(a) }
 
 func (b *overV1) guard(a Action, op string) error {

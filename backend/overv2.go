@@ -14,16 +14,20 @@ type overV2 struct {
 	api  *v2.Client
 	desc Description
 	caps *Capabilities
+	ans  *answers
 }
 
 // writeActions are the actions a read-only v2 token is refused.
 var writeActions = Actions
 
-func openV2(cfg Config, host string) (*overV2, error) {
-	opts := []v2.Option{v2.WithUserAgent("paydash")}
-	if cfg.RootCAs != nil {
-		opts = append(opts, v2.WithRootCAs(cfg.RootCAs))
+func openV2(cfg Config, host string, ans *answers) (*overV2, error) {
+	// The client sends through our HTTP client (the CAs are in it), so
+	// that every answer is seen (answers.go).
+	hc, err := ans.httpClient(cfg, 10)
+	if err != nil {
+		return nil, err
 	}
+	opts := []v2.Option{v2.WithUserAgent("paydash"), v2.WithHTTPClient(hc)}
 	if cfg.Timeout > 0 {
 		opts = append(opts, v2.WithTimeout(cfg.Timeout))
 	}
@@ -51,6 +55,7 @@ func openV2(cfg Config, host string) (*overV2, error) {
 			Interfaces: []Interface{V2}, MerchantIDs: cfg.MerchantIDs, ReadOnly: cfg.ReadOnly,
 		},
 		caps: newCapabilities(),
+		ans:  ans,
 	}
 	if cfg.ReadOnly {
 		b.caps.deny("paydash was started read-only (--read-only)", writeActions...)
@@ -58,7 +63,8 @@ func openV2(cfg Config, host string) (*overV2, error) {
 	return b, nil
 }
 
-func (b *overV2) Describe() Description                 { return b.desc }
+func (b *overV2) Describe() Description                 { return b.ans.describe(b.desc) }
+func (b *overV2) ServiceNow() time.Time                 { return b.ans.clock.Now() }
 func (b *overV2) Can(a Action) (ok bool, reason string) { return b.caps.Can(a) }
 
 // guard refuses an action the capabilities rule out, before any request.

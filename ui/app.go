@@ -337,6 +337,7 @@ func (a *App) after(now time.Time) tea.Cmd {
 	if a.quitting && a.sending() == 0 {
 		return tea.Quit
 	}
+	a.markLive() // before gate: LIVE widens the title
 	a.gate(now)
 	var cmds []tea.Cmd
 	if h := a.bodyHeight(); h != a.bodyH && a.width > 0 {

@@ -447,7 +447,7 @@ func TestStatusBar(t *testing.T) {
 	ta.be.desc = backend.Description{BaseURL: "https://pay.example.com/api", Interfaces: []backend.Interface{backend.V1}, ReadOnly: true}
 	ta.send(probeDoneMsg{})
 	bar = statusLine(ta)
-	assert.Contains(t, bar, "live read-only")
+	assert.Contains(t, bar, "LIVE read-only")
 	assert.Contains(t, bar, "pay.example.com")
 	assert.Contains(t, bar, "│ v1 │")
 	assert.NotContains(t, bar, "sandbox")

@@ -44,6 +44,9 @@ const guardText = "0.4 s"
 type confirmModal struct {
 	spec  ConfirmSpec
 	title string
+	// live: the service is live, real money (the shell's description of
+	// it, markLive): the title starts with LIVE.
+	live  bool
 	lines []string
 	verb  string
 	km    keys.Map
@@ -536,7 +539,7 @@ func (c *confirmModal) layout(maxWidth, maxHeight int) ([]string, bool) {
 	th := c.th
 	innerMax := max(min(maxWidth-boxFrame, 72), 10)
 	buttons := c.buttons()
-	natural := max(ansi.StringWidth(c.title), ansi.StringWidth(buttons), ansi.StringWidth(c.hint()), 48)
+	natural := max(ansi.StringWidth(c.titlePrefix()+c.title), ansi.StringWidth(buttons), ansi.StringWidth(c.hint()), 48)
 	for _, l := range c.lines {
 		natural = max(natural, ansi.StringWidth(l))
 	}
@@ -563,7 +566,11 @@ func (c *confirmModal) layout(maxWidth, maxHeight int) ([]string, bool) {
 		facts = append(facts[:min(keep, len(facts))],
 			th.Warning.Render(fitTail("… make the window taller to see all of it; keys wait until then", inner)))
 	}
-	lines := []string{fitTail(th.Title.Render(c.title), inner), ""}
+	title := th.Title.Render(c.title)
+	if c.live {
+		title = liveStyle(th).Render(liveLabel) + th.Title.Render(liveTitleSep+c.title)
+	}
+	lines := []string{fitTail(title, inner), ""}
 	lines = append(lines, facts...)
 	if len(amount) > 0 {
 		lines = append(lines, "")
@@ -785,4 +792,28 @@ func untyped(ks []string) []string {
 		}
 	}
 	return out
+}
+
+// liveTitleSep separates LIVE from a confirmation's title: "LIVE · Refund
+// payment 43149010".
+const liveTitleSep = " · "
+
+// titlePrefix is what the title starts with before spec.Title.
+func (c *confirmModal) titlePrefix() string {
+	if c.live {
+		return liveLabel + liveTitleSep
+	}
+	return ""
+}
+
+// markLive tells the open confirmation whether the service is live, from
+// the shell's description of it (LIVE unless the sandbox said it is one):
+// every confirmation acts on the service, and on a live one its title says
+// so again. It runs after every Update, so it reaches a confirmation
+// however it opened (OpenConfirmMsg, or a dialog that became one, such as
+// a create form) before it is first drawn.
+func (a *App) markLive() {
+	if c, ok := a.modal.(*confirmModal); ok {
+		c.live = !a.desc.Sandbox
+	}
 }

@@ -89,14 +89,20 @@ func (a *App) drawStatusBar(w int, st TabStatus, refreshedAt time.Time, busy boo
 	th := a.theme
 	segs := make([]segment, 0, 12)
 
-	mode := segment{text: "sandbox", style: th.Success, keep: true}
-	if !a.desc.Sandbox {
-		mode = segment{text: "live", style: th.Danger.Bold(true), keep: true}
+	// Whether real money is at stake: "sandbox" only on the sandbox's own
+	// word (backend.Description.Sandbox), else LIVE.
+	if a.desc.Sandbox {
+		mode := segment{text: "sandbox", style: th.Success, keep: true}
+		if a.desc.ReadOnly {
+			mode.text += " read-only"
+		}
+		segs = append(segs, mode)
+	} else {
+		segs = append(segs, segment{text: liveLabel, style: liveStyle(th), keep: true})
+		if a.desc.ReadOnly {
+			segs = append(segs, segment{text: "read-only", style: th.Danger.Bold(true), keep: true, glued: true})
+		}
 	}
-	if a.desc.ReadOnly {
-		mode.text += " read-only"
-	}
-	segs = append(segs, mode)
 	if host := a.host(); host != "" {
 		prio := 35
 		if !a.desc.Sandbox {
@@ -193,6 +199,14 @@ func (a *App) drawStatusBar(w int, st TabStatus, refreshedAt time.Time, busy boo
 	}
 	return fitTail(b.String(), w)
 }
+
+// liveLabel names a live service: real money. The status bar shows it, and
+// every confirmation's title starts with it (confirm.go).
+const liveLabel = "LIVE"
+
+// liveStyle draws liveLabel in reverse video and bold, so that it reads
+// without colour (NO_COLOR) as well as with it.
+func liveStyle(th Theme) lipgloss.Style { return th.Danger.Bold(true).Reverse(true) }
 
 // merchantNamePrio is the merchant name's place in the status bar: it goes
 // after the sandbox's host (35) and the interfaces (40), before anything

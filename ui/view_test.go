@@ -99,6 +99,12 @@ func TestGoldenShell(t *testing.T) {
 			ta.openConfirm(refundSpec(&confirmProbe{}))
 			ta.send(ToastMsg{Level: ToastSuccess, Text: "Capture of 43149009 made"})
 		}},
+		// A live service: LIVE in the status bar and in the money
+		// dialog's title.
+		{"shell_80x24_live", 80, 24, func(ta *testApp) {
+			ta.goLive()
+			ta.openConfirm(refundSpec(&confirmProbe{}))
+		}},
 		{"shell_80x24_error", 80, 24, func(ta *testApp) {
 			ta.press("2")
 			ta.send(ErrorMsg{Err: errors.New("list refunds: connection refused"), Hint: "check the network, then press r"})

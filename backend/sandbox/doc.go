@@ -267,6 +267,10 @@
 //	                               the last callback of payment or token {id} again, as a new
 //	                               delivery -> 202 {"deliveryId", "id", "url"}; 404 if none
 //
+// Every answer, on every path, is dated (Date) by the store clock these
+// move, and says Paydash-Sandbox: 1, the sandbox's own word that no real
+// money is at stake (announce.go).
+//
 // # Request log
 //
 // With a logger that takes Info (paydash sandbox -v), one line per request:

@@ -165,7 +165,9 @@ func Start(ctx context.Context, opts Options) (*Server, error) {
 	s.srv = &http.Server{
 		// Bodies are bounded in size and time per request (bodylimit.go),
 		// not by ReadTimeout, which would also cancel slow handlers.
-		Handler:           s.limitBodies(s.routes()),
+		// Every answer is dated by the store clock and announces the
+		// sandbox (announce.go).
+		Handler:           s.stampAnswers(s.limitBodies(s.routes())),
 		ReadHeaderTimeout: 10 * time.Second,
 		IdleTimeout:       2 * time.Minute,
 		ErrorLog:          slog.NewLogLogger(opts.Logger.Handler(), slog.LevelDebug),

@@ -1,0 +1,125 @@
+package backend_test
+
+import (
+	"context"
+	"crypto/tls"
+	"net/http"
+	"net/http/httptest"
+	"net/http/httputil"
+	"net/url"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"paydash/backend"
+	"paydash/backend/sandbox"
+)
+
+// laptopClock is the local clock, wrong by years, moved by hand.
+type laptopClock struct {
+	mu sync.Mutex
+	t  time.Time
+}
+
+func (c *laptopClock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.t
+}
+
+func (c *laptopClock) advance(d time.Duration) {
+	c.mu.Lock()
+	c.t = c.t.Add(d)
+	c.mu.Unlock()
+}
+
+// configs are the three ways to reach srv: v2, v1, both.
+func configs(t *testing.T, srv *sandbox.Server, baseURL string) map[string]backend.Config {
+	user := v1User(t, srv, "Accountant")
+	base := backend.Config{BaseURL: baseURL, RootCAs: srv.CertPool(), MerchantIDs: srv.Info().MerchantIDs}
+	v2, v1, both := base, base, base
+	v2.V2Token = srv.Info().V2Token
+	v1.V1Login, v1.V1Password = user.Login, user.Password
+	both.V2Token, both.V1Login, both.V1Password = v2.V2Token, v1.V1Login, v1.V1Password
+	return map[string]backend.Config{"v2": v2, "v1": v1, "both": both}
+}
+
+// The service's time is what its answers say, not the laptop's clock: a
+// sandbox clock a tester moves on 70 minutes moves ServiceNow with it.
+func TestServiceNowIsTheServicesClock(t *testing.T) {
+	srv := startSandbox(t) // its clock stands still unless moved
+	ctx := context.Background()
+	for name, cfg := range configs(t, srv, srv.BaseURL()) {
+		t.Run(name, func(t *testing.T) {
+			laptop := &laptopClock{t: time.Date(2001, 2, 3, 4, 5, 6, 0, time.UTC)}
+			cfg.Now = laptop.Now
+			b, err := backend.Open(cfg)
+			require.NoError(t, err)
+			assert.Equal(t, laptop.Now(), b.ServiceNow(), "before any answer: the local clock")
+
+			require.NoError(t, b.Probe(ctx))
+			// Date has whole seconds; the estimate is the middle of one.
+			service := srv.Store().Now().Truncate(time.Second).Add(500 * time.Millisecond)
+			assert.WithinDuration(t, service, b.ServiceNow(), 0)
+			laptop.advance(time.Minute)
+			assert.WithinDuration(t, service.Add(time.Minute), b.ServiceNow(), 0, "and the time elapsed since")
+
+			_, err = srv.Store().Advance(70 * time.Minute)
+			require.NoError(t, err)
+			_, err = b.GetPayment(ctx, "0") // an error's answer is dated too
+			require.Error(t, err)
+			assert.WithinDuration(t, srv.Store().Now().Truncate(time.Second).Add(500*time.Millisecond), b.ServiceNow(), 0,
+				"the clock moved on 70 minutes, and the next answer said so")
+		})
+	}
+}
+
+// A sandbox reached by URL (paydash --base-url) is "sandbox" once it has
+// said so, and not before.
+func TestASandboxReachedByURLIsASandbox(t *testing.T) {
+	srv := startSandbox(t)
+	for name, cfg := range configs(t, srv, srv.BaseURL()) {
+		b, err := backend.Open(cfg)
+		require.NoError(t, err, name)
+		assert.False(t, b.Describe().Sandbox, "%s: not before its own word", name)
+		require.NoError(t, b.Probe(context.Background()), name)
+		assert.True(t, b.Describe().Sandbox, name)
+	}
+}
+
+// A service that answers like the sandbox but does not announce itself is
+// live; one that cannot be reached stays live.
+func TestAServiceThatDoesNotAnnounceASandboxIsLive(t *testing.T) {
+	srv := startSandbox(t)
+	target, err := url.Parse(srv.BaseURL())
+	require.NoError(t, err)
+	// The sandbox's answers, without the announcement: a service like it.
+	service := httptest.NewServer(&httputil.ReverseProxy{
+		Rewrite:   func(r *httputil.ProxyRequest) { r.SetURL(target) },
+		Transport: &http.Transport{TLSClientConfig: &tls.Config{RootCAs: srv.CertPool()}},
+		ModifyResponse: func(resp *http.Response) error {
+			resp.Header.Del("Paydash-Sandbox")
+			return nil
+		},
+	})
+	defer service.Close()
+	for name, cfg := range configs(t, srv, service.URL) {
+		b, err := backend.Open(cfg)
+		require.NoError(t, err, name)
+		require.NoError(t, b.Probe(context.Background()), name)
+		assert.False(t, b.Describe().Sandbox, name)
+	}
+
+	gone := httptest.NewServer(http.NotFoundHandler())
+	gone.Close()
+	cfg := configs(t, srv, gone.URL)["v2"]
+	b, err := backend.Open(cfg)
+	require.NoError(t, err)
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	require.Error(t, b.Probe(ctx))
+	assert.False(t, b.Describe().Sandbox, "no answer, no word: live")
+}
