@@ -188,7 +188,9 @@ func openSession(ctx context.Context, s settings, sys system, now time.Time) (_ 
 	if merchant == "" {
 		merchant = cfg.MerchantIDs[0]
 	}
-	sess.scope = todayScope(merchant, now)
+	// The first view: today's payments. It rolls with the service's clock
+	// from the first answer on (ui.Scope.At).
+	sess.scope = ui.PresetScope(merchant, ui.PresetToday, now)
 
 	d := b.Describe()
 	sess.logger.Info("paydash started", "version", version, "sandbox", d.Sandbox, "base_url", d.BaseURL,
@@ -197,17 +199,6 @@ func openSession(ctx context.Context, s settings, sys system, now time.Time) (_ 
 	return sess, nil
 }
 
-// todayScope is the first view: the merchant's payments from the start of
-// the local day to an hour from now (room for clocks that differ a little).
-func todayScope(merchant string, now time.Time) ui.Scope {
-	y, m, d := now.Date()
-	return ui.Scope{
-		MerchantID: merchant,
-		Start:      time.Date(y, m, d, 0, 0, 0, 0, now.Location()),
-		End:        now.Add(time.Hour),
-		Preset:     "today",
-	}
-}
 
 // runDashboard is `paydash` without a subcommand.
 func runDashboard(ctx context.Context, args []string, stdout, stderr io.Writer, sys system) int {
