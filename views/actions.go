@@ -364,6 +364,8 @@ func (t *Payments) showOutcome(msg outcomeMsg) tea.Cmd {
 		return nil
 	case backend.ActionCreateInvoice:
 		if msg.out.State == action.Done {
+			// The payment made is selected as soon as the refresh brings it.
+			t.list.own(msg.out.Invoice.PaymentID)
 			return tea.Batch(createdDialog(msg.req, msg.out, t.d.Keys, t.theme), t.list.refresh())
 		}
 		return nil

@@ -1,13 +1,17 @@
 package views
 
 import (
+	"strings"
 	"testing"
 
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"paydash/backend"
 	"paydash/backend/money"
+	"paydash/backend/sandbox"
 	"paydash/keys"
 	"paydash/ui"
 )
@@ -62,4 +66,93 @@ func TestACapturedPaymentLeavesAListOfHeldOnesAtOnce(t *testing.T) {
 	got, err := e.srv.Store().GetPayment(held.ID)
 	require.NoError(t, err)
 	assert.Equal(t, money.MustParse("5000"), got.Captured)
+}
+
+// withRefundsTab adds the Refunds tab of the same dashboard beside the
+// env's Payments tab, loaded and sized, scrolled down its list.
+func withRefundsTab(t *testing.T, e *env) *Refunds {
+	t.Helper()
+	for range 2 * e.h {
+		paid := e.newPayment(false, "50.00")
+		_, err := e.srv.Store().CreateRefund(sandbox.RefundRequest{PaymentID: paid.ID, Amount: &paid.Amount})
+		require.NoError(t, err)
+	}
+	rt := NewRefunds(e.deps).(*Refunds)
+	e.also = append(e.also, rt)
+	i := len(e.also) - 1
+	deliver := func(msg tea.Msg) {
+		var cmd tea.Cmd
+		e.also[i], cmd = e.also[i].Update(msg)
+		e.runAlso(i, cmd)
+	}
+	deliver(ui.SizeMsg{Width: e.w, Height: e.h})
+	e.runAlso(i, rt.Init(e.scope))
+	require.Greater(t, rt.list.table.Len(), e.h, "more refunds than a screen")
+	for range 3 {
+		deliver(keyPress("pgdown"))
+	}
+	require.Positive(t, rt.list.table.Offset())
+	return rt
+}
+
+// A refund made in the Payments tab is in the Refunds tab at once,
+// selected and on screen; another person's new refund still waits behind
+// "↑ N new".
+func TestYourOwnNewRefundIsSelectedInTheRefundsTab(t *testing.T) {
+	e := newEnv(t, envOpts{})
+	e.size(100, 24)
+	e.init()
+	rt := withRefundsTab(t, e)
+	paid := e.heldOrPaid(false, "290.00")
+
+	e.act(keys.ActRefund)
+	spec, found := e.confirmSpec()
+	require.True(t, found)
+	e.run(spec.Confirm(money.Amount{Value: money.MustParse("15"), Currency: paid.Amount.Currency}))
+	made, err := e.srv.Store().RefundsOfPayment(paid.ID)
+	require.NoError(t, err)
+	require.Len(t, made, 1)
+
+	tb := rt.list.table
+	assert.Equal(t, made[0].ID, tb.SelectedID(), "your refund is selected")
+	assert.Zero(t, tb.NewAbove(), "and not hidden above the screen")
+	assert.Contains(t, ansi.Strip(rt.View(e.w, e.h)), made[0].ID)
+
+	// Someone else's refund comes with a refresh: it waits above.
+	tb.SetCursor(tb.Filtered() - 1)
+	other := e.heldOrPaid(false, "100.00")
+	_, err = e.srv.Store().CreateRefund(sandbox.RefundRequest{PaymentID: other.ID, Amount: &other.Amount})
+	require.NoError(t, err)
+	sel := tb.SelectedID()
+	var cmd tea.Cmd
+	e.also[0], cmd = e.also[0].Update(ui.RefreshMsg{})
+	e.runAlso(0, cmd)
+	assert.Equal(t, sel, rt.list.table.SelectedID(), "the cursor stays")
+	assert.Equal(t, 1, rt.list.table.NewAbove(), "↑ 1 new")
+}
+
+// A payment paid by a saved card shows its token's state in the pane,
+// read with the pane, before anyone revoked it.
+func TestThePaymentPaneShowsItsTokensState(t *testing.T) {
+	e := newEnv(t, envOpts{})
+	e.size(160, 40)
+	e.init()
+	tok := e.newToken()
+	paid := e.payWithToken(tok.ID, "321.00")
+	e.send(ui.RefreshMsg{})
+	p := e.payments()
+	require.True(t, p.list.table.SelectByID(paid.ID))
+	e.press("enter")
+	require.True(t, p.detail.isOpen())
+	view := ansi.Strip(e.view(160, 40))
+	i := strings.Index(view, "Token")
+	require.GreaterOrEqual(t, i, 0, view)
+	assert.Regexp(t, `Status\s+✓ Active`, view[i:], "the token's state, read with the pane")
+
+	// Revoked elsewhere (another person): the next refresh reads it again.
+	_, err := e.srv.Store().RevokePaymentToken(tok.ID)
+	require.NoError(t, err)
+	e.send(ui.RefreshMsg{})
+	view = ansi.Strip(e.view(160, 40))
+	assert.Regexp(t, `Status\s+✗ Revoked`, view[strings.Index(view, "Token"):])
 }

@@ -17,6 +17,7 @@ import (
 	"paydash/backend"
 	"paydash/backend/action"
 	"paydash/backend/journal"
+	"paydash/backend/known"
 	"paydash/backend/money"
 	"paydash/backend/sandbox"
 	"paydash/keys"
@@ -54,6 +55,10 @@ type env struct {
 	shell  []tea.Msg
 	ticket int // the last ActionMsg's
 	w, h   int // the size last told the tab
+	// also are other tabs of the same dashboard: a message the shell
+	// hands every tab (one it does not know) reaches them too.
+	also []ui.Tab
+	deps Deps // the tab's, for other tabs of the same dashboard
 }
 
 type envOpts struct {
@@ -126,7 +131,9 @@ func newEnv(t *testing.T, o envOpts) *env {
 		tb = o.wrap(cb)
 	}
 	d := Deps{Backend: tb, Keys: keys.Default(), Journal: j, Now: now, Theme: ui.NewTheme(true, true),
-		Pending: o.pending, TypedOver: o.typedOver}
+		Pending: o.pending, TypedOver: o.typedOver,
+		InFlight: NewInFlight(), Known: known.NewMemory(), Facts: NewPaymentFacts()}
+	e.deps = d
 	switch {
 	case o.tab != nil:
 		e.tab = o.tab(d)
@@ -195,7 +202,50 @@ func (e *env) run(cmd tea.Cmd) {
 			e.shell = append(e.shell, m)
 		default:
 			queue = append(queue, e.update(m))
+			for i := range e.also {
+				var cmd tea.Cmd
+				e.also[i], cmd = e.also[i].Update(m)
+				queue = append(queue, e.toAlso(i, cmd))
+			}
 		}
+	}
+}
+
+// runAlso runs cmd for the other tab i now (see toAlso).
+func (e *env) runAlso(i int, cmd tea.Cmd) {
+	if c := e.toAlso(i, cmd); c != nil {
+		c()
+	}
+}
+
+// toAlso runs cmd for the other tab i, handing what it brings back to
+// that tab alone (the shell's messages are collected).
+func (e *env) toAlso(i int, cmd tea.Cmd) tea.Cmd {
+	if cmd == nil {
+		return nil
+	}
+	return func() tea.Msg {
+		queue := []tea.Cmd{cmd}
+		for steps := 0; len(queue) > 0; steps++ {
+			require.Less(e.t, steps, 10000, "commands never settle")
+			c := queue[0]
+			queue = queue[1:]
+			if c == nil {
+				continue
+			}
+			switch m := c().(type) {
+			case nil:
+			case tea.BatchMsg:
+				queue = append(queue, m...)
+			case ui.ToastMsg, ui.ErrorMsg, ui.OpenConfirmMsg, ui.SwitchTabMsg, ui.OpenModalMsg, ui.ActionRefusedMsg, ui.NoticeMsg:
+				e.shell = append(e.shell, m)
+			default:
+				var next tea.Cmd
+				e.also[i], next = e.also[i].Update(m)
+				queue = append(queue, next)
+			}
+		}
+		return nil
 	}
 }
 

@@ -83,6 +83,9 @@ type pagedList[T any] struct {
 	refreshing bool
 	rgen       uint64
 	refreshed  time.Time
+	// pick is a row the user just made or changed (own): it is selected,
+	// and so on screen, as soon as it is loaded; "" when none.
+	pick string
 	// again: a refresh was asked for while one was out (an action's
 	// outcome came): the one out may have been answered before the
 	// action, so another follows it.
@@ -218,7 +221,7 @@ func (l *pagedList[T]) load0(load Loader[T], belongs func(T) bool) tea.Cmd {
 	l.table.SetLoading(false)
 	l.table.SetEmptyText("")
 	l.inflight, l.done, l.refreshing = false, false, false
-	l.pages, l.moved = 0, false
+	l.pages, l.moved, l.pick = 0, false, ""
 	l.newest, l.oldest = time.Time{}, time.Time{}
 	return l.next()
 }
@@ -321,6 +324,7 @@ func (l *pagedList[T]) onPage(msg pageMsg[T], now time.Time) (tea.Cmd, []T) {
 	}
 	l.table.Append(msg.page.Items)
 	l.note(msg.page.Items)
+	l.pickNow()
 	if l.pages == 0 {
 		l.refreshed = now
 	}
@@ -477,6 +481,7 @@ func (l *pagedList[T]) onRefresh(msg refreshMsg[T], now time.Time) (tea.Cmd, []T
 	l.table.Upsert(rows, now)
 	l.dropGone(msg.rows, msg.done)
 	l.note(rows)
+	l.pickNow()
 	l.refreshed = now
 	return again, rows
 }
@@ -543,6 +548,23 @@ func (l *pagedList[T]) upsert(r T, now time.Time) {
 	}
 	l.table.Upsert([]T{r}, now)
 	l.note([]T{r})
+	l.pickNow()
+}
+
+// own marks a row the user just made or changed: it is selected (and
+// scrolled to) as soon as it is loaded, now or when a refresh or a page
+// brings it. Other rows that arrive meanwhile wait behind "↑ N new" as
+// usual; the user's own does not.
+func (l *pagedList[T]) own(id string) {
+	l.pick = id
+	l.pickNow()
+}
+
+// pickNow selects the row own asked for, once it is loaded and shown.
+func (l *pagedList[T]) pickNow() {
+	if l.pick != "" && l.table.SelectByID(l.pick) {
+		l.pick = ""
+	}
 }
 
 // busy reports whether a list request is out.

@@ -14,6 +14,7 @@ import (
 
 	"paydash/backend"
 	"paydash/backend/action"
+	"paydash/backend/known"
 	"paydash/backend/textsafe"
 	"paydash/keys"
 	"paydash/ui"
@@ -51,6 +52,13 @@ type Payments struct {
 	acts *tracker
 	via  backend.Interface
 	// memo remembers the tokens the payments read used, for the Tokens tab;
+	// paneToken is the read of the pane's payment's token: its id, and
+	// what went wrong (its state goes to memo).
+	paneToken struct {
+		id      string
+		loading bool
+		err     error
+	}
 	// tokenMerchant is the merchant of a token revoked from the pane.
 	memo          tokenMemo
 	tokenMerchant map[string]string
@@ -325,13 +333,17 @@ func (t *Payments) Update(msg tea.Msg) (ui.Tab, tea.Cmd) {
 		if loaded {
 			t.list.upsert(t.detail.obj, t.d.now())
 			t.layout()
-			return t, t.memo.notePayments(t.scope.MerchantID, []backend.Payment{t.detail.obj})
+			var readToken tea.Cmd
+			if tk := t.detail.obj.Token; tk != nil && tk.ID != t.paneToken.id {
+				readToken = t.loadToken() // the list's row did not name it
+			}
+			return t, tea.Batch(t.memo.notePayments(t.scope.MerchantID, []backend.Payment{t.detail.obj}), readToken)
 		}
 		return t, nil
 	}
 	if cmd, over, ok := t.acts.update(msg); ok {
 		if over != nil {
-			cmd = tea.Batch(cmd, t.showOutcome(*over))
+			cmd = tea.Batch(cmd, t.showOutcome(*over), changed(t.owner, *over))
 		}
 		return t, cmd
 	}
@@ -378,6 +390,15 @@ func (t *Payments) Update(msg tea.Msg) (ui.Tab, tea.Cmd) {
 		}
 	case ui.AbandonMsg:
 		return t, t.acts.abandon()
+	case changedMsg:
+		// A token revoked in the Tokens tab: the pane's token section
+		// reads its state again.
+		if id := msg.revokedToken(); msg.from != t.owner && id != "" && t.detail.isOpen() &&
+			t.detail.obj.Token != nil && t.detail.obj.Token.ID == id {
+			return t, t.reloadDetail()
+		}
+	case paneTokenMsg:
+		return t, t.onPaneToken(msg)
 	}
 	return t, nil
 }
@@ -416,7 +437,8 @@ func (t *Payments) openDetail(p backend.Payment, raw bool) tea.Cmd {
 	t.refunds = paneRefunds{}
 	// A row that is the whole payment (a jump's answer) is not read again.
 	cmd := t.detail.show(p, raw, p.Detailed)
-	return tea.Batch(cmd, t.loadRefunds(), t.memo.notePayments(t.scope.MerchantID, []backend.Payment{p}))
+	t.paneToken.id, t.paneToken.err = "", nil
+	return tea.Batch(cmd, t.loadRefunds(), t.loadToken(), t.memo.notePayments(t.scope.MerchantID, []backend.Payment{p}))
 }
 
 func (t *Payments) closeDetail() {
@@ -429,7 +451,39 @@ func (t *Payments) reloadDetail() tea.Cmd {
 	if !t.detail.isOpen() {
 		return nil
 	}
-	return tea.Batch(t.detail.reload(), t.loadRefunds())
+	return tea.Batch(t.detail.reload(), t.loadRefunds(), t.loadToken())
+}
+
+// loadToken reads the token of the payment in the pane, if it names one.
+func (t *Payments) loadToken() tea.Cmd {
+	tk := t.detail.obj.Token
+	if tk == nil || tk.ID == "" {
+		return nil
+	}
+	t.paneToken.id, t.paneToken.loading = tk.ID, true
+	owner, gen, src, id, merchant := t.owner, t.detail.gen, t.src, tk.ID, t.paneMerchant()
+	ctx := t.detail.readContext()
+	return func() tea.Msg {
+		tok, err := src.GetToken(ctx, id)
+		return paneTokenMsg{owner: owner, gen: gen, merchant: merchant, tok: tok, err: err}
+	}
+}
+
+// onPaneToken keeps the state of the pane's token as just read.
+func (t *Payments) onPaneToken(msg paneTokenMsg) tea.Cmd {
+	if msg.owner != t.owner || !t.detail.current(msg.gen) {
+		return nil
+	}
+	t.paneToken.loading = false
+	if msg.err != nil {
+		if !cancelled(msg.err) {
+			t.paneToken.err = msg.err
+		}
+		return nil
+	}
+	t.paneToken.err = nil
+	t.tokenMerchant[msg.tok.ID] = msg.merchant
+	return t.memo.note(msg.merchant, known.FromToken(msg.tok, known.LookedUp))
 }
 
 // readPayment reads a payment in full.
@@ -554,8 +608,13 @@ func (t *Payments) detailLines() []string {
 		f.add("ID", c(tk.ID))
 		f.add("Title", c(tk.Title))
 		f.add("Expires", fmtTime(tk.Expires))
-		if st := t.memo.status(t.paneMerchant(), tk.ID); st != "" {
+		switch st := t.memo.status(t.paneMerchant(), tk.ID); {
+		case st != "":
 			f.addAlways("Status", tokenStatusStyle(th, st)(tokenStatusText(st)))
+		case t.paneToken.err != nil:
+			f.failure("status: cannot read it: ", t.paneToken.err)
+		default:
+			f.addAlways("Status", th.Muted.Render("reading…"))
 		}
 		for _, l := range t.acts.paneLines(th, tokenRef(tk.ID)) {
 			f.line(l)

@@ -226,8 +226,37 @@ func (t *Refunds) Update(msg tea.Msg) (ui.Tab, tea.Cmd) {
 		return t, t.readFacts()
 	case ui.ThemeMsg:
 		t.theme = msg.Theme
+	case changedMsg:
+		return t, t.onChanged(msg)
 	}
 	return t, nil
+}
+
+// onChanged shows a refund made in the Payments tab at once, selected, as
+// the service answered it: the user sees their own refund when they next
+// look here, not behind "↑ 1 new".
+func (t *Refunds) onChanged(msg changedMsg) tea.Cmd {
+	r, ok := t.refundOfScope(msg)
+	if !ok {
+		return nil
+	}
+	t.list.upsert(r, t.now())
+	t.list.own(r.ID)
+	t.layout()
+	return t.readFacts()
+}
+
+// refundOfScope is the refund msg made, when it belongs to the tab's
+// merchant and period.
+func (t *Refunds) refundOfScope(msg changedMsg) (backend.Refund, bool) {
+	r, ok := msg.madeRefund()
+	if !ok {
+		return r, false
+	}
+	if r.MerchantID == "" {
+		r.MerchantID = msg.over.out.Payment.MerchantID
+	}
+	return r, inScope(t.scope, r.MerchantID, refundTime(r))
 }
 
 func (t *Refunds) layout() { arrange(t.list, t.detail, t.w, t.h) }

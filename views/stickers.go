@@ -505,6 +505,7 @@ func (t *Stickers) showOutcome(msg outcomeMsg) tea.Cmd {
 		}
 		if shown {
 			t.list.upsert(s, t.now())
+			t.list.own(s.ID)
 		}
 		if t.detail.isOpen() && t.detail.obj.ID == s.ID {
 			t.detail.set(s)

@@ -308,7 +308,7 @@ func (t *Tokens) Update(msg tea.Msg) (ui.Tab, tea.Cmd) {
 	}
 	if cmd, over, ok := t.acts.update(msg); ok {
 		if over != nil {
-			cmd = tea.Batch(cmd, t.showOutcome(*over))
+			cmd = tea.Batch(cmd, t.showOutcome(*over), changed(t.owner, *over))
 		}
 		return t, cmd
 	}
@@ -330,6 +330,11 @@ func (t *Tokens) Update(msg tea.Msg) (ui.Tab, tea.Cmd) {
 		return t, tea.Batch(t.list.refresh(), t.detail.reload())
 	case knownSavedMsg:
 		return t, t.onSaved(msg)
+	case changedMsg:
+		// A token revoked from a payment's pane: its row and pane show it.
+		if id := msg.revokedToken(); msg.from != t.owner && id != "" {
+			return t, t.showToken(id)
+		}
 	case ui.SizeMsg:
 		t.w, t.h = msg.Width, msg.Height
 		t.layout()
@@ -518,6 +523,21 @@ func (t *Tokens) onReadAgain(msg readAgainMsg) tea.Cmd {
 	return tea.Batch(save, msgCmd(ui.OpenConfirmMsg{Ticket: msg.ticket, Spec: revokeSpec(tok, v.Payments, "", t.acts)}))
 }
 
+// showToken puts the token as now known into the list and the pane, and
+// reads the pane's again.
+func (t *Tokens) showToken(id string) tea.Cmd {
+	v, ok := t.memo.get(t.scope.MerchantID, id)
+	if !ok {
+		return nil
+	}
+	t.list.upsert(v, t.now())
+	if t.detail.isOpen() && t.detail.obj.ID == id {
+		t.detail.set(v)
+		return t.detail.reload()
+	}
+	return nil
+}
+
 // showOutcome puts what an action over brought into the store, the list
 // and the pane; a card-saving link opens in the result dialog.
 func (t *Tokens) showOutcome(msg outcomeMsg) tea.Cmd {
@@ -530,6 +550,7 @@ func (t *Tokens) showOutcome(msg outcomeMsg) tea.Cmd {
 				v.read = &tok
 			}
 			t.list.upsert(v, t.now())
+			t.list.own(v.ID)
 			if t.detail.isOpen() && t.detail.obj.ID == v.ID {
 				t.detail.set(v)
 			}
