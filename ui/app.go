@@ -77,6 +77,7 @@ type App struct {
 	// replaced; errSticky: an action's, which a refresh does not clear.
 	errText, errHint string
 	errSticky        bool
+	errKey           string // the shown error's ErrorMsg.Key
 	bodyH            int // the tab area's height last told to the tabs
 
 	messages       []message // every toast, error and notice, for the messages view
@@ -300,6 +301,13 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		a.addToast(msg.Level, msg.Text, now)
 	case ErrorMsg:
 		a.setError(msg.Err, msg.Hint, msg.Sticky, now)
+		if msg.Err != nil {
+			a.errKey = msg.Key
+		}
+	case ClearErrorMsg:
+		if msg.Key != "" && msg.Key == a.errKey {
+			a.setError(nil, "", false, now)
+		}
 	case SwitchTabMsg:
 		cmds = append(cmds, a.switchTo(msg.Tab, msg.Then))
 	case ScopeMsg:
@@ -467,6 +475,7 @@ func (a *App) tabIndex(id TabID) int {
 // view) until it is dismissed or replaced; a sticky one (an action's) is
 // not cleared by a refresh.
 func (a *App) setError(err error, hint string, sticky bool, now time.Time) {
+	a.errKey = ""
 	if err == nil {
 		a.errText, a.errHint, a.errSticky = "", "", false
 		return
