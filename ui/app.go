@@ -74,10 +74,11 @@ type App struct {
 	toasts []toast
 
 	// The last error, shown whole above the status bar until dismissed or
-	// replaced; errSticky: an action's, which a refresh does not clear.
+	// replaced; errSticky: an action's, which a refresh does not clear;
+	// errKey: the ErrorMsg.Key it came with (ClearErrorMsg).
 	errText, errHint string
 	errSticky        bool
-	errKey           string // the shown error's ErrorMsg.Key
+	errKey           string
 	bodyH            int // the tab area's height last told to the tabs
 
 	messages       []message // every toast, error and notice, for the messages view

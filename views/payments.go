@@ -299,7 +299,8 @@ func (t *Payments) target() (backend.Payment, bool) {
 func (t *Payments) Update(msg tea.Msg) (ui.Tab, tea.Cmd) {
 	if cmd, rows, ok := t.list.update(msg, t.d.now()); ok {
 		t.layout() // the bottom line comes or goes with the "↑ new" mark
-		found := t.noteOrders(rows) // a jump's payment not loaded yet: the list reads on
+		// A jump's payment not loaded yet: the list reads on to it.
+		found := t.noteOrders(rows)
 		t.d.Facts.notePayments(rows) // the Refunds tab shows their order numbers and customers
 		return t, tea.Batch(cmd, found, t.memo.notePayments(t.scope.MerchantID, rows))
 	}
