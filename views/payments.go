@@ -113,6 +113,10 @@ func NewPayments(d Deps) ui.Tab {
 		LoadingText: "Loading more payments…",
 		EndText:     "— end of the period —",
 		EmptyText:   "No payments in this period",
+		// Where else to look when a search finds nothing: a payment of
+		// another period, by its id or order number, or a longer period.
+		NoMatchText: "No match · " + keyName(d.Keys, keys.ActJump, ":") + " finds an id or order number in any period · " +
+			keyName(d.Keys, keys.ActPeriod, "p") + " a longer period",
 	}
 	t.list = newPagedList(cfg, d.Keys, d.Theme, paymentTime)
 	t.list.search = paymentSearch()
