@@ -1,6 +1,9 @@
 package backend
 
 import (
+	"context"
+	"strings"
+
 	"paydash/backend/v1"
 )
 
@@ -51,15 +54,47 @@ func v1StateOf(s PaymentStatus) string {
 // by f on its side (one listPaymentsFilter per page, narrowing on
 // Overflow as ListPayments does). ok is false when f gives it nothing to
 // select by: the caller lists the period and filters it itself (its rows
-// carry the customer already).
+// carry the customer already). The service compares the order number
+// exactly: when the number as typed selects nothing, it is asked again in
+// upper case (orderNoPager).
 func (b *overV1) FilterPayments(q PeriodQuery, f PaymentFilter) (Pager[Payment], bool) {
 	state := serverState(f.Statuses)
 	if state == "" && f.OrderNo == "" {
 		return nil, false
 	}
 	from, to := days(q.Start, q.End)
-	return b.paymentPages(v1.PaymentFilter{SiteAlias: q.MerchantID, PeriodFrom: from, PeriodTo: to,
-		State: state, InvoiceID: f.OrderNo}), true
+	pages := func(orderNo string) Pager[Payment] {
+		return b.paymentPages(v1.PaymentFilter{SiteAlias: q.MerchantID, PeriodFrom: from, PeriodTo: to,
+			State: state, InvoiceID: orderNo})
+	}
+	upper := strings.ToUpper(f.OrderNo)
+	if upper == f.OrderNo {
+		return pages(f.OrderNo), true
+	}
+	return &orderNoPager{cur: pages(f.OrderNo), again: func() Pager[Payment] { return pages(upper) }}, true
+}
+
+// orderNoPager reads the list selected by an order number as typed; when
+// that list ends with no row, it reads the one selected by the number in
+// upper case instead. The page that ends the first list comes with Done
+// false, so each Next is still one round of requests.
+type orderNoPager struct {
+	cur   Pager[Payment]
+	again func() Pager[Payment] // nil once asked
+	seen  bool                  // a row came as typed
+}
+
+func (p *orderNoPager) Next(ctx context.Context) (Page[Payment], error) {
+	page, err := p.cur.Next(ctx)
+	if err != nil {
+		return page, err
+	}
+	p.seen = p.seen || len(page.Items) > 0
+	if page.Done && !p.seen && p.again != nil {
+		p.cur, p.again = p.again(), nil
+		page.Done = false
+	}
+	return page, nil
 }
 
 // FilterPayments: the current interface cannot select payments on the

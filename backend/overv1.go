@@ -3,6 +3,7 @@ package backend
 import (
 	"context"
 	"errors"
+	"strings"
 	"time"
 
 	"paydash/backend/money"
@@ -204,12 +205,19 @@ func (b *overV1) GetPayment(ctx context.Context, id string) (Payment, error) {
 
 // FindPaymentByOrderNo asks getPaymentByInvoiceID (invoiceID, siteAlias =
 // the merchant; an empty merchant is not sent: any site of the account).
+// The service compares order numbers exactly, and merchants write them in
+// upper case: a number it does not know as typed is asked once more in
+// upper case (never twice when it was typed so).
 func (b *overV1) FindPaymentByOrderNo(ctx context.Context, merchantID, orderNo string) (Payment, bool, error) {
 	op := opf("find the payment of order number %s", orderNo)
 	if orderNo == "" {
 		return Payment{}, true, &Error{Kind: KindInvalid, Op: op, Interface: V1, Message: "the order number is empty"}
 	}
 	p, resp, err := b.api.GetPaymentByInvoiceID(ctx, orderNo, merchantID)
+	if upper := strings.ToUpper(orderNo); err != nil && upper != orderNo && KindOf(fromV1(op, err)) == KindNotFound {
+		op = opf("find the payment of order number %s (or %s)", orderNo, upper)
+		p, resp, err = b.api.GetPaymentByInvoiceID(ctx, upper, merchantID)
+	}
 	if err != nil {
 		return Payment{}, true, fromV1(op, err)
 	}

@@ -74,9 +74,11 @@ type App struct {
 	toasts []toast
 
 	// The last error, shown whole above the status bar until dismissed or
-	// replaced; errSticky: an action's, which a refresh does not clear.
+	// replaced; errSticky: an action's, which a refresh does not clear;
+	// errKey: the ErrorMsg.Key it came with (ClearErrorMsg).
 	errText, errHint string
 	errSticky        bool
+	errKey           string
 	bodyH            int // the tab area's height last told to the tabs
 
 	messages       []message // every toast, error and notice, for the messages view
@@ -305,6 +307,13 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		a.addToast(msg.Level, msg.Text, now)
 	case ErrorMsg:
 		a.setError(msg.Err, msg.Hint, msg.Sticky, now)
+		if msg.Err != nil {
+			a.errKey = msg.Key
+		}
+	case ClearErrorMsg:
+		if msg.Key != "" && msg.Key == a.errKey {
+			a.setError(nil, "", false, now)
+		}
 	case SwitchTabMsg:
 		cmds = append(cmds, a.switchTo(msg.Tab, msg.Then))
 	case ScopeMsg:
@@ -486,6 +495,7 @@ func (a *App) tabIndex(id TabID) int {
 // view) until it is dismissed or replaced; a sticky one (an action's) is
 // not cleared by a refresh.
 func (a *App) setError(err error, hint string, sticky bool, now time.Time) {
+	a.errKey = ""
 	if err == nil {
 		a.errText, a.errHint, a.errSticky = "", "", false
 		return

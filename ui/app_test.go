@@ -563,3 +563,19 @@ func TestFullHelpScrollsWhenTallerThanTheWindow(t *testing.T) {
 	ta.press("?")
 	assert.Contains(t, unwrapped(ta.screen()), "lines 1–", "opening the help again starts at the top")
 }
+
+// An error sent with a Key is cleared by a ClearErrorMsg with that Key (a
+// jump that found, after one that did not); another error stays.
+func TestClearErrorMsgClearsOnlyItsOwnError(t *testing.T) {
+	ta := newTestApp(t)
+	ta.send(ErrorMsg{Err: errors.New("No payment with order number X-1"), Sticky: true, Key: "jump"})
+	ta.send(ClearErrorMsg{Key: "other"})
+	assert.Contains(t, ta.screen(), "No payment with order number X-1")
+	ta.send(ClearErrorMsg{Key: "jump"})
+	assert.NotContains(t, ta.screen(), "No payment with order number X-1")
+
+	ta.send(ErrorMsg{Err: errors.New("No payment with order number X-2"), Sticky: true, Key: "jump"})
+	ta.send(ErrorMsg{Err: errors.New("capture failed"), Sticky: true})
+	ta.send(ClearErrorMsg{Key: "jump"})
+	assert.Contains(t, ta.screen(), "capture failed", "replaced: the jump's error is no longer shown")
+}

@@ -187,6 +187,14 @@ type (
 		Err    error
 		Hint   string
 		Sticky bool // an action's failure: a refresh does not clear it
+		// Key, when set, names what the error is about (a jump): a
+		// ClearErrorMsg with the same Key clears it while it is shown.
+		Key string
+	}
+	// ClearErrorMsg clears the error shown if it was sent with this Key
+	// (the next jump succeeded); any other error stays.
+	ClearErrorMsg struct {
+		Key string
 	}
 	// NoticeMsg is news the user must not miss (actions of the last run
 	// reconciled at start): it opens a notice dialog, or updates the line

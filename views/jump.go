@@ -15,8 +15,8 @@ import (
 	"paydash/ui"
 )
 
-// Jump (":") finds a payment by id or by order number whatever its period
-// (issue 11, item 3). By id the service reads it at once. By order number
+// Jump (":") finds a payment by id or by order number whatever its period.
+// By id the service reads it at once. By order number
 // the loaded rows answer first; then the service's own lookup where v1 is
 // configured (getPaymentByInvoiceID), else a search back through the last
 // jumpBackDays days, window by window, newest first, one page a command,
@@ -24,7 +24,8 @@ import (
 // scope change stops it. A payment outside the scope widens it (another
 // merchant's switches to that merchant): the tab asks the shell for the
 // wider scope and opens the payment when that ScopeMsg comes back. What
-// is not found says where it was looked for, and stays until dismissed.
+// is not found says where it was looked for, and stays until dismissed or
+// until a later jump finds its payment.
 
 const (
 	jumpBackDays   = 90 // how far back a search by order number goes
@@ -81,8 +82,11 @@ type orderFinder interface {
 }
 
 // noteOrders remembers the loaded rows' order numbers, and selects the
-// payment a jump opened once its row comes.
-func (t *Payments) noteOrders(rows []backend.Payment) {
+// payment a jump opened once its row comes: the list reads on until it
+// does (the payment lies in the period), so that closing the pane leaves
+// the found payment selected, not the row that happened to be, and the
+// keys typed next act on it.
+func (t *Payments) noteOrders(rows []backend.Payment) tea.Cmd {
 	for _, p := range rows {
 		if p.OrderNo == "" {
 			continue
@@ -94,19 +98,24 @@ func (t *Payments) noteOrders(rows []backend.Payment) {
 	}
 	id := t.jump.selectID
 	if id == "" {
-		return
+		return nil
 	}
 	if !t.detail.isOpen() || t.detail.obj.ID != id {
 		t.jump.selectID = "" // the user moved on
-		return
+		return nil
 	}
 	for _, p := range rows {
 		if p.ID == id {
 			t.list.selectID(id)
 			t.jump.selectID = ""
-			return
+			return nil
 		}
 	}
+	if t.list.done {
+		t.jump.selectID = "" // not in this list (a search the service narrowed)
+		return nil
+	}
+	return t.list.next()
 }
 
 // stopJump abandons a search for a payment under way, and a payment
@@ -145,7 +154,7 @@ func (t *Payments) startJump(query string) tea.Cmd {
 	localID := t.orders[strings.ToLower(q)]
 	if !isDigits(q) && localID != "" {
 		if sel, ok := t.list.selectID(localID); ok {
-			return t.openDetail(sel, false)
+			return tea.Batch(t.openDetail(sel, false), clearJumpError)
 		}
 	}
 	ctx, cancel := context.WithCancel(t.list.context())
@@ -206,20 +215,35 @@ func (t *Payments) onJump(msg jumpResultMsg) tea.Cmd {
 		}
 		return toastCmd(ui.ToastError, text)
 	case !msg.found:
-		e := ui.ErrorMsg{Err: errors.New(msg.notFound), Hint: msg.hint, Sticky: true}
+		e := ui.ErrorMsg{Err: errors.New(msg.notFound), Hint: msg.hint, Sticky: true, Key: jumpErrorKey}
 		return msgCmd(e)
 	}
-	return t.showFound(msg.p)
+	return tea.Batch(t.showFound(msg.p), clearJumpError)
 }
+
+// jumpErrorKey marks the error of a jump that found nothing: the next jump
+// that finds its payment clears it (what it said no longer holds, and an
+// error left on screen would be dismissed with esc, which closes the pane
+// the jump opened).
+const jumpErrorKey = "jump"
+
+func clearJumpError() tea.Msg { return ui.ClearErrorMsg{Key: jumpErrorKey} }
 
 // showFound opens a found payment: at once when the scope shows it, else
 // after asking the shell for a scope that does.
 func (t *Payments) showFound(p backend.Payment) tea.Cmd {
 	if inScope(t.scope, p.MerchantID, paymentTime(p)) {
-		if sel, ok := t.list.selectID(p.ID); ok && !p.Detailed {
+		sel, ok := t.list.selectID(p.ID)
+		switch {
+		case ok && !p.Detailed:
 			return t.openDetail(sel, false)
+		case ok:
+			return t.openDetail(p, false)
 		}
-		return t.openDetail(p, false)
+		// Not loaded yet: selected when its page comes (noteOrders).
+		cmd := t.openDetail(p, false)
+		t.jump.selectID = p.ID
+		return tea.Batch(cmd, t.list.next())
 	}
 	s := widenScope(t.scope, p)
 	t.jump.widen = &jumpWiden{scope: s, p: p}
@@ -253,7 +277,7 @@ func (t *Payments) openWidened(w *jumpWiden) tea.Cmd {
 	cmd := t.openDetail(w.p, false)
 	t.jump.selectID = w.p.ID
 	t.layout()
-	return cmd
+	return tea.Batch(cmd, t.list.next())
 }
 
 func sameScope(a, b ui.Scope) bool {

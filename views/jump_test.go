@@ -121,23 +121,6 @@ func TestJumpByIDAndOrderNumber(t *testing.T) {
 	require.Greater(t, len(all), 250)
 	far := all[len(all)-10]
 
-	e.send(ui.JumpMsg{Query: far.ID})
-	require.True(t, p.detail.isOpen())
-	assert.Equal(t, far.ID, p.detail.obj.ID)
-	assert.True(t, p.detail.obj.Detailed)
-	assert.Equal(t, e.scope, p.scope, "in the scope: the scope stays")
-	assert.Contains(t, ansi.Strip(e.view(80, 24)), "Payment "+far.ID)
-	e.press("esc")
-
-	// By order number, loaded: selected in the list.
-	loaded := p.list.table.Rows()[5]
-	require.NotEmpty(t, loaded.OrderNo)
-	e.send(ui.JumpMsg{Query: strings.ToLower(loaded.OrderNo)})
-	require.True(t, p.detail.isOpen())
-	assert.Equal(t, loaded.ID, p.detail.obj.ID)
-	assert.Equal(t, loaded.ID, p.list.table.SelectedID())
-	e.press("esc")
-
 	// By order number, not loaded: found by searching back.
 	want, err := e.srv.Store().PaymentByOrderNo(e.scope.MerchantID, far.Invoice.OrderNo)
 	require.NoError(t, err)
@@ -148,6 +131,31 @@ func TestJumpByIDAndOrderNumber(t *testing.T) {
 	assert.Greater(t, e.count.pages.Load(), before+1)
 	assert.False(t, p.Status().Loading)
 	assert.Empty(t, p.Status().Progress)
+	// The list read on to its row: closing the pane leaves it selected.
+	e.press("esc")
+	assert.Equal(t, want.ID, p.list.table.SelectedID())
+	assert.Equal(t, selectedLine(e.view(80, 24)), rowLine(e.view(80, 24), want.ID))
+
+	// By id, not loaded (the list loaded afresh): the pane opens at once,
+	// and the row is selected once the list has read on to it.
+	e.send(ui.ScopeMsg{Scope: e.scope})
+	require.Less(t, p.list.table.Len(), len(all)-10)
+	e.send(ui.JumpMsg{Query: far.ID})
+	require.True(t, p.detail.isOpen())
+	assert.Equal(t, far.ID, p.detail.obj.ID)
+	assert.True(t, p.detail.obj.Detailed)
+	assert.Equal(t, e.scope, p.scope, "in the scope: the scope stays")
+	assert.Contains(t, ansi.Strip(e.view(80, 24)), "Payment "+far.ID)
+	e.press("esc")
+	assert.Equal(t, far.ID, p.list.table.SelectedID())
+
+	// By order number, loaded: selected in the list.
+	loaded := p.list.table.Rows()[5]
+	require.NotEmpty(t, loaded.OrderNo)
+	e.send(ui.JumpMsg{Query: strings.ToLower(loaded.OrderNo)})
+	require.True(t, p.detail.isOpen())
+	assert.Equal(t, loaded.ID, p.detail.obj.ID)
+	assert.Equal(t, loaded.ID, p.list.table.SelectedID())
 	e.press("esc")
 
 	// Nothing: a sticky error saying where it looked.
@@ -408,6 +416,16 @@ func TestJumpSpansGoBackAndSkipTheLoadedPeriod(t *testing.T) {
 		assert.False(t, s.start.Before(skip.End) && s.end.After(skip.Start), "%v overlaps the scope", s)
 	}
 	assert.Equal(t, jumpSpan{skip.End, top}, spans[0])
+}
+
+// rowLine is the screen line of the row with id, -1 if none.
+func rowLine(view, id string) int {
+	for i, l := range strings.Split(ansi.Strip(view), "\n") {
+		if f := strings.Fields(strings.TrimPrefix(l, ">")); len(f) > 0 && f[0] == id {
+			return i
+		}
+	}
+	return -1
 }
 
 // periodWords is a scope's period as the widening toast names it.

@@ -821,6 +821,14 @@ func (l *pagedList[T]) filterLine(theme ui.Theme) string {
 func (l *pagedList[T]) searchHint() string {
 	esc := keyName(l.km, keys.ActClose, "esc")
 	switch {
+	case l.done && l.table.Filtered() == 0:
+		// Read to the end, nothing matched: the table's line says where
+		// else to look (the tab's NoMatchText).
+		where := "none in this period"
+		if l.span[0].IsZero() && l.span[1].IsZero() {
+			where = "none in the list"
+		}
+		return where + " · / edit · " + esc + " clears"
 	case l.seeking && !l.done:
 		return "reading the rest of the list · " + esc + " stops"
 	case l.seekStopped && !l.done:

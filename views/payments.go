@@ -121,6 +121,10 @@ func NewPayments(d Deps) ui.Tab {
 		LoadingText: "Loading more payments…",
 		EndText:     "— end of the period —",
 		EmptyText:   "No payments in this period",
+		// Where else to look when a search finds nothing: a payment of
+		// another period, by its id or order number, or a longer period.
+		NoMatchText: "No match · " + keyName(d.Keys, keys.ActJump, ":") + " finds an id or order number in any period · " +
+			keyName(d.Keys, keys.ActPeriod, "p") + " a longer period",
 	}
 	t.list = newPagedList(cfg, d.Keys, d.Theme, paymentTime)
 	t.list.search = paymentSearch()
@@ -325,9 +329,10 @@ func (t *Payments) target() (backend.Payment, bool) {
 func (t *Payments) Update(msg tea.Msg) (ui.Tab, tea.Cmd) {
 	if cmd, rows, ok := t.list.update(msg, t.d.now()); ok {
 		t.layout() // the bottom line comes or goes with the "↑ new" mark
-		t.noteOrders(rows)
+		// A jump's payment not loaded yet: the list reads on to it.
+		found := t.noteOrders(rows)
 		t.d.Facts.notePayments(rows) // the Refunds tab shows their order numbers and customers
-		return t, tea.Batch(cmd, t.memo.notePayments(t.scope.MerchantID, rows))
+		return t, tea.Batch(cmd, found, t.memo.notePayments(t.scope.MerchantID, rows))
 	}
 	if loaded, ok := t.detail.update(msg); ok {
 		if loaded {

@@ -132,8 +132,10 @@ func (c Cond) MatchEnum(v string) bool {
 
 // Parse reads text against the fields a list has. Words are separated by
 // spaces; a value with spaces is quoted (desc:"gift card"). A word is a
-// field condition when the part before its first colon is a word of
-// letters; "12:30" stays a free word.
+// field condition when the part before its first colon, or comparison,
+// is a word of letters: amount>1000 is amount:>1000, status=held is
+// status:held; "12:30" stays a free word. A field and its value typed
+// apart ("amount > 1000") are said (did you mean amount:>1000?).
 //
 // With an error, the Query still holds the words and conditions that make
 // sense (the one being typed is usually the wrong one), and the error is
@@ -145,9 +147,20 @@ func Parse(text string, fields []Field) (Query, error) {
 	if err != nil {
 		first = err
 	}
-	for _, tok := range toks {
-		name, value, isField := splitField(tok)
+	for i := 0; i < len(toks); i++ {
+		tok := toks[i]
+		name, sep, value, isField := splitField(tok)
 		if !isField {
+			// "amount >1000", "amount > 1000": the field and its value
+			// apart; said, not searched as words that match nothing.
+			if f, ok := findField(fields, strings.ToLower(tok.text)); ok && i+1 < len(toks) && startsWithSep(toks[i+1].text) {
+				joined, n := spaced(f, toks[i:])
+				if first == nil {
+					first = fmt.Errorf("did you mean %s? (no space between %s and its value)", joined, f.Name)
+				}
+				i += n - 1
+				continue
+			}
 			q.Words = append(q.Words, strings.ToLower(tok.text))
 			continue
 		}
@@ -156,11 +169,16 @@ func Parse(text string, fields []Field) (Query, error) {
 		switch {
 		case !ok:
 			err = fmt.Errorf("%s: is not a field here; the fields are %s", name, fieldNames(fields))
+		case strings.TrimSpace(value) == "" && i+1 < len(toks) && !isCond(toks[i+1]):
+			// "amount: >1000", "amount> 1000"
+			joined, n := spaced(f, toks[i:])
+			err = fmt.Errorf("did you mean %s? (no space between %s and its value)", joined, f.Name)
+			i += n - 1
 		default:
 			if _, dup := q.Cond(f.Name); dup {
 				err = fmt.Errorf("%s: is given twice; give it once (%s)", f.Name, f.example())
 			} else {
-				c, err = parseCond(f, value)
+				c, err = parseCond(f, sep, value)
 			}
 		}
 		if err != nil {
@@ -186,21 +204,25 @@ func (q Query) String() string {
 
 // token is one word of the text, its quotes dropped.
 type token struct {
-	text       string
-	colonQuote bool // its first colon was inside quotes: not a field ("12:30" quoted stays a word)
+	text     string
+	sepQuote bool // its first separator (: < > =) was inside quotes: not a field ("a:b" quoted stays a word)
 }
+
+// isSep reports whether r may end a field's name: name:value, and the
+// comparisons name>v, name>=v, name<v, name<=v, name=v.
+func isSep(r rune) bool { return r == ':' || r == '<' || r == '>' || r == '=' }
 
 // tokens splits text at spaces outside double quotes, dropping the quotes.
 func tokens(text string) ([]token, error) {
 	var out []token
 	var b strings.Builder
-	inQuote, started, colonSeen, colonQuoted := false, false, false, false
+	inQuote, started, sepSeen, sepQuoted := false, false, false, false
 	flush := func() {
 		if started {
-			out = append(out, token{text: b.String(), colonQuote: colonQuoted})
+			out = append(out, token{text: b.String(), sepQuote: sepQuoted})
 		}
 		b.Reset()
-		started, colonSeen, colonQuoted = false, false, false
+		started, sepSeen, sepQuoted = false, false, false
 	}
 	for _, r := range text {
 		switch {
@@ -210,8 +232,8 @@ func tokens(text string) ([]token, error) {
 		case unicode.IsSpace(r) && !inQuote:
 			flush()
 		default:
-			if r == ':' && !colonSeen {
-				colonSeen, colonQuoted = true, inQuote
+			if isSep(r) && !sepSeen {
+				sepSeen, sepQuoted = true, inQuote
 			}
 			b.WriteRune(r)
 			started = true
@@ -224,21 +246,28 @@ func tokens(text string) ([]token, error) {
 	return out, nil
 }
 
-// splitField splits "name:value" when name is a word of letters.
-func splitField(t token) (name, value string, ok bool) {
-	if t.colonQuote {
-		return "", "", false
+// splitField splits "name:value", "name>value" and the like when name is
+// a word of letters: sep is the separator (":" or a comparison, "=" "<"
+// ">" "<=" ">="), value what follows it.
+func splitField(t token) (name, sep, value string, ok bool) {
+	if t.sepQuote {
+		return "", "", "", false
 	}
-	name, value, found := strings.Cut(t.text, ":")
-	if !found || name == "" {
-		return "", "", false
+	i := strings.IndexFunc(t.text, isSep)
+	if i <= 0 {
+		return "", "", "", false
 	}
+	name = t.text[:i]
 	for _, r := range name {
 		if !unicode.IsLetter(r) {
-			return "", "", false
+			return "", "", "", false
 		}
 	}
-	return strings.ToLower(name), value, true
+	sep, value = t.text[i:i+1], t.text[i+1:]
+	if (sep == "<" || sep == ">") && strings.HasPrefix(value, "=") {
+		sep, value = sep+"=", value[1:]
+	}
+	return strings.ToLower(name), sep, value, true
 }
 
 func findField(fields []Field, name string) (Field, bool) {
@@ -268,8 +297,61 @@ func (f Field) example() string {
 	return "e.g. " + f.Name + ":…"
 }
 
-func parseCond(f Field, value string) (Cond, error) {
+// startsWithSep reports whether s begins with a separator (":>1000", ">1000").
+func startsWithSep(s string) bool {
+	return s != "" && isSep(rune(s[0]))
+}
+
+// isCond reports whether t is a field condition of its own.
+func isCond(t token) bool {
+	_, _, _, ok := splitField(t)
+	return ok
+}
+
+// spaced is a condition typed with spaces in it ("amount > 1000",
+// "amount: >1000"), toks starting at its field, written as one
+// ("amount:>1000"), and how many tokens it took.
+func spaced(f Field, toks []token) (string, int) {
+	head := toks[0].text
+	if i := strings.IndexFunc(head, isSep); i >= 0 {
+		head = head[i:]
+	} else {
+		head = ""
+	}
+	n := 1
+	for n < len(toks) && isCompOnly(head) {
+		head += toks[n].text
+		n++
+	}
+	if f.Kind != Amount {
+		head = strings.TrimPrefix(head, "=") // status=held is status:held
+	}
+	if !strings.HasPrefix(head, ":") {
+		head = ":" + head
+	}
+	if isCompOnly(head) {
+		head += "…"
+	}
+	return f.Name + head, n
+}
+
+// isCompOnly reports whether s is only separators, the value still to come.
+func isCompOnly(s string) bool {
+	return strings.TrimFunc(s, isSep) == ""
+}
+
+// parseCond reads a condition: sep is ":" or the comparison typed instead
+// of it (amount>1000 is amount:>1000; status=held is status:held).
+func parseCond(f Field, sep, value string) (Cond, error) {
 	value = strings.TrimSpace(value)
+	if sep != ":" {
+		if f.Kind != Amount && sep != "=" {
+			return Cond{}, fmt.Errorf("%s%s%s: %s compares with : or = only, %s", f.Name, sep, value, f.Name, f.example())
+		}
+		if f.Kind == Amount && sep != "=" {
+			value = sep + value
+		}
+	}
 	if value == "" {
 		return Cond{}, fmt.Errorf("%s: needs a value, %s", f.Name, f.example())
 	}

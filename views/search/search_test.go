@@ -118,3 +118,76 @@ func TestParseKeepsWhatMakesSense(t *testing.T) {
 	assert.Equal(t, "status:c could be confirmation or cancelled; type more of it", err.Error(), "the first thing wrong")
 	assert.Equal(t, "petrov amount:>5", q.String())
 }
+
+// A comparison may stand for the colon: amount>1000 is amount:>1000 for a
+// field whose values compare; = is : for every field.
+func TestParseComparisonsWithoutColon(t *testing.T) {
+	for _, tc := range []struct {
+		in    string
+		words []string
+		conds []string
+	}{
+		{"amount>1000", nil, []string{"amount:>1000"}},
+		{"amount>=1000", nil, []string{"amount:>=1000"}},
+		{"amount<5", nil, []string{"amount:<5"}},
+		{"amount<=5", nil, []string{"amount:<=5"}},
+		{"amount=5", nil, []string{"amount:=5"}},
+		{"amount:>1000", nil, []string{"amount:>1000"}},
+		{"AMOUNT>1000,50", nil, []string{"amount:>1000.5"}},
+		{"amount=100..500", nil, []string{"amount:100..500"}},
+		{"status:held amount>1000", nil, []string{"status:authorized", "amount:>1000"}},
+		{"status=held", nil, []string{"status:authorized"}},
+		{"order=ORD-1", nil, []string{"order:ord-1"}},
+		{`desc="a=b"`, nil, []string{"desc:a=b"}},
+		{`desc:a>b`, nil, []string{"desc:a>b"}},
+		{`"a=b" "x>1"`, []string{"a=b", "x>1"}, nil},
+		{"1>2 <3 =4", []string{"1>2", "<3", "=4"}, nil},
+		{"petrov amount<=7", []string{"petrov"}, []string{"amount:<=7"}},
+	} {
+		q, err := Parse(tc.in, paymentFields)
+		require.NoError(t, err, tc.in)
+		assert.Equal(t, tc.words, q.Words, tc.in)
+		var conds []string
+		for _, c := range q.Conds {
+			conds = append(conds, c.String())
+		}
+		assert.Equal(t, tc.conds, conds, tc.in)
+	}
+	q, err := Parse("order=ORD-1", paymentFields)
+	require.NoError(t, err)
+	assert.Equal(t, "ORD-1", q.Conds[0].Value, "as typed, for the service")
+	q, err = Parse("amount>1000", paymentFields)
+	require.NoError(t, err)
+	assert.True(t, q.Conds[0].MatchAmount(money.MustParse("1000.01")))
+	assert.False(t, q.Conds[0].MatchAmount(money.MustParse("1000")))
+}
+
+// What cannot be read says what would be: a comparison on a field that
+// does not compare, a field and its value typed apart.
+func TestParseComparisonMistakes(t *testing.T) {
+	for in, want := range map[string]string{
+		"status>held":                "status>held: status compares with : or = only, e.g. status:authorized,pending",
+		"card<=4242":                 "card<=4242: card compares with : or = only, e.g. card:4242 or card:visa",
+		"amount>":                    `amount:>: a number is missing, e.g. amount:>100 or amount:100..500`,
+		"amount>abc":                 `amount:>abc: "abc" is not a number, e.g. amount:>100 or amount:100..500`,
+		"colour>3":                   "colour: is not a field here; the fields are status: amount: card: email: phone: order: id: desc:",
+		"amount > 1000":              "did you mean amount:>1000? (no space between amount and its value)",
+		"amount >1000":               "did you mean amount:>1000? (no space between amount and its value)",
+		"status:held amount >= 1000": "did you mean amount:>=1000? (no space between amount and its value)",
+		"amount: >1000":              "did you mean amount:>1000? (no space between amount and its value)",
+		"amount> 1000":               "did you mean amount:>1000? (no space between amount and its value)",
+		"amount :>1000":              "did you mean amount:>1000? (no space between amount and its value)",
+		"amount >":                   "did you mean amount:>…? (no space between amount and its value)",
+		"status= held":               "did you mean status:held? (no space between status and its value)",
+	} {
+		_, err := Parse(in, paymentFields)
+		if assert.Error(t, err, in) {
+			assert.Equal(t, want, err.Error(), in)
+		}
+	}
+	// The parts that make sense still apply; the field typed apart is not
+	// searched as words.
+	q, err := Parse("petrov amount > 1000 status:held", paymentFields)
+	require.Error(t, err)
+	assert.Equal(t, "petrov status:authorized", q.String())
+}
