@@ -20,7 +20,7 @@ import (
 	"paydash/ui/datatable"
 )
 
-// Sorting a list (issue 11): s opens a chooser of the list's sortable
+// Sorting a list (docs/sorting.md): s opens a chooser of the list's sortable
 // columns (those with Less), S reverses the sort. The datatable does the
 // sorting and keeps it: new pages and refreshed rows take their sorted
 // places, and the selection stays on its row.
@@ -44,6 +44,9 @@ import (
 //     the list's top when it is within the first screen, else mid-screen.
 //     Afterwards (new pages, refreshes) the selection keeps its row and
 //     its line, as the datatable does.
+//   - A sort is of the whole list: it reads the rest of the list, and
+//     says what it sorted until it has (below: "a sort of the whole
+//     list"). Amounts sort within their currency (cmpAmounts).
 
 // sortMsg is a sort chosen in the chooser, for the list it names.
 type sortMsg struct {
@@ -172,6 +175,14 @@ func (l *pagedList[T]) ownOrderDescription() string {
 func (l *pagedList[T]) chooseSort(title string, relayout func()) tea.Cmd {
 	cur, curDesc := l.table.SortKey()
 	spec := ui.SortSpec{Title: title, Now: l.sortDescription()}
+	if l.sorted() && !l.done {
+		// Short: the chooser's line is narrow (the list's line says more).
+		if l.sortReading {
+			spec.Now += ": reading the rest"
+		} else {
+			spec.Now += ": " + thousands(l.table.Len()) + " loaded rows only"
+		}
+	}
 	if cur == "" {
 		// The own order is its column newest first: marked as such.
 		spec.Now = l.ownOrderDescription()
@@ -428,9 +439,10 @@ func cmpAmounts(a, b money.Amount) int {
 
 // withRanks gives the lists' number, time and id columns a Rank: the
 // number that orders the rows as the column's Less does, so that the
-// datatable sorts 100,000 rows by numbers read once (within the 50 ms of
-// design §6) instead of calling Less on 450-byte rows n·log n times.
-// A Rank must agree with its column's Less exactly: sort_test.go checks
+// datatable sorts 100,000 rows by numbers read once (within 50 ms:
+// docs/sorting.md) instead of calling Less on 450-byte rows n·log n times.
+// A Rank must agree with its column's Less exactly (within a Group, for
+// the amounts: their currency): sort_test.go checks
 // every one against Less on the sandbox's rows, so changing a Less
 // without its Rank fails there.
 func withRanks[T any](cols []datatable.Column[T]) []datatable.Column[T] {

@@ -200,6 +200,7 @@ func TestSortReadingSaysWhatIsSortedAndEscStops(t *testing.T) {
 
 	// s enter: the current sort again reads on to the end.
 	d := e.openSort()
+	assert.Contains(t, d.screen(), "now: Created ▲ oldest first: "+thousands(loaded)+" loaded rows only", "the chooser says what is sorted now")
 	d.press("enter")
 	require.True(t, d.closed)
 	assert.True(t, p.list.done)

@@ -22,7 +22,7 @@ import (
 	"paydash/ui/datatable"
 )
 
-// Sorting (sort.go, issue 11) against the real sandbox, driven by keys:
+// Sorting (sort.go) against the real sandbox, driven by keys:
 // s opens the chooser, a letter (or the arrows and enter) sorts, S
 // reverses; the sort holds across new pages and refreshes, the selection
 // stays on its row.
