@@ -108,6 +108,12 @@ type pagedList[T any] struct {
 	// being read page after page for it; seekStopped: esc stopped that.
 	seeking     bool
 	seekStopped bool
+	// sortReading: a sort was chosen while the list was not at its end,
+	// and the rest of the list is being read page after page for it, as
+	// for a search (sort.go); sortStopped: esc, or a page that could not
+	// be read, stopped that: the sort is of the loaded rows.
+	sortReading bool
+	sortStopped bool
 	// span is the period the list covers, for the progress of a search
 	// ("34% of the period"); zero for lists that are not a period. moved:
 	// its start moved on (a rolling period) since the pager was made.
@@ -223,6 +229,8 @@ func (l *pagedList[T]) load0(load Loader[T], belongs func(T) bool) tea.Cmd {
 	l.inflight, l.done, l.refreshing = false, false, false
 	l.pages, l.moved, l.pick = 0, false, ""
 	l.newest, l.oldest = time.Time{}, time.Time{}
+	// A sort is of the whole list: it reads it all (sort.go).
+	l.sortReading, l.sortStopped = l.sorted(), false
 	return l.next()
 }
 
@@ -286,8 +294,7 @@ func (l *pagedList[T]) update(msg tea.Msg, now time.Time) (cmd tea.Cmd, rows []T
 		if msg.list != l.id {
 			return nil, nil, false
 		}
-		l.onSort(msg)
-		return nil, nil, true
+		return l.onSort(msg), nil, true
 	}
 	return nil, nil, false
 }
@@ -307,6 +314,7 @@ func (l *pagedList[T]) onPage(msg pageMsg[T], now time.Time) (tea.Cmd, []T) {
 			// reads on from there.
 			l.seeking, l.seekStopped = false, true
 		}
+		l.sortReadFailed()
 		// An empty list must not claim there is nothing to show; r does
 		// not help an answer too large to read.
 		text := l.failText
@@ -338,9 +346,13 @@ func (l *pagedList[T]) onPage(msg pageMsg[T], now time.Time) (tea.Cmd, []T) {
 	// does not walk the list (pages come one per key).
 	switch {
 	case l.done:
-		l.seeking = false
-	case l.seeking:
+		l.seeking, l.sortReading = false, false
+	case l.seeking || l.sortReading:
 		return l.next(), msg.page.Items
+	case l.sortStopped:
+		// esc stopped a sort's read: rows sort in above the screen, so
+		// filling the screen would read on; pages come when asked (G).
+		return nil, msg.page.Items
 	case l.table.FilterText() == "":
 		return l.maybeNext(), msg.page.Items
 	}
@@ -579,8 +591,11 @@ func (l *pagedList[T]) status() ui.TabStatus {
 		AtEnd:     l.done,
 		Refreshed: l.refreshed,
 	}
-	if l.seeking {
+	switch {
+	case l.seeking:
 		st.Progress = l.seekProgress()
+	case l.sortReading:
+		st.Progress = l.sortProgress()
 	}
 	return st
 }
@@ -744,8 +759,7 @@ func (l *pagedList[T]) unnarrow() tea.Cmd {
 // out still arrives: a pager cannot take back a page it has moved past),
 // else it clears the filter.
 func (l *pagedList[T]) escape() tea.Cmd {
-	if l.seeking && !l.done {
-		l.seeking, l.seekStopped = false, true
+	if l.stopReading() { // a search's or a sort's (sort.go)
 		l.layout()
 		return nil
 	}
@@ -767,15 +781,18 @@ func (l *pagedList[T]) clearFilter() tea.Cmd {
 // seekProgress is how far a search has read: "searched 12,300 rows, back
 // to 14 Nov 10:32 (34% of the period)…".
 func (l *pagedList[T]) seekProgress() string {
-	text := "searched " + thousands(l.table.Len()) + " rows"
+	return l.readProgress("searched " + thousands(l.table.Len()) + " rows")
+}
+
+// readProgress is text, what has been read, with how far back in the
+// period it reached: "…, back to 14 Nov 10:32 (34% of the period)…".
+func (l *pagedList[T]) readProgress(text string) string {
 	if l.when == nil || l.oldest.IsZero() {
 		return text + "…"
 	}
 	text += ", back to " + fmtListTime(l.oldest)
-	start, end := l.span[0], l.span[1]
-	if !start.IsZero() && end.After(start) {
-		done := end.Sub(l.oldest).Seconds() / end.Sub(start).Seconds()
-		text += fmt.Sprintf(" (%d%% of the period)", int(min(max(done, 0), 1)*100))
+	if done, ok := l.periodRead(); ok {
+		text += fmt.Sprintf(" (%d%% of the period)", int(done*100))
 	}
 	return text + "…"
 }
@@ -797,15 +814,21 @@ func (l *pagedList[T]) filterLine(theme ui.Theme) string {
 			c, _ := l.column(key)
 			s, hint = textsafe.Line(c.Title, 30)+" "+arrow(desc), ""
 		}
+		// What the sort covers, until it is the whole list (sort.go).
+		if reach, keysHint := l.sortReach(); reach != "" {
+			s += ": " + reach
+			if f == "" {
+				hint = keysHint
+			}
+		}
 		parts = append(parts, theme.Muted.Render("sorted by ")+theme.Text.Render(s)+theme.Muted.Render(hint))
 	}
 	if f != "" {
 		parts = append(parts, theme.Muted.Render("search: ")+theme.Text.Render(textsafe.Clean(f))+
 			theme.Muted.Render("  ("+l.searchHint()+")"))
 	}
-	if n := l.table.NewAbove(); n > 0 {
+	if mark := l.aboveMark(theme); mark != "" {
 		// First, so a long filter or sort cannot push it off the line.
-		mark := theme.Accent.Render(fmt.Sprintf("↑ %d new", n)) + theme.Muted.Render(" · "+keyName(l.km, keys.ActTop, "g"))
 		if len(parts) == 0 {
 			return fit(mark, l.w)
 		}

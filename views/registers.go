@@ -1,7 +1,6 @@
 package views
 
 import (
-	"cmp"
 	"context"
 	"slices"
 	"strings"
@@ -112,8 +111,9 @@ func transferColumns() []datatable.Column[backend.Transfer] {
 			Text: func(tr backend.Transfer) string { return transferDay(tr.Created) },
 			Less: func(a, b backend.Transfer) int { return a.Created.Compare(b.Created) }},
 		{Key: "amount", Title: "Amount", Width: 14, Priority: 95, Align: lipgloss.Right,
-			Text: func(tr backend.Transfer) string { return money.Group(tr.Amount.Value, tr.Amount.Currency) },
-			Less: func(a, b backend.Transfer) int { return cmp.Compare(a.Amount.Value, b.Amount.Value) }},
+			Text:  func(tr backend.Transfer) string { return money.Group(tr.Amount.Value, tr.Amount.Currency) },
+			Less:  func(a, b backend.Transfer) int { return cmpAmounts(a.Amount, b.Amount) },
+			Group: func(tr backend.Transfer) string { return tr.Amount.Currency }},
 		{Key: "currency", Title: "Cur", Width: 3, Priority: 90,
 			Text: func(tr backend.Transfer) string { return tr.Amount.Currency }},
 		{Key: "order", Title: "Payment order", Width: 13, MaxWidth: 24, Priority: 80,

@@ -1,21 +1,26 @@
 package views
 
 import (
+	"cmp"
+	"fmt"
 	"math"
 	"slices"
 	"strconv"
+	"strings"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
 
 	"paydash/backend"
+	"paydash/backend/money"
 	"paydash/backend/textsafe"
+	"paydash/keys"
 	"paydash/ui"
 	"paydash/ui/datatable"
 )
 
-// Sorting a list (issue 11): s opens a chooser of the list's sortable
+// Sorting a list (docs/sorting.md): s opens a chooser of the list's sortable
 // columns (those with Less), S reverses the sort. The datatable does the
 // sorting and keeps it: new pages and refreshed rows take their sorted
 // places, and the selection stays on its row.
@@ -39,6 +44,9 @@ import (
 //     the list's top when it is within the first screen, else mid-screen.
 //     Afterwards (new pages, refreshes) the selection keeps its row and
 //     its line, as the datatable does.
+//   - A sort is of the whole list: it reads the rest of the list, and
+//     says what it sorted until it has (below: "a sort of the whole
+//     list"). Amounts sort within their currency (cmpAmounts).
 
 // sortMsg is a sort chosen in the chooser, for the list it names.
 type sortMsg struct {
@@ -131,21 +139,32 @@ func (l *pagedList[T]) ownOrderKey() string {
 	return ""
 }
 
+// columnWords say what a direction means for the column c: its kind's
+// words, and for a column grouped by currency (an amount) that the order
+// holds within each currency.
+func columnWords[T any](c datatable.Column[T], desc bool) string {
+	w := sortWords(kindOf(c), c.Key, desc)
+	if c.Group != nil {
+		w += " in each currency"
+	}
+	return w
+}
+
 // sortDescription is the current sort for people: "Amount ▼ largest
-// first"; "" in the list's own order.
+// first in each currency"; "" in the list's own order.
 func (l *pagedList[T]) sortDescription() string {
 	key, desc := l.table.SortKey()
 	c, ok := l.column(key)
 	if key == "" || !ok {
 		return ""
 	}
-	return textsafe.Line(c.Title, 30) + " " + arrow(desc) + " " + sortWords(kindOf(c), c.Key, desc)
+	return textsafe.Line(c.Title, 30) + " " + arrow(desc) + " " + columnWords(c, desc)
 }
 
 // ownOrderDescription names the list's own order.
 func (l *pagedList[T]) ownOrderDescription() string {
 	if c, ok := l.column(l.ownOrderKey()); ok {
-		return "the list's own order (" + textsafe.Line(c.Title, 30) + ", " + sortWords(kindOf(c), c.Key, true) + ")"
+		return "the list's own order (" + textsafe.Line(c.Title, 30) + ", " + columnWords(c, true) + ")"
 	}
 	return "the list's own order"
 }
@@ -156,6 +175,14 @@ func (l *pagedList[T]) ownOrderDescription() string {
 func (l *pagedList[T]) chooseSort(title string, relayout func()) tea.Cmd {
 	cur, curDesc := l.table.SortKey()
 	spec := ui.SortSpec{Title: title, Now: l.sortDescription()}
+	if l.sorted() && !l.done {
+		// Short: the chooser's line is narrow (the list's line says more).
+		if l.sortReading {
+			spec.Now += ": reading the rest"
+		} else {
+			spec.Now += ": " + thousands(l.table.Len()) + " loaded rows only"
+		}
+	}
 	if cur == "" {
 		// The own order is its column newest first: marked as such.
 		spec.Now = l.ownOrderDescription()
@@ -168,7 +195,7 @@ func (l *pagedList[T]) chooseSort(title string, relayout func()) tea.Cmd {
 		if c.Key == cur {
 			desc = curDesc
 		}
-		spec.Columns = append(spec.Columns, ui.SortColumn{Key: c.Key, Title: c.Title, Desc: desc, Words: sortWords(k, c.Key, desc)})
+		spec.Columns = append(spec.Columns, ui.SortColumn{Key: c.Key, Title: c.Title, Desc: desc, Words: columnWords(c, desc)})
 	}
 	if len(spec.Columns) == 0 {
 		return toastCmd(ui.ToastInfo, "no column of this list can be sorted")
@@ -193,14 +220,15 @@ func (l *pagedList[T]) reverseSort() tea.Cmd {
 		}
 		desc = true // the own order: reversed below
 	}
-	l.setSort(key, !desc)
-	return nil
+	return l.setSort(key, !desc)
 }
 
 // setSort sorts the list by the column key (desc: descending); the
 // selection stays on its row. The column of the list's own order, newest
-// first, is that order: the sort is dropped.
-func (l *pagedList[T]) setSort(key string, desc bool) {
+// first, is that order: the sort is dropped. A sort of a list not read to
+// its end reads the rest (readForSort): the command asks for the next
+// page.
+func (l *pagedList[T]) setSort(key string, desc bool) tea.Cmd {
 	if key == l.ownOrderKey() && desc {
 		key, desc = "", false
 	}
@@ -212,6 +240,7 @@ func (l *pagedList[T]) setSort(key string, desc bool) {
 		l.layout()
 	}
 	l.showSorted(atTop)
+	return l.readForSort()
 }
 
 // showSorted puts the view on the sorted list: its top when the cursor
@@ -230,17 +259,190 @@ func (l *pagedList[T]) showSorted(atTop bool) {
 }
 
 // onSort applies a sortMsg.
-func (l *pagedList[T]) onSort(msg sortMsg) {
-	l.setSort(msg.key, msg.desc)
+func (l *pagedList[T]) onSort(msg sortMsg) tea.Cmd {
+	return l.setSort(msg.key, msg.desc)
+}
+
+// --- a sort of the whole list ----------------------------------------------------
+//
+// A sort claims the list's order, so it is of the whole list (the whole
+// period): choosing one, reversing one or choosing the current one again
+// while the list is not read to its end reads the rest page after page,
+// as a committed search does (list.go: onPage), with its progress in the
+// status bar and esc stopping it. Rows read take their sorted places; the
+// row under the cursor keeps its screen line (the datatable anchors it),
+// and the line under the list counts the rows that went above the screen
+// ("↑ 2,900 sorted above · g"). Until the read ends the line says what is
+// sorted: "sorted by Created ▲ oldest first: loaded 300 of ~17,000 —
+// reading the rest · esc stops"; after esc (or a page that could not be
+// read), "…: the 4,200 loaded rows — the period holds more (s enter reads
+// on)". A new load of the list (another period, merchant or search)
+// with a sort on reads its whole list again.
+
+// sorted reports whether a sort is on (not the list's own order).
+func (l *pagedList[T]) sorted() bool {
+	key, _ := l.table.SortKey()
+	return key != ""
+}
+
+// readForSort starts reading the rest of the list for the sort, when one
+// is on and the list is not at its end; nil otherwise (a page out goes
+// on: its answer asks for the next).
+func (l *pagedList[T]) readForSort() tea.Cmd {
+	l.sortStopped = false
+	l.sortReading = l.sorted() && !l.done
+	if !l.sortReading {
+		return nil
+	}
+	return l.next()
+}
+
+// stopReading stops what reads the rest of the list (a committed search,
+// a sort), for esc; false when nothing was reading. The page out still
+// arrives: a pager cannot take back a page it has moved past.
+func (l *pagedList[T]) stopReading() bool {
+	if l.done || (!l.seeking && !l.sortReading) {
+		return false
+	}
+	l.seekStopped = l.seekStopped || l.seeking
+	l.sortStopped = l.sortStopped || l.sortReading
+	l.seeking, l.sortReading = false, false
+	return true
+}
+
+// sortReadFailed stops the sort's read where a page could not be read.
+func (l *pagedList[T]) sortReadFailed() {
+	if l.sortReading {
+		l.sortReading, l.sortStopped = false, true
+	}
+}
+
+// whole is what the list covers, for people: "period" or "list".
+func (l *pagedList[T]) whole() string {
+	if l.span[0].IsZero() {
+		return "list"
+	}
+	return "period"
+}
+
+// sortReach says what a sort covers when it is not the whole list, and
+// the keys that apply: "loaded 300 of ~17,000 — reading the rest", " ·
+// esc stops"; "the 4,200 loaded rows — the period holds more", " (s enter
+// reads on)". "" when the sort is of the whole list, or there is none.
+func (l *pagedList[T]) sortReach() (text, hint string) {
+	if !l.sorted() || l.done {
+		return "", ""
+	}
+	n := l.table.Len()
+	if l.sortReading {
+		text = "loaded " + thousands(n)
+		if est, ok := l.estimate(); ok {
+			text += " of ~" + thousands(est)
+		}
+		return text + " — reading the rest", " · " + keyName(l.km, keys.ActClose, "esc") + " stops"
+	}
+	rows := " loaded rows"
+	if n == 1 {
+		rows = " loaded row"
+	}
+	return "the " + thousands(n) + rows + " — the " + l.whole() + " holds more",
+		" (" + keyName(l.km, keys.ActSort, "s") + " enter reads on)"
+}
+
+// periodRead is the share of the period read so far, from how far back
+// the oldest loaded row is (pages come newest first); false for a list
+// that is not a period or before a row is loaded.
+func (l *pagedList[T]) periodRead() (float64, bool) {
+	start, end := l.span[0], l.span[1]
+	if l.when == nil || l.oldest.IsZero() || start.IsZero() || !end.After(start) {
+		return 0, false
+	}
+	done := end.Sub(l.oldest).Seconds() / end.Sub(start).Seconds()
+	return min(max(done, 0), 1), true
+}
+
+// estimate is about how many rows the whole period holds, from the rows
+// loaded and the share of the period they cover (rows loaded over the time
+// they span, the period's end or the newest row, whichever is earlier,
+// back to the oldest), to two significant digits; false when there is
+// nothing to tell it from.
+func (l *pagedList[T]) estimate() (int, bool) {
+	start, end := l.span[0], l.span[1]
+	if l.when == nil || l.oldest.IsZero() || start.IsZero() || !end.After(start) {
+		return 0, false
+	}
+	if !l.newest.IsZero() && l.newest.Before(end) {
+		end = l.newest
+	}
+	covered, all := end.Sub(l.oldest).Seconds(), end.Sub(start).Seconds()
+	n := l.table.Len()
+	if covered <= 0 || all <= 0 {
+		return 0, false
+	}
+	est := max(float64(n)*all/covered, float64(n))
+	if est > 1e12 {
+		return 0, false
+	}
+	return max(roundSignificant(int(est), 2), n), true
+}
+
+// roundSignificant rounds n to digits significant digits: 17,234 → 17,000.
+func roundSignificant(n, digits int) int {
+	p := 1
+	for m := n; m >= int(math.Pow10(digits)); m /= 10 {
+		p *= 10
+	}
+	return (n + p/2) / p * p
+}
+
+// sortProgress is how far a sort's read has got, for the status bar:
+// "read 12,300 rows for the sort, back to 14 Nov 10:32 (34% of the
+// period)…".
+func (l *pagedList[T]) sortProgress() string {
+	return l.readProgress("read " + thousands(l.table.Len()) + " rows for the sort")
+}
+
+// aboveMark is the start of the line under the list when rows are above
+// the screen that the user has not seen: "↑ 5 new" (a refresh), "↑ 2,900
+// sorted above" (read for the sort), and the key that shows them; "" when
+// there are none.
+func (l *pagedList[T]) aboveMark(theme ui.Theme) string {
+	var marks []string
+	if n := l.table.NewAbove(); n > 0 {
+		marks = append(marks, fmt.Sprintf("↑ %d new", n))
+	}
+	if n := l.table.SortedAbove(); n > 0 {
+		m := thousands(n) + " sorted above"
+		if len(marks) == 0 {
+			m = "↑ " + m
+		}
+		marks = append(marks, m)
+	}
+	if len(marks) == 0 {
+		return ""
+	}
+	return theme.Accent.Render(strings.Join(marks, " · ")) + theme.Muted.Render(" · "+keyName(l.km, keys.ActTop, "g"))
+}
+
+// cmpAmounts orders amounts by currency, then value: amounts of different
+// currencies are never compared as bare numbers. The amount columns'
+// Less; their Group (the currency) keeps the currencies A → Z in either
+// direction, so a Rank of the value alone agrees with it within a group.
+func cmpAmounts(a, b money.Amount) int {
+	if c := cmp.Compare(a.Currency, b.Currency); c != 0 {
+		return c
+	}
+	return cmp.Compare(a.Value, b.Value)
 }
 
 // --- fast sorting ------------------------------------------------------------------
 
 // withRanks gives the lists' number, time and id columns a Rank: the
 // number that orders the rows as the column's Less does, so that the
-// datatable sorts 100,000 rows by numbers read once (within the 50 ms of
-// design §6) instead of calling Less on 450-byte rows n·log n times.
-// A Rank must agree with its column's Less exactly: sort_test.go checks
+// datatable sorts 100,000 rows by numbers read once (within 50 ms:
+// docs/sorting.md) instead of calling Less on 450-byte rows n·log n times.
+// A Rank must agree with its column's Less exactly (within a Group, for
+// the amounts: their currency): sort_test.go checks
 // every one against Less on the sandbox's rows, so changing a Less
 // without its Rank fails there.
 func withRanks[T any](cols []datatable.Column[T]) []datatable.Column[T] {

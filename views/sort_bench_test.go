@@ -27,9 +27,10 @@ import (
 // 100,000 payments loaded page by page, sorted by amount, the direction
 // flipped on each iteration so every one is a whole sort (by the column's
 // Rank: sort.go); list-by-order-number sorts a text column, by its Less;
-// baseline is
-// slices.SortFunc of the same 100,000 backend.Payment values by amount
-// (the copy back to the loaded order is outside the timer).
+// list-three-currencies is list with the amounts in RUB, EUR and USD
+// (kept apart by currency); baseline is slices.SortFunc of the same
+// 100,000 backend.Payment values by currency, then amount (the copy back
+// to the loaded order is outside the timer).
 
 const benchRows = 100_000
 
@@ -79,6 +80,21 @@ func BenchmarkSortPayments(b *testing.B) {
 			desc = !desc
 		}
 	})
+	// Amounts in three currencies: the sort keeps them apart (Group).
+	b.Run(fmt.Sprintf("list-three-currencies/rows=%d", benchRows), func(b *testing.B) {
+		mixed := slices.Clone(rows)
+		for i := range mixed {
+			mixed[i].Amount.Currency = []string{"RUB", "RUB", "RUB", "EUR", "USD"}[i%5]
+		}
+		l := benchList(mixed)
+		l.table.SetCursor(benchRows / 2)
+		b.ReportAllocs()
+		desc := true
+		for b.Loop() {
+			l.setSort("amount", desc)
+			desc = !desc
+		}
+	})
 	// A text column has no Rank: Less sorts it (for the record; the bar
 	// is about the amounts and times support sorts by).
 	b.Run(fmt.Sprintf("list-by-order-number/rows=%d", benchRows), func(b *testing.B) {
@@ -97,7 +113,12 @@ func BenchmarkSortPayments(b *testing.B) {
 			b.StopTimer()
 			copy(work, rows)
 			b.StartTimer()
-			slices.SortFunc(work, func(x, y backend.Payment) int { return cmp.Compare(y.Amount.Value, x.Amount.Value) })
+			slices.SortFunc(work, func(x, y backend.Payment) int {
+				if c := cmp.Compare(x.Amount.Currency, y.Amount.Currency); c != 0 {
+					return c
+				}
+				return cmp.Compare(y.Amount.Value, x.Amount.Value)
+			})
 		}
 	})
 }

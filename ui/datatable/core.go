@@ -41,6 +41,9 @@ type core[T any] struct {
 	// newAbove counts rows a refresh put above the first row on screen
 	// since the user last saw the top (NewAbove).
 	newAbove int
+	// sortedAbove counts rows pages put above the first row on screen
+	// while a sort is on (SortedAbove).
+	sortedAbove int
 
 	layout  []placed
 	content contentWidths // per column: the widest cell seen (widths.go)
@@ -74,7 +77,7 @@ func (c *core[T]) line() (int, bool) {
 func (c *core[T]) clampView() {
 	n := len(c.visible)
 	if n == 0 {
-		c.cursor, c.offset, c.sel, c.newAbove = 0, 0, -1, 0
+		c.cursor, c.offset, c.sel, c.newAbove, c.sortedAbove = 0, 0, -1, 0, 0
 		return
 	}
 	c.cursor = min(max(c.cursor, 0), n-1)
@@ -93,6 +96,7 @@ func (c *core[T]) clampView() {
 	c.offset = max(c.offset, 0)
 	// Scrolling up past rows shows them: no more are unseen than are above.
 	c.newAbove = min(c.newAbove, c.offset)
+	c.sortedAbove = min(c.sortedAbove, c.offset)
 }
 
 // moveTo puts the cursor at pos after scrolling by scroll lines.

@@ -3,6 +3,7 @@ package datatable
 import (
 	"slices"
 	"sort"
+	"strings"
 	"time"
 )
 
@@ -22,7 +23,7 @@ func (m *Model[T]) SetRows(rows []T) {
 	c.hay.reset(len(rows))
 	c.index = make(map[string]int32, len(rows))
 	c.match = nil
-	c.newAbove = 0
+	c.newAbove, c.sortedAbove = 0, 0
 	clear(c.flash)
 	clear(c.render.rows)
 	c.sel = -1
@@ -66,7 +67,13 @@ func (m *Model[T]) Append(rows []T) {
 	} else {
 		c.order = c.insertSorted(c.order, added, false)
 	}
+	offset := c.offset
 	c.place(added, line, had, dirty, c.sortCol < 0)
+	if c.sortCol >= 0 && had {
+		// The selected row kept its line: the view moved down by the rows
+		// that sorted in above it, and as many went above the screen.
+		c.sortedAbove = min(c.sortedAbove+max(c.offset-offset, 0), c.offset)
+	}
 }
 
 // Upsert applies a refresh. Rows whose id is loaded are replaced in place
@@ -227,13 +234,23 @@ func (c *core[T]) insertSorted(order, added []int32, newFirst bool) []int32 {
 	return append(out, order[from:]...)
 }
 
-// compare orders items by the sort column.
+// compare orders items by the sort column: by its Group first (A → Z in
+// either direction), then by Less in the sort's direction.
 func (c *core[T]) compare() func(a, b int32) int {
-	less := c.cols[c.sortCol].Less
+	less, group := c.cols[c.sortCol].Less, c.cols[c.sortCol].Group
+	by := func(a, b int32) int { return less(c.items[a], c.items[b]) }
 	if c.sortDesc {
-		return func(a, b int32) int { return less(c.items[b], c.items[a]) }
+		by = func(a, b int32) int { return less(c.items[b], c.items[a]) }
 	}
-	return func(a, b int32) int { return less(c.items[a], c.items[b]) }
+	if group == nil {
+		return by
+	}
+	return func(a, b int32) int {
+		if g := strings.Compare(group(c.items[a]), group(c.items[b])); g != 0 {
+			return g
+		}
+		return by(a, b)
+	}
 }
 
 // SortBy sorts the rows by the column with this key, stably, descending when
@@ -259,6 +276,7 @@ func (m *Model[T]) SortBy(key string, desc bool) {
 		c.order = c.sortedOrder()
 	}
 	c.render.header = ""
+	c.sortedAbove = 0
 	pos := 0
 	if c.filtering() {
 		c.visible, pos = keepList(make([]int32, 0, len(c.visible)), c.order, c.sel, c.match)

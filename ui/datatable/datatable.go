@@ -51,8 +51,16 @@ type Column[T any] struct {
 	// Less orders rows by this column (negative, zero, positive like
 	// cmp.Compare); nil means the column cannot be sorted.
 	Less func(a, b T) int
+	// Group, when set, keeps rows of different groups apart in a sort by
+	// this column: rows are ordered by their Group first, A → Z whichever
+	// the direction, and only then by Less (or Rank) in the direction
+	// chosen. An amount's group is its currency, so amounts of different
+	// currencies are never ordered as bare numbers, and reversing the sort
+	// reverses the amounts within each currency, not the currencies.
+	Group func(T) string
 	// Rank, when set, is a number per row that orders the rows exactly as
-	// Less does (Less(a, b) < 0 exactly when Rank(a) < Rank(b)): SortBy
+	// Less does (Less(a, b) < 0 exactly when Rank(a) < Rank(b), for rows
+	// of one Group when the column has groups): SortBy
 	// then sorts those numbers, read once per row, instead of calling
 	// Less on the rows n·log n times, several times faster on large rows
 	// (sortrank.go). ok false says a row has no such number (an id that is
@@ -399,6 +407,13 @@ func (m Model[T]) FilterText() string { return m.c.query.Text }
 // Filtered is the number of loaded rows the filter shows (Len when no
 // filter is set).
 func (m Model[T]) Filtered() int { return len(m.c.visible) }
+
+// SortedAbove is the number of rows that arriving pages (Append) put
+// above the first row on screen while a sort is on, since the view last
+// showed the top of the list or the sort changed: rows read for the sort
+// that sorted in above what the user is looking at (the selected row
+// keeps its line). It falls as the view scrolls up and is 0 at the top.
+func (m Model[T]) SortedAbove() int { return m.c.sortedAbove }
 
 // SortKey is the key of the column the rows are sorted by ("" for the
 // natural order) and whether the order is descending.

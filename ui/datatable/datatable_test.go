@@ -655,3 +655,30 @@ func TestRedrawDrawsARowAgain(t *testing.T) {
 	assert.Contains(t, splitLines(m.View())[3], "→ refunding")
 	m.Redraw("no such row")
 }
+
+// With a sort on, rows a page puts above the screen are counted
+// (SortedAbove) while the selected row keeps its line; the top shows them.
+func TestSortedAbove(t *testing.T) {
+	m := newPayments(80, 11, makePayments(0, 100))
+	m.SortBy("id", false) // later pages hold lower ids: they sort above
+	m = press(m, kg)
+	require.Equal(t, 0, m.Cursor())
+	id := selectedID(t, m)
+	m.Append(makePayments(100, 50))
+	assert.Equal(t, id, selectedID(t, m))
+	assert.Equal(t, 1, screenLine(m, id), "the selected row keeps its line")
+	assert.Equal(t, 50, m.SortedAbove())
+	assert.Equal(t, 0, m.NewAbove(), "not new: read for the sort")
+
+	m = press(m, kDown, kDown)
+	m.Append(makePayments(150, 5))
+	assert.Equal(t, 55, m.SortedAbove())
+	m = press(m, kg)
+	assert.Equal(t, 0, m.SortedAbove(), "the top shows them")
+	assert.Equal(t, makePayment(154).ID, selectedID(t, m))
+
+	// A new sort starts the count again.
+	m.SetCursor(40)
+	m.SortBy("id", true)
+	assert.Equal(t, 0, m.SortedAbove())
+}

@@ -1,6 +1,7 @@
 package datatable
 
 import (
+	"cmp"
 	"slices"
 	"testing"
 	"time"
@@ -79,5 +80,58 @@ func TestShown(t *testing.T) {
 		if i > 0 {
 			assert.GreaterOrEqual(t, shown[i-1].AmountMinor, p.AmountMinor)
 		}
+	}
+}
+
+// groupedColumns are paymentColumns with the amount column grouped by
+// currency (and ranked by its minor units when ranked).
+func groupedColumns(ranked bool) []Column[payment] {
+	cols := paymentColumns()
+	if ranked {
+		cols = rankedColumns(nil)
+	}
+	for i := range cols {
+		if cols[i].Key == "amount" {
+			cols[i].Group = func(p payment) string { return p.Currency }
+		}
+	}
+	return cols
+}
+
+// A grouped column sorts its groups apart, A → Z whichever the direction,
+// and the rows of a group by the column: by Less or by Rank alike, the
+// rows arriving later too.
+func TestSortKeepsGroupsApart(t *testing.T) {
+	rows := makePayments(0, 900)
+	currencies := []string{"RUB", "EUR", "USD"}
+	for i := range rows {
+		rows[i].Currency = currencies[i*7%11%3]
+		rows[i].AmountMinor %= 500 // ties, and the same amounts in every currency
+	}
+	want := func(n int, desc bool) []string {
+		out := slices.Clone(rows[:n])
+		slices.SortStableFunc(out, func(a, b payment) int {
+			if c := cmp.Compare(a.Currency, b.Currency); c != 0 {
+				return c
+			}
+			if desc {
+				return cmp.Compare(b.AmountMinor, a.AmountMinor)
+			}
+			return cmp.Compare(a.AmountMinor, b.AmountMinor)
+		})
+		return ids(out)
+	}
+	for _, ranked := range []bool{false, true} {
+		m := New(Config[payment]{ID: paymentID, Columns: groupedColumns(ranked)})
+		m.SetSize(80, 20)
+		m.Append(rows[:600])
+		for _, desc := range []bool{true, false, true} {
+			m.SortBy("amount", desc)
+			assert.Equal(t, want(600, desc), ids(m.Rows()), "ranked=%v desc=%v", ranked, desc)
+		}
+		for from := 600; from < len(rows); from += 100 {
+			m.Append(rows[from : from+100])
+		}
+		assert.Equal(t, want(900, true), ids(m.Rows()), "ranked=%v: the rows that came later", ranked)
 	}
 }
