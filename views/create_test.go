@@ -460,10 +460,11 @@ func TestCreatePaymentLinkFromPaymentsTab(t *testing.T) {
 	d.shows("Customer e-mail (optional)", "an e-mail address like name@example.com")
 	d.clear()
 	d.field("ann@example.com")
-	d.field("+79001234567")
-	d.shows("Customer phone (optional)", "digits only, country code first, no +: 79001234567")
+	d.field("+7 900 123-45-67 доб. 5")
+	d.shows("Customer phone (optional)",
+		"only digits, spaces, brackets, dashes and dots, and + before the country code: +7 916 123-45-67")
 	d.clear()
-	d.field("79001234567")
+	d.field("8 (900) 123-45-67") // written the Russian way: sent as the digits the service wants
 
 	assert.Contains(t, d.screen(), "Link · page 3 of 3")
 	d.press("enter", "enter", "enter") // the service's expiry, no hold, no return page

@@ -22,6 +22,14 @@ type field struct {
 	ext   error
 	width int
 	style lipgloss.Style // the message's style
+	hint  func() string  // when set, a line under the field while it has no error
+	hintS lipgloss.Style // the hint's style
+}
+
+// withHint shows hint() under the field while the field has no error.
+func (w *field) withHint(hint func() string) *field {
+	w.hint = hint
+	return w
 }
 
 func (w *field) Update(msg tea.Msg) (huh.Model, tea.Cmd) {
@@ -43,12 +51,16 @@ func (w *field) Error() error {
 func (w *field) View() string {
 	v := w.Field.View()
 	err := w.Error()
-	if err == nil {
-		return v
+	switch {
+	case err != nil:
+		// Indented by 2 to line up with the field's text (a bar and a space).
+		return v + "\n" + w.style.Width(max(w.width, 4)).PaddingLeft(2).Render("✗ "+err.Error())
+	case w.hint != nil:
+		if h := w.hint(); h != "" {
+			return v + "\n" + w.hintS.Width(max(w.width, 4)).PaddingLeft(2).Render(h)
+		}
 	}
-	// Indented by 2 to line up with the field's text (a bar and a space).
-	msg := w.style.Width(max(w.width, 4)).PaddingLeft(2).Render("✗ " + err.Error())
-	return v + "\n" + msg
+	return v
 }
 
 func (w *field) WithTheme(t huh.Theme) huh.Field {

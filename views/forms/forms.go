@@ -176,7 +176,7 @@ func (f *Form) rebuild() {
 	for i, p := range f.pages {
 		fields := make([]huh.Field, len(p.fields))
 		for j, w := range p.fields {
-			w.style = f.d.Theme.Danger
+			w.style, w.hintS = f.d.Theme.Danger, f.d.Theme.Muted
 			fields[j] = w
 		}
 		groups[i] = huh.NewGroup(fields...).WithShowHelp(false).WithShowErrors(false)
