@@ -118,11 +118,16 @@ func (m *formModal) confirmSpec(req action.Request) ui.ConfirmSpec {
 	return spec
 }
 
-// View implements ui.Modal: the form in a box, as large as the screen
-// allows up to the size its pages were made for.
+// formWidth is the widest a form is drawn: room for a long address in a
+// field, and no wider, so that a field's title stays near its value.
+const formWidth = 96
+
+// View implements ui.Modal: the form in a box as tall as the screen allows
+// (the form puts as many fields on a page as fit there, all of them where
+// it can, and is then only as tall as they are) and up to formWidth wide.
 func (m *formModal) View(maxWidth, maxHeight int) string {
-	w := max(min(maxWidth-4, 74), 20)
-	h := max(min(maxHeight-2, 18), 4)
+	w := max(min(maxWidth-4, formWidth), 20)
+	h := max(maxHeight-2, 4)
 	return ui.Box(m.th, strings.Split(m.form.View(w, h), "\n"))
 }
 

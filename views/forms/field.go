@@ -5,6 +5,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"charm.land/huh/v2"
 	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/ansi"
 
 	"paydash/ui"
 )
@@ -23,6 +24,7 @@ type field struct {
 	width int
 	style lipgloss.Style // the message's style
 	hint  func() string  // when set, a line under the field while it has no error
+	head  string         // when set, its section's heading, drawn above it (layout.go)
 	hintS lipgloss.Style // the hint's style
 }
 
@@ -50,6 +52,9 @@ func (w *field) Error() error {
 
 func (w *field) View() string {
 	v := w.Field.View()
+	if w.head != "" {
+		v = ansi.Wrap(w.head, max(w.width, 1), "") + "\n" + v
+	}
 	err := w.Error()
 	switch {
 	case err != nil:
