@@ -21,7 +21,7 @@ func TestEndToEndFormKeysInABurst(t *testing.T) {
 	tm.settle()
 	tm.send(t, "n")
 	tm.waitFor(t, "the payment link form", func(sc string) bool {
-		return strings.Contains(sc, "Amount and order · page 1 of 3") && strings.Contains(sc, "┃ Amount")
+		return strings.Contains(sc, "New payment link") && strings.Contains(sc, "┃ Amount")
 	})
 
 	// The amount, enter, 50 — which the currency after the amount does not
@@ -42,7 +42,7 @@ func TestEndToEndFormKeysInABurst(t *testing.T) {
 	// y's were typed before the confirmation was on screen.
 	tm.send(t, strings.Repeat("\r", 7))
 	tm.waitFor(t, "the focus on the callback address", func(sc string) bool {
-		return strings.Contains(sc, "Link · page 3 of 3") && strings.Contains(sc, "┃ Callback address")
+		return strings.Contains(sc, "┃ Callback address")
 	})
 	tm.send(t, "https://shop.example.com/notify\ryy")
 	sc = tm.waitFor(t, "the confirmation, the y's ignored", func(sc string) bool {

@@ -118,11 +118,16 @@ func (m *formModal) confirmSpec(req action.Request) ui.ConfirmSpec {
 	return spec
 }
 
-// View implements ui.Modal: the form in a box, as large as the screen
-// allows up to the size its pages were made for.
+// formWidth is the widest a form is drawn: room for a long address in a
+// field, and no wider, so that a field's title stays near its value.
+const formWidth = 96
+
+// View implements ui.Modal: the form in a box as tall as the screen allows
+// (the form puts as many fields on a page as fit there, all of them where
+// it can, and is then only as tall as they are) and up to formWidth wide.
 func (m *formModal) View(maxWidth, maxHeight int) string {
-	w := max(min(maxWidth-4, 74), 20)
-	h := max(min(maxHeight-2, 18), 4)
+	w := max(min(maxWidth-4, formWidth), 20)
+	h := max(maxHeight-2, 4)
 	return ui.Box(m.th, strings.Split(m.form.View(w, h), "\n"))
 }
 
@@ -214,11 +219,10 @@ func (m *resultModal) View(maxWidth, maxHeight int) string {
 	if err != nil {
 		return ui.Box(th, concat(head, []string{th.Danger.Render("no QR code: " + errText(err))}, tail))
 	}
-	ink := th.NoColor && th.Dark
-	full, narrow := qr.Options{LightInk: ink}, qr.Options{LightInk: ink, Quiet: 2}
+	full, narrow := qr.Options{}, qr.Options{Quiet: 2}
 	for _, o := range []qr.Options{full, narrow} {
 		if len(head)+c.HeightWith(o)+len(tail) <= room && c.WidthWith(o) <= inner {
-			return ui.Box(th, concat(head, paintQR(th, c.Lines(o)), tail))
+			return ui.Box(th, concat(head, c.Draw(o, qrLook(th)), tail))
 		}
 	}
 	if small, err := qr.EncodeCompact(m.link); err == nil {
@@ -226,7 +230,7 @@ func (m *resultModal) View(maxWidth, maxHeight int) string {
 	}
 	short := append([]string{ansi.Truncate(th.Title.Render(m.title)+th.Muted.Render(" · "+hint), inner, "…")}, link...)
 	if len(short)+c.HeightWith(narrow) <= room && c.WidthWith(narrow) <= inner {
-		return ui.Box(th, concat(short, paintQR(th, c.Lines(narrow))))
+		return ui.Box(th, concat(short, c.Draw(narrow, qrLook(th))))
 	}
 	need := len(short) + c.HeightWith(narrow) - room
 	warn := th.Warning.Render(ansi.Truncate("The QR code needs "+strconv.Itoa(need)+" more lines: make the window taller.", inner, "…"))
@@ -241,14 +245,7 @@ func concat(parts ...[]string) []string {
 	return out
 }
 
-// paintQR prints a code's lines black on white when colours may be used
-// (what a phone reads best); else they are left in the terminal's colours.
-func paintQR(th ui.Theme, lines []string) []string {
-	if th.NoColor {
-		return lines
-	}
-	for i, l := range lines {
-		lines[i] = qrPaper.Render(l)
-	}
-	return lines
-}
+// qrLook is what the theme knows of the terminal, for drawing a QR code
+// (ui/qr, Code.Draw): black on white where colours may be used, else in the
+// terminal's own colours the right way round for its background.
+func qrLook(th ui.Theme) qr.Look { return qr.Look{Colour: !th.NoColor, Dark: th.Dark} }

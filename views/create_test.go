@@ -6,6 +6,7 @@ import (
 	"reflect"
 	"regexp"
 	"runtime"
+	"strconv"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -460,10 +461,11 @@ func TestCreatePaymentLinkFromPaymentsTab(t *testing.T) {
 	d.shows("Customer e-mail (optional)", "an e-mail address like name@example.com")
 	d.clear()
 	d.field("ann@example.com")
-	d.field("+79001234567")
-	d.shows("Customer phone (optional)", "digits only, country code first, no +: 79001234567")
+	d.field("+7 900 123-45-67 доб. 5")
+	d.shows("Customer phone (optional)",
+		"only digits, spaces, brackets, dashes and dots, and + before the country code: +7 916 123-45-67")
 	d.clear()
-	d.field("79001234567")
+	d.field("8 (900) 123-45-67") // written the Russian way: sent as the digits the service wants
 
 	assert.Contains(t, d.screen(), "Link · page 3 of 3")
 	d.press("enter", "enter", "enter") // the service's expiry, no hold, no return page
@@ -914,6 +916,34 @@ func TestGoldenCreateForms80x24(t *testing.T) {
 			assert.LessOrEqual(t, len(strings.Split(v, "\n")), 21)
 			goldenCheck(t, "create_form_"+name+"_80x24", v)
 		})
+	}
+}
+
+// Each form as the shell draws it in a roomy window (a dialog gets the
+// width less 4 and the height less 3): all on one page, as tall as its
+// fields.
+func TestGoldenCreateFormsOnOnePage(t *testing.T) {
+	for _, size := range [][2]int{{140, 45}, {200, 50}} {
+		for name, tab := range map[string]func(Deps) ui.Tab{
+			"payment_link": NewPayments, "sticker": NewStickers, "card_saving_link": NewTokens,
+		} {
+			sz := strconv.Itoa(size[0]) + "x" + strconv.Itoa(size[1])
+			t.Run(name+"_"+sz, func(t *testing.T) {
+				e := newEnv(t, envOpts{tab: tab, fixed: goldenNow})
+				e.size(size[0], size[1])
+				e.init()
+				d := e.openNew()
+				w, h := size[0]-4, size[1]-3
+				v := ansi.Strip(d.m.View(w, h))
+				lines := strings.Split(v, "\n")
+				for i, l := range lines {
+					assert.LessOrEqual(t, ansi.StringWidth(l), w, "line %d", i)
+				}
+				assert.Less(t, len(lines), h, "as tall as the fields, not the window")
+				assert.NotContains(t, v, " · page ", "one page:\n%s", v)
+				goldenCheck(t, "create_form_"+name+"_"+sz, v)
+			})
+		}
 	}
 }
 

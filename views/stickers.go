@@ -346,12 +346,8 @@ func (t *Stickers) detailLines() []string {
 	return f.lines
 }
 
-// qrPaper is black ink on white paper, what a phone reads best.
-var qrPaper = lipgloss.NewStyle().Foreground(lipgloss.Color("#000000")).Background(lipgloss.Color("#FFFFFF"))
-
-// qrLines draws payload as a QR code for the theme: black on white when
-// colours may be used (what a phone reads best), else in the terminal's
-// own colours, light ink on a dark terminal. room is the lines the pane
+// qrLines draws payload as a QR code for the theme (qrLook: black on
+// white when colours may be used, else in the terminal's own colours). room is the lines the pane
 // shows: a code taller than that cannot be scanned whole, and says so.
 func qrLines(th ui.Theme, payload string, room int) []string {
 	if payload == "" {
@@ -361,7 +357,7 @@ func qrLines(th ui.Theme, payload string, room int) []string {
 	if err != nil {
 		return []string{th.Danger.Render("cannot draw it: " + errText(err))}
 	}
-	lines := paintQR(th, code.Lines(qr.Options{LightInk: th.NoColor && th.Dark}))
+	lines := code.Draw(qr.Options{}, qrLook(th))
 	if code.Height() > room {
 		lines = append([]string{th.Warning.Render(fmt.Sprintf(
 			"The code needs %d lines and this pane shows %d: make the window %d lines taller to scan it.",

@@ -12,14 +12,13 @@
 // finder patterns, and the terminal's own background or the neighbouring
 // text is no substitute.
 //
-// The package emits no colours or other escape sequences: every line is
-// plain text whose glyphs are the "ink", painted in whatever foreground the
-// line is printed with, and whose blanks show the background. That keeps
-// the drawing usable under NO_COLOR, where only the terminal's own colours
-// exist, and leaves styling to the caller, which may wrap each line in a
-// style with explicit black and white colours. Either way the caller says
-// with Options.LightInk which of the two is the lighter one, because phones
-// need dark modules on a light background.
+// Lines gives plain text whose glyphs are the "ink" and whose blanks show
+// the background; Draw gives the lines ready to print for a terminal: with
+// colour, every cell in explicit black and white (foreground and
+// background both set), and without, the glyphs in the terminal's own text
+// colour. In both, the glyphs are the modules that are the same shade as
+// the terminal's text, so that a code whose colours are lost on the way
+// still reads right. docs/qr.md says why this is the drawing.
 package qr
 
 import (
@@ -27,6 +26,7 @@ import (
 	"fmt"
 	"strings"
 
+	"charm.land/lipgloss/v2"
 	"rsc.io/qr"
 )
 
@@ -169,4 +169,43 @@ func (c *Code) Lines(opt Options) []string {
 // outside the symbol, in the quiet zone, are light.
 func (c *Code) dark(x, y int) bool {
 	return c.sym != nil && c.sym.Black(x, y)
+}
+
+// Look is what the caller knows of the terminal a code is drawn for.
+type Look struct {
+	// Colour: colours may be used (not NO_COLOR).
+	Colour bool
+	// Dark: the terminal's background is dark and its text light (as it
+	// answered the background colour query; dark when it did not).
+	Dark bool
+}
+
+// The paper a code is printed on, with colour: black modules on white, the
+// quiet zone included. The glyphs are whichever of the two the terminal's
+// own text colour is nearer to.
+var (
+	blackInk = lipgloss.NewStyle().Foreground(lipgloss.Color("#000000")).Background(lipgloss.Color("#FFFFFF"))
+	whiteInk = lipgloss.NewStyle().Foreground(lipgloss.Color("#FFFFFF")).Background(lipgloss.Color("#000000"))
+)
+
+// Draw draws the code for a terminal as Lines does, with o's quiet zone:
+// the glyphs are the dark modules on a light terminal and the light ones
+// (the quiet zone among them) on a dark one, so that they are what the
+// terminal's own text colour shows right. With colour, every cell also
+// says both its colours, black and white, so the code is black on white
+// whatever the terminal's colours are (and even if Dark is a wrong guess).
+func (c *Code) Draw(o Options, look Look) []string {
+	o.LightInk = look.Dark
+	lines := c.Lines(o)
+	if !look.Colour {
+		return lines
+	}
+	st := blackInk
+	if look.Dark {
+		st = whiteInk
+	}
+	for i, l := range lines {
+		lines[i] = st.Render(l)
+	}
+	return lines
 }

@@ -5,6 +5,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"charm.land/huh/v2"
 	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/ansi"
 
 	"paydash/ui"
 )
@@ -22,6 +23,15 @@ type field struct {
 	ext   error
 	width int
 	style lipgloss.Style // the message's style
+	hint  func() string  // when set, a line under the field while it has no error
+	head  string         // when set, its section's heading, drawn above it (layout.go)
+	hintS lipgloss.Style // the hint's style
+}
+
+// withHint shows hint() under the field while the field has no error.
+func (w *field) withHint(hint func() string) *field {
+	w.hint = hint
+	return w
 }
 
 func (w *field) Update(msg tea.Msg) (huh.Model, tea.Cmd) {
@@ -42,13 +52,20 @@ func (w *field) Error() error {
 
 func (w *field) View() string {
 	v := w.Field.View()
-	err := w.Error()
-	if err == nil {
-		return v
+	if w.head != "" {
+		v = ansi.Wrap(w.head, max(w.width, 1), "") + "\n" + v
 	}
-	// Indented by 2 to line up with the field's text (a bar and a space).
-	msg := w.style.Width(max(w.width, 4)).PaddingLeft(2).Render("✗ " + err.Error())
-	return v + "\n" + msg
+	err := w.Error()
+	switch {
+	case err != nil:
+		// Indented by 2 to line up with the field's text (a bar and a space).
+		return v + "\n" + w.style.Width(max(w.width, 4)).PaddingLeft(2).Render("✗ "+err.Error())
+	case w.hint != nil:
+		if h := w.hint(); h != "" {
+			return v + "\n" + w.hintS.Width(max(w.width, 4)).PaddingLeft(2).Render(h)
+		}
+	}
+	return v
 }
 
 func (w *field) WithTheme(t huh.Theme) huh.Field {

@@ -1,8 +1,9 @@
 // Package forms holds the create forms of the dashboard: a payment link
 // (POST /api/v2/invoices), a sticker (POST /api/v2/stickers) and a
-// tokenization link (POST /api/v2/tokenization). Each is a huh form split
-// into pages that fit the dashboard's smallest dialog (74×18 cells inside an
-// 80×24 terminal), with every field checked before the form can be
+// tokenization link (POST /api/v2/tokenization). Each is a huh form made of
+// sections, laid out on as few pages as the window allows: all on one page
+// where it fits, a section a page in the dashboard's smallest (80×24), and
+// planned again on every resize (layout.go); every field is checked before the form can be
 // submitted and the problem written under the field, in words a support
 // person can act on. A submitted form gives the request for the backend
 // (without its idempotency key, which the action layer adds) and Summary,
@@ -105,10 +106,14 @@ type Form struct {
 	title string
 	state State
 
-	hf     *huh.Form
-	pages  []page
-	checks []fieldCheck  // every field's check, in page order
-	build  func() []page // makes the pages' fields, bound to the values below
+	hf       *huh.Form
+	sections []page        // the form's sections, as build made them
+	plan     []pagePlan    // how the sections are laid out on pages (layout.go)
+	pages    []page        // huh's groups: the plan's pages
+	checks   []fieldCheck  // every field's check, in section order
+	build    func() []page // makes the sections' fields, bound to the values below
+	started  bool          // Init was called
+	pending  tea.Cmd       // commands of a layout made in View, for the next Update
 
 	width, height int // the size huh was last laid out for (body height)
 
@@ -125,7 +130,7 @@ type fieldCheck struct {
 	run func() error
 }
 
-// page is one huh group: a title and its fields.
+// page is a section of a form, or one huh group: a title and its fields.
 type page struct {
 	title  string
 	fields []*field
@@ -168,15 +173,20 @@ func newForm(k kind, title string, d Defaults) *Form {
 	return &Form{kind: k, id: formIDs.Add(1), d: d, title: title}
 }
 
-// rebuild makes a fresh huh form over the current values.
+// rebuild makes a fresh huh form over the current values, laid out on
+// pages as planned (one page per section while no plan is made).
 func (f *Form) rebuild() {
 	f.checks = nil
-	f.pages = f.build()
+	f.sections = f.build()
+	if f.plan == nil {
+		f.plan = sectionPlan(f.sections)
+	}
+	f.pages = f.planPages()
 	groups := make([]*huh.Group, len(f.pages))
 	for i, p := range f.pages {
 		fields := make([]huh.Field, len(p.fields))
 		for j, w := range p.fields {
-			w.style = f.d.Theme.Danger
+			w.style, w.hintS = f.d.Theme.Danger, f.d.Theme.Muted
 			fields[j] = w
 		}
 		groups[i] = huh.NewGroup(fields...).WithShowHelp(false).WithShowErrors(false)
@@ -198,7 +208,10 @@ func (f *Form) State() State { return f.state }
 
 // Init focuses the first field. Its command also asks the runtime for the
 // window size (huh does); the WindowSizeMsg goes to the dashboard as usual.
-func (f *Form) Init() tea.Cmd { return f.tag(f.hf.Init()) }
+func (f *Form) Init() tea.Cmd {
+	f.started = true
+	return f.tag(f.hf.Init())
+}
 
 // Update takes key presses, pastes and the form's own messages; anything
 // else is ignored. esc leaves the form (Aborted). When the last field is
@@ -208,6 +221,11 @@ func (f *Form) Init() tea.Cmd { return f.tag(f.hf.Init()) }
 func (f *Form) Update(msg tea.Msg) tea.Cmd {
 	if f.state != Editing {
 		return nil
+	}
+	if f.pending != nil {
+		pending := f.tag(f.pending)
+		f.pending = nil
+		return tea.Batch(pending, f.Update(msg))
 	}
 	switch m := msg.(type) {
 	case Msg:
@@ -287,25 +305,12 @@ func (f *Form) reopen(fieldKey string, err error) tea.Cmd {
 	if width > 0 && height > 0 {
 		f.layout(width, height)
 	}
-	cmds := []tea.Cmd{f.hf.Init()}
-	target, targetPage := f.fieldByKey(fieldKey)
-	if target == nil {
-		return tea.Batch(cmds...)
+	cmd := f.restart(fieldKey)
+	if target, _ := f.fieldByKey(fieldKey); target != nil {
+		target.ext = err
+		f.refresh()
 	}
-	target.ext = err
-	defer f.refresh()
-	for range 64 { // at most every field of every page once
-		cur := f.focused()
-		if cur == target {
-			break
-		}
-		if _, p := f.fieldByKey(keyOf(cur)); p < targetPage {
-			cmds = append(cmds, f.hf.NextGroup())
-		} else {
-			cmds = append(cmds, f.hf.NextField())
-		}
-	}
-	return tea.Batch(cmds...)
+	return cmd
 }
 
 func keyOf(w *field) string {
@@ -371,9 +376,13 @@ func (f *Form) Summary() []string {
 }
 
 // View draws the form in width×height cells, never more: which page of
-// how many, the page's fields, and the keys that work on the focused field
-// (below 6 lines, the fields only). It lays huh out again when the size
-// changes. A form that is no longer being edited draws nothing.
+// how many (or the form's title, when it is all on one page), the page's
+// fields, and the keys that work on the focused field (below 6 lines, the
+// fields only). When the size changes it plans the pages again (as many
+// fields a page as fit: layout.go) and lays huh out again. A form on
+// several pages takes the whole height, so that its size does not change
+// from page to page; a form on one page takes only the lines it needs. A
+// form that is no longer being edited draws nothing.
 func (f *Form) View(width, height int) string {
 	if width <= 0 || height <= 0 || f.state != Editing {
 		return ""
@@ -384,9 +393,13 @@ func (f *Form) View(width, height int) string {
 	}
 	bodyH := height - chrome
 	if width != f.width || bodyH != f.height {
+		f.repage(width, bodyH)
 		f.layout(width, bodyH)
 	}
 	body := f.hf.View()
+	if len(f.pages) == 1 { // its lines and a blank one above the keys
+		bodyH = min(bodyH, f.contentHeight(0)+1)
+	}
 	var lines []string
 	if chrome > 0 {
 		lines = append(lines, f.header(), "")
@@ -429,7 +442,14 @@ type relayoutMsg struct{}
 func (f *Form) header() string {
 	t := f.d.Theme
 	i := f.pageIndex()
-	return t.Title.Render(f.pages[i].title) + t.Muted.Render(" · page "+itoa(i+1)+" of "+itoa(len(f.pages)))
+	title := f.pages[i].title
+	if title == "" { // a page of several sections, each under its heading
+		title = f.title
+	}
+	if len(f.pages) == 1 {
+		return t.Title.Render(title)
+	}
+	return t.Title.Render(title) + t.Muted.Render(" · page "+itoa(i+1)+" of "+itoa(len(f.pages)))
 }
 
 // helpLine lists the focused field's keys (huh's, as enabled for its

@@ -162,9 +162,10 @@ func TestInvoiceLinkRefusesBadInput(t *testing.T) {
 	d.field("ann@").shows("email", "an e-mail address like name@example.com")
 	assert.Contains(t, d.screen(), "Customer · page 2 of 3", "the page cannot be left")
 	d.clear().field("ann@example.com")
-	d.field("+7 900 123-45-67").shows("phone", "digits only, country code first, no +: 79001234567")
+	d.field("+7 900 123-45-67 ext 5").shows("phone",
+		"only digits, spaces, brackets, dashes and dots, and + before the country code: +7 916 123-45-67")
 	d.clear().field("0900123")
-	d.shows("phone", "starts with the country code, never 0: 79001234567")
+	d.shows("phone", "not a phone number: check the digits; a number outside Russia starts with + and its country code (+49 151 12345678)")
 	d.clear().enter()
 
 	d.field("tomorrow").shows("expires", "a duration like 90m, 24h or 3d, or a local time like 2026-11-28 18:00")
@@ -485,4 +486,40 @@ func TestNilClockIsTimeNow(t *testing.T) {
 	assert.WithinRange(t, got.Expires, before.Add(time.Hour-time.Minute), after.Add(time.Hour+2*time.Minute))
 	assert.Equal(t, "", got.MerchantID)
 	assert.NotContains(t, strings.Join(f.Summary(), "\n"), "Merchant", "an empty member is not sent")
+}
+
+// A phone typed the way people write it, with spaces, brackets and dashes,
+// goes out as the digits the service wants; the form shows them under the
+// field while they are typed, and the confirmation lists them.
+func TestInvoicePhoneTypedWithSpacesAndBrackets(t *testing.T) {
+	f := NewInvoiceLink(defaults(nil, true))
+	d := drive(t, f)
+	d.field("1,500").enter().field("Two mugs").field("")
+	d.enter() // no e-mail
+	require.Equal(t, "phone", d.focusedKey())
+	assert.Contains(t, d.screen(), "sent as digits with the country code: +7 916 123-45-67 → 79161234567")
+	d.typ("8 (916) 123-45-67")
+	assert.Contains(t, underField(d.screen(), "Customer phone"), "will be sent as 79161234567")
+	d.enter()
+	require.Equal(t, "expires", d.focusedKey(), "the number is accepted")
+	d.enter().enter().enter().enter()
+	require.Equal(t, Submitted, f.State())
+	got, ok := f.Invoice()
+	require.True(t, ok)
+	assert.Equal(t, "79161234567", got.CustomerPhone)
+	assert.Contains(t, f.Summary(), "Customer phone: 79161234567")
+}
+
+// underField is the text of the named field: its title line up to the
+// next blank line.
+func underField(scr, title string) string {
+	i := strings.Index(scr, title)
+	if i < 0 {
+		return ""
+	}
+	rest := scr[i:]
+	if j := strings.Index(rest, "\n\n"); j >= 0 {
+		rest = rest[:j]
+	}
+	return rest
 }

@@ -50,20 +50,35 @@ type driver struct {
 	t     *testing.T
 	f     *Form
 	check func(Msg) // when set, sees every message of the form before it goes back
+	w, h  int       // the size the form is drawn at
 }
 
 func drive(t *testing.T, f *Form) *driver {
 	t.Helper()
-	d := &driver{t: t, f: f}
+	return driveAt(t, f, 74, 18)
+}
+
+// driveAt is drive with the form drawn at w×h.
+func driveAt(t *testing.T, f *Form, w, h int) *driver {
+	t.Helper()
+	d := &driver{t: t, f: f, w: w, h: h}
 	d.run(f.Init())
-	f.View(74, 18)
+	f.View(w, h)
 	return d
 }
 
 func (d *driver) send(msg tea.Msg) *driver {
 	d.t.Helper()
 	d.run(d.f.Update(msg))
-	d.f.View(74, 18) // the runtime draws after every update
+	d.f.View(d.w, d.h) // the runtime draws after every update
+	return d
+}
+
+// resize draws the form at w×h from now on, as the runtime does after the
+// window changed.
+func (d *driver) resize(w, h int) *driver {
+	d.w, d.h = w, h
+	d.f.View(w, h)
 	return d
 }
 
@@ -133,7 +148,7 @@ func (d *driver) field(s string) *driver {
 }
 
 // screen is the plain text of the form at the dialog's size.
-func (d *driver) screen() string { return plain(d.f.View(74, 18)) }
+func (d *driver) screen() string { return plain(d.f.View(d.w, d.h)) }
 
 func plain(s string) string {
 	lines := strings.Split(ansi.Strip(s), "\n")

@@ -78,7 +78,8 @@ func yesNo(key, title string, v *bool) *field {
 // above 0), currency (RUB, USD, EUR, CNY, KZT, and the default one),
 // description (required, ≤ MaxDescription), order number (optional,
 // ≤ MaxOrderNo). Page "Customer": e-mail (optional, ValidEmail), phone
-// (optional, ValidPhone). Page "Link": expiry (optional, ParseExpiry), hold
+// (optional, NormalizePhone: typed as people write it, sent as digits,
+// what is sent shown under the field). Page "Link": expiry (optional, ParseExpiry), hold
 // (dual mode, No by default), return page (optional, ValidURL), callback
 // address (optional, ValidHTTPSURL). The spec marks no customer member as
 // required, so neither e-mail nor phone is.
@@ -114,7 +115,8 @@ func (f *Form) invoicePages() []page {
 		}},
 		{title: "Customer", fields: []*field{
 			f.input("email", "Customer e-mail (optional)", "e.g. name@example.com", &v.email, optional(ValidEmail)),
-			f.input("phone", "Customer phone (optional)", "e.g. 79001234567", &v.phone, optional(ValidPhone)),
+			f.input("phone", "Customer phone (optional)", "e.g. "+examplePhone, &v.phone, optional(ValidPhone)).
+				withHint(func() string { return phoneHint(v.phone) }),
 		}},
 		{title: "Link", fields: []*field{
 			f.input("expires", "Expires (optional; empty: the service's default)",
@@ -143,6 +145,12 @@ func (f *Form) invoiceRequest(now time.Time) (backend.InvoiceLinkRequest, string
 	if err != nil {
 		return backend.InvoiceLinkRequest{}, "expires", err
 	}
+	var phone string // checked when the field was left; read the same way again
+	if trim(v.phone) != "" {
+		if phone, err = NormalizePhone(v.phone); err != nil {
+			return backend.InvoiceLinkRequest{}, "phone", err
+		}
+	}
 	return backend.InvoiceLinkRequest{
 		MerchantID:    f.d.MerchantID,
 		Amount:        money.Amount{Value: amount, Currency: v.currency},
@@ -151,7 +159,7 @@ func (f *Form) invoiceRequest(now time.Time) (backend.InvoiceLinkRequest, string
 		Expires:       expires,
 		DualMode:      v.hold,
 		CustomerEmail: trim(v.email),
-		CustomerPhone: trim(v.phone),
+		CustomerPhone: phone,
 		ReturnURL:     trim(v.returnURL),
 		CallbackURL:   trim(v.callbackURL),
 	}, "", nil
@@ -302,6 +310,18 @@ func tokenizationSummary(r backend.TokenizationLinkRequest) []string {
 }
 
 // --- helpers ------------------------------------------------------------
+
+// phoneHint is the line under the phone field: what will be sent, or how
+// it is sent while the field is empty. A number that cannot be read shows
+// its error instead (field.View), once it is left or submitted.
+// The line is there in every case, so the form does not change height as
+// the number is typed.
+func phoneHint(typed string) string {
+	if n, err := NormalizePhone(typed); err == nil {
+		return "will be sent as " + n
+	}
+	return "sent as digits with the country code: " + examplePhone + " → 79161234567"
+}
 
 // FormatExpiry shows an expiry both ways, to the minute: "2026-11-22 12:00
 // local (UTC+03:00), 2026-11-22 09:00 UTC". Local is t's own zone.

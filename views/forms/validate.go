@@ -11,6 +11,8 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/nyaruka/phonenumbers"
+
 	"paydash/backend/money"
 	"paydash/ui"
 )
@@ -27,8 +29,6 @@ const (
 	MaxAccount        = 100  // customer account in the merchant's system
 	MaxEmail          = 254  // the longest address SMTP can carry (RFC 5321)
 	MaxURL            = 2048 // return and callback addresses
-	MinPhoneDigits    = 7    // E.164 without the plus sign
-	MaxPhoneDigits    = 15
 
 	// MinExpiryLead is the least time a new link stays open: less, and it
 	// could expire while the confirmation is still on the screen.
@@ -45,9 +45,13 @@ const ExpiryLayout = "2006-01-02 15:04"
 const (
 	msgPlainText = "plain text only: no line breaks, tabs or other control characters"
 	msgEmail     = "an e-mail address like name@example.com"
-	msgPhone     = "digits only, country code first, no +: 79001234567"
-	msgURL       = "a full address like https://shop.example.com/done"
-	msgHTTPSURL  = "a full https address like https://shop.example.com/notify"
+	examplePhone = "+7 916 123-45-67"
+
+	msgPhoneChars   = "only digits, spaces, brackets, dashes and dots, and + before the country code: " + examplePhone
+	msgPhonePlus    = "a + goes only once, before the country code: " + examplePhone
+	msgPhoneInvalid = "not a phone number: check the digits; a number outside Russia starts with + and its country code (+49 151 12345678)"
+	msgURL          = "a full address like https://shop.example.com/done"
+	msgHTTPSURL     = "a full https address like https://shop.example.com/notify"
 )
 
 // ValidText checks a free-text value after trimming its spaces: printable
@@ -107,29 +111,76 @@ func ValidEmail(s string) error {
 	return nil
 }
 
-// ValidPhone checks a phone number as the service wants it in an invoice
-// (spec 2.3): E.164 without the plus sign, that is 7 to 15 digits starting
-// with the country code (never 0). Nothing is rewritten: "+7 900 …" is
-// refused with what to type instead.
-func ValidPhone(s string) error {
+// PhoneRegion is where a phone number typed without a country code is
+// taken to be: the service is a Russian acquirer (SBP stickers, roubles by
+// default), and its support staff write Russian numbers the Russian way,
+// "8 (916) 123-45-67".
+const PhoneRegion = "RU"
+
+// NormalizePhone reads a phone number the way people write it and gives
+// the digits the service wants in an invoice (api-v2 customer.phone: E.164
+// without the plus sign), or says why it cannot be a phone number.
+//
+// Spaces, brackets, dashes (and their typographic kinds) and dots between
+// the digits are dropped; a + may stand only before the country code.
+// Letters, extensions and other signs are refused rather than guessed at.
+// The digits are read by github.com/nyaruka/phonenumbers (Google's
+// libphonenumber data): with a + or 00 in front as an international number;
+// without, as a Russian one first ("8 916 …", "916 …" and "7 916 …" are all
+// +7 916 …), and if that is no valid Russian number, as country code and
+// number typed without the + ("49 151 …", the service's own form). What is
+// sent is shown under the field before the form is submitted.
+func NormalizePhone(s string) (string, error) {
 	s = strings.TrimSpace(s)
 	if s == "" {
-		return errors.New("enter a phone number: " + msgPhone)
+		return "", errors.New("enter a phone number, e.g. " + examplePhone)
 	}
-	for i := 0; i < len(s); i++ {
-		if s[i] < '0' || s[i] > '9' {
-			return errors.New(msgPhone)
+	var digits strings.Builder
+	plus := false
+	for i, r := range s {
+		switch {
+		case r >= '0' && r <= '9':
+			digits.WriteRune(r)
+		case r == '+':
+			if i != 0 || plus {
+				return "", errors.New(msgPhonePlus)
+			}
+			plus = true
+		case strings.ContainsRune(phoneSeparators, r):
+		default:
+			return "", errors.New(msgPhoneChars)
 		}
 	}
-	if s[0] == '0' {
-		return errors.New("starts with the country code, never 0: 79001234567")
+	d := digits.String()
+	if !plus && strings.HasPrefix(d, "00") { // the international call prefix of most countries
+		d, plus = d[2:], true
 	}
-	if len(s) < MinPhoneDigits || len(s) > MaxPhoneDigits {
-		return fmt.Errorf("%d digits: a number has %d to %d with the country code (79001234567)",
-			len(s), MinPhoneDigits, MaxPhoneDigits)
+	var tries []string // the readings to try, in order
+	if plus {
+		tries = []string{"+" + d}
+	} else {
+		tries = []string{d, "+" + d}
 	}
-	return nil
+	for _, t := range tries {
+		n, err := phonenumbers.Parse(t, PhoneRegion)
+		if err != nil || !phonenumbers.IsValidNumber(n) {
+			continue
+		}
+		return strings.TrimPrefix(phonenumbers.Format(n, phonenumbers.E164), "+"), nil
+	}
+	return "", errors.New(msgPhoneInvalid)
 }
+
+// ValidPhone checks that NormalizePhone can read s.
+func ValidPhone(s string) error {
+	_, err := NormalizePhone(s)
+	return err
+}
+
+// phoneSeparators may stand between a phone number's digits: spaces
+// (the no-break ones of a copied web page too), brackets, dots, and
+// hyphens, dashes and the minus sign.
+const phoneSeparators = " \u00a0\u202f().-\u2010\u2011\u2012\u2013\u2014\u2212"
 
 // ValidURL checks an absolute http or https address with a host, such as a
 // return page, after trimming spaces.

@@ -50,25 +50,61 @@ func TestValidEmail(t *testing.T) {
 	})
 }
 
-func TestValidPhone(t *testing.T) {
-	const digits = "digits only, country code first, no +: 79001234567"
-	checkAll(t, "ValidPhone", ValidPhone, map[string]string{
-		"79001234567":      "",
-		" 79001234567 ":    "",
-		"1234567":          "",
-		"123456789012345":  "",
-		"":                 "enter a phone number: digits only, country code first, no +: 79001234567",
-		"+79001234567":     digits,
-		"7 900 123 45 67":  digits,
-		"7-900-123-45-67":  digits,
-		"(900)1234567":     digits,
-		"７９００１２３４５６７":      digits, // full-width digits
-		"7900123456a":      digits,
-		"89001234567x":     digits,
-		"09001234567":      "starts with the country code, never 0: 79001234567",
-		"123456":           "6 digits: a number has 7 to 15 with the country code (79001234567)",
-		"1234567890123456": "16 digits: a number has 7 to 15 with the country code (79001234567)",
-	})
+// The phone field takes a number the way people write it and sends what
+// the service wants in an invoice: E.164 digits without the plus sign.
+func TestNormalizePhone(t *testing.T) {
+	const (
+		chars   = "only digits, spaces, brackets, dashes and dots, and + before the country code: +7 916 123-45-67"
+		plus    = "a + goes only once, before the country code: +7 916 123-45-67"
+		invalid = "not a phone number: check the digits; a number outside Russia starts with + and its country code (+49 151 12345678)"
+	)
+	cases := []struct{ in, want, err string }{
+		{"+7 916 123-45-67", "79161234567", ""},
+		{"8 (916) 123 45 67", "79161234567", ""},
+		{"8(916)123-45-67", "79161234567", ""},
+		{"89161234567", "79161234567", ""},
+		{"79161234567", "79161234567", ""},
+		{"9161234567", "79161234567", ""},
+		{" +7 (916) 123.45.67 ", "79161234567", ""},
+		{"+7\u00a0916\u00a0123\u201145\u201167", "79161234567", ""}, // no-break spaces and hyphens from a web page
+		{"7 916 123–45–67", "79161234567", ""},                      // en dashes
+		{"8 800 555 35 35", "78005553535", ""},
+		{"+49 151 12345678", "4915112345678", ""},
+		{"4915112345678", "4915112345678", ""}, // the form the service wants, typed as is
+		{"0049 151 12345678", "4915112345678", ""},
+		{"+1 (415) 555-0100", "14155550100", ""},
+		{"+81 3-1234-5678", "81312345678", ""},
+		{"", "", "enter a phone number, e.g. +7 916 123-45-67"},
+		{"   ", "", "enter a phone number, e.g. +7 916 123-45-67"},
+		{"+7 916 abc", "", chars},
+		{"8 916 123 45 67 ext. 5", "", chars},
+		{"916 123 45 67 #5", "", chars},
+		{"7,916,1234567", "", chars},
+		{"７９１６１２３４５６７", "", chars}, // full-width digits
+		{"+7\t916 123 45 67", "", chars},
+		{"++7 916 123 45 67", "", plus},
+		{"7 916 +123 45 67", "", plus},
+		{"123", "", invalid},
+		{"+7 916 123", "", invalid},
+		{"7 916 1234567 9999", "", invalid},
+		{"+0 916 123 45 67", "", invalid},
+		{"(", "", invalid},
+	}
+	for _, c := range cases {
+		got, err := NormalizePhone(c.in)
+		if c.err == "" {
+			if assert.NoError(t, err, "NormalizePhone(%q)", c.in) {
+				assert.Equal(t, c.want, got, "NormalizePhone(%q)", c.in)
+			}
+			assert.NoError(t, ValidPhone(c.in), "ValidPhone(%q)", c.in)
+			continue
+		}
+		if assert.Error(t, err, "NormalizePhone(%q) gave %q", c.in, got) {
+			assert.Equal(t, c.err, err.Error(), "NormalizePhone(%q)", c.in)
+			assert.Equal(t, "", got)
+		}
+		assert.Equal(t, err, ValidPhone(c.in), "ValidPhone(%q)", c.in)
+	}
 }
 
 func TestValidURL(t *testing.T) {
@@ -138,7 +174,7 @@ func TestRequiredAndOptional(t *testing.T) {
 	checkAll(t, "optional", optional(ValidPhone), map[string]string{
 		"":      "",
 		"  ":    "",
-		"+7900": "digits only, country code first, no +: 79001234567",
+		"+7900": "not a phone number: check the digits; a number outside Russia starts with + and its country code (+49 151 12345678)",
 	})
 }
 

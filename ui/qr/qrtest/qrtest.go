@@ -7,7 +7,10 @@ import (
 	"fmt"
 	"image"
 	"image/color"
+	"strings"
 
+	uv "github.com/charmbracelet/ultraviolet"
+	"github.com/charmbracelet/x/ansi"
 	"github.com/makiuchi-d/gozxing"
 	"github.com/makiuchi-d/gozxing/qrcode"
 )
@@ -85,4 +88,118 @@ func Render(lines []string, lightInk bool, scale int) (*image.Gray, error) {
 		}
 	}
 	return img, nil
+}
+
+// Terminal is how a terminal shows styled text: its own default colours
+// (light text on a dark background, or dark on light) and whether it shows
+// the colours a line asks for at all. Without colour, only the attributes
+// apply: reverse video swaps the default colours.
+type Terminal struct {
+	Dark   bool // a dark background and light text; else light and dark
+	Colour bool // shows the colours lines ask for
+}
+
+// Terminals are the four kinds of terminal a code must scan on.
+var Terminals = []Terminal{{Dark: true, Colour: true}, {Dark: false, Colour: true}, {Dark: true}, {Dark: false}}
+
+func (t Terminal) String() string {
+	s := "light"
+	if t.Dark {
+		s = "dark"
+	}
+	if !t.Colour {
+		s += ", no colour"
+	}
+	return s
+}
+
+// The grey levels of a terminal's default colours.
+func (t Terminal) defaults() (fg, bg uint8) {
+	if t.Dark {
+		return 0xd0, 0x1c // light grey text on near black
+	}
+	return 0x24, 0xf4 // near black text on off-white
+}
+
+// Screen paints lines of styled text (SGR escape sequences, as a view
+// draws them) the way terminal t shows them, every cell scale pixels wide
+// and 2×scale tall, with a margin of the terminal's background around: a
+// cell's upper and lower half are in its foreground or its background
+// colour as its glyph says ('█', '▀', '▄'); any other glyph (text, a
+// border) is drawn as background. The colours are the ones the cell's
+// style sets where the terminal shows colours, else the terminal's own,
+// swapped by reverse video. The styles are read by the terminal screen
+// model Bubble Tea itself draws with (ultraviolet).
+func Screen(lines []string, t Terminal, scale int) (*image.Gray, error) {
+	w := 0
+	for _, l := range lines {
+		w = max(w, ansi.StringWidth(l))
+	}
+	h := len(lines)
+	if w == 0 || h == 0 {
+		return nil, fmt.Errorf("nothing drawn")
+	}
+	scr := uv.NewScreenBuffer(w, h)
+	uv.NewStyledString(strings.Join(lines, "\n")).Draw(scr, scr.Bounds())
+	dfg, dbg := t.defaults()
+	grey := func(c color.Color, def uint8) uint8 {
+		if c == nil || !t.Colour {
+			return def
+		}
+		return color.GrayModel.Convert(c).(color.Gray).Y
+	}
+	const margin = 3 // cells of terminal background outside the drawing
+	img := image.NewGray(image.Rect(0, 0, (w+2*margin)*scale, (h+2*margin)*2*scale))
+	for i := range img.Pix {
+		img.Pix[i] = dbg
+	}
+	for y := range h {
+		for x := range w {
+			c := scr.CellAt(x, y)
+			if c == nil {
+				continue
+			}
+			fg, bg := grey(c.Style.Fg, dfg), grey(c.Style.Bg, dbg)
+			if c.Style.Attrs&uv.AttrReverse != 0 {
+				fg, bg = bg, fg
+			}
+			top, bottom := bg, bg
+			switch c.Content {
+			case "█":
+				top, bottom = fg, fg
+			case "▀":
+				top = fg
+			case "▄":
+				bottom = fg
+			}
+			for py := range 2 * scale {
+				v := top
+				if py >= scale {
+					v = bottom
+				}
+				for px := range scale {
+					img.SetGray((x+margin)*scale+px, ((y+margin)*2)*scale+py, color.Gray{Y: v})
+				}
+			}
+		}
+	}
+	return img, nil
+}
+
+// DecodeScreen reads the QR code in lines of styled text back into its
+// payload, as a phone would from terminal t's screen (Screen).
+func DecodeScreen(lines []string, t Terminal) (string, error) {
+	img, err := Screen(lines, t, 4)
+	if err != nil {
+		return "", err
+	}
+	bmp, err := gozxing.NewBinaryBitmapFromImage(img)
+	if err != nil {
+		return "", err
+	}
+	res, err := qrcode.NewQRCodeReader().Decode(bmp, nil)
+	if err != nil {
+		return "", err
+	}
+	return res.GetText(), nil
 }
