@@ -542,7 +542,7 @@ func TestRevokeFromAPaymentsPaneIsSeenByTheTokensTab(t *testing.T) {
 	tokSec := tokenSection(p)
 	assert.Contains(t, tokSec, token.ID, "the pane's Token section")
 	assert.Contains(t, tokSec, token.Title)
-	assert.NotContains(t, tokSec, "Status", "its status is not known yet")
+	assert.Regexp(t, `Status\s+✓ Active`, tokSec, "its state, read with the pane")
 
 	// Reading it made the token known to the Tokens tab.
 	seen, known1 := tt.store.Get(pay.host(), pay.scope.MerchantID, token.ID)
@@ -651,7 +651,7 @@ func TestRevokeFromAPaymentsPaneShowsInTheTokensRow(t *testing.T) {
 	pay.press("g", "enter")
 	require.Equal(t, paid.ID, pay.payments().detail.obj.ID)
 	tok.deliver(knownSavedMsg{})
-	require.Contains(t, lineWith(tok.listSide(140, 40), token.ID), "? unknown", "seen in a payment: its status is not known")
+	require.Contains(t, lineWith(tok.listSide(140, 40), token.ID), "✓ Active", "seen in a payment: its state was read with the pane")
 
 	pay.act(keys.ActRevoke)
 	spec, found := pay.confirmSpec()
