@@ -444,6 +444,7 @@ func (l *pagedList[T]) status() ui.TabStatus {
 		Filter:    l.table.FilterText(),
 		AtEnd:     l.done,
 		Refreshed: l.refreshed,
+		Footer:    l.bottomLines(),
 	}
 	if l.seeking {
 		st.Progress = l.seekProgress()
