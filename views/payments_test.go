@@ -400,6 +400,27 @@ func TestGoldenPayments80x24(t *testing.T) {
 	goldenCheck(t, "payments_80x24", ansi.Strip(e.view(80, 24)))
 }
 
+// At 200x50 the description is as wide as its longest text, no wider:
+// the width no column needs stays at the right, not in the middle of a row.
+func TestGoldenPayments200x50(t *testing.T) {
+	e := newEnv(t, envOpts{fixed: goldenNow})
+	e.size(200, 50)
+	e.init()
+	e.press("j", "j")
+	v := ansi.Strip(e.view(200, 50))
+	goldenCheck(t, "payments_200x50", v)
+	longest := 0
+	for _, r := range e.payments().list.table.Rows() {
+		longest = max(longest, ansi.StringWidth(r.Description))
+	}
+	header := strings.Split(v, "\n")[0]
+	from, to := strings.Index(header, "Description"), strings.Index(header, "Instrument")
+	require.Positive(t, from)
+	require.Greater(t, to, from)
+	assert.Equal(t, max(longest, len("Description")), ansi.StringWidth(header[from:to])-1,
+		"the description column is as wide as its longest text")
+}
+
 func TestGoldenPayments160x48(t *testing.T) {
 	e := newEnv(t, envOpts{fixed: goldenNow})
 	e.size(160, 48)

@@ -7,30 +7,46 @@ import (
 )
 
 // contentWidths is, per column, the widest cell text seen so far in the
-// columns sized by their content (Column.MaxWidth > 0), capped at MaxWidth.
-// It is measured as rows arrive (measure, from add), never by scanning the
-// loaded rows, and only grows: a key press costs nothing, and the columns
-// do not jump while the user scrolls or filters. A column whose width has
-// reached its cap is no longer measured.
+// columns sized by their content: those with Column.MaxWidth > 0, capped
+// at MaxWidth, and the Flex columns, capped at flexCap. It is measured as
+// rows arrive (measure, from add), never by scanning the loaded rows, and
+// only grows: a key press costs nothing, and the columns do not jump while
+// the user scrolls or filters. A column whose width has reached its cap is
+// no longer measured. nil until a row has been measured.
 type contentWidths []int
 
+// flexCap bounds what a Flex column is measured to: wider than any
+// terminal gives one column.
+const flexCap = 400
+
+// measuredCap is what column col is measured up to, 0 when it is not
+// measured (a fixed column: its Width is all it ever gets).
+func measuredCap[T any](col *Column[T]) int {
+	switch {
+	case col.MaxWidth > 0:
+		return col.MaxWidth
+	case col.Flex > 0:
+		return flexCap
+	}
+	return 0
+}
+
 // measure takes row r's cells into the content widths, and lays the
-// columns out again when one of them grew. That happens at most MaxWidth
+// columns out again when one of them grew. That happens at most its cap
 // times per column over the widget's life.
 func (c *core[T]) measure(r T) {
 	grew := false
+	if len(c.content) != len(c.cols) {
+		c.content = make(contentWidths, len(c.cols))
+		grew = true // the first row: the Flex columns now go by their content
+	}
 	for i := range c.cols {
 		col := &c.cols[i]
-		if col.MaxWidth <= 0 {
+		limit := measuredCap(col)
+		if limit <= 0 || c.content[i] >= limit {
 			continue
 		}
-		if len(c.content) != len(c.cols) {
-			c.content = make(contentWidths, len(c.cols))
-		}
-		if c.content[i] >= col.MaxWidth {
-			continue
-		}
-		if w := min(cellWidth(textsafe.Clean(col.Text(r))), col.MaxWidth); w > c.content[i] {
+		if w := min(cellWidth(textsafe.Clean(col.Text(r))), limit); w > c.content[i] {
 			c.content[i] = w
 			grew = true
 		}
@@ -54,12 +70,13 @@ func cellWidth(s string) int {
 func want[T any](cols []Column[T], content contentWidths, i int) int {
 	col := &cols[i]
 	w := max(col.Width, 1)
-	if col.MaxWidth <= 0 {
+	limit := measuredCap(col)
+	if limit <= 0 {
 		return w
 	}
 	need := cellWidth(textsafe.Clean(col.Title))
 	if i < len(content) {
 		need = max(need, content[i])
 	}
-	return max(w, min(need, col.MaxWidth))
+	return max(w, min(need, limit))
 }
