@@ -37,7 +37,9 @@ type Column[T any] struct {
 	// columns sized by their content have what they need: as much as its
 	// widest cell loaded so far needs, shared with the other Flex columns
 	// in proportion to what each lacks when there is not enough (by Flex
-	// before any row has arrived). 0 = fixed at Width.
+	// before any row has arrived). 0 = fixed at Width, unless width is
+	// still left over once every Flex column has what it needs: then a
+	// fixed column whose cells are cut takes what they need, too.
 	Width, Flex int
 	// MaxWidth, when above 0, sizes the column by its content: it gets the
 	// width of its widest cell loaded so far (and of its title), at least

@@ -6,29 +6,26 @@ import (
 	"paydash/backend/textsafe"
 )
 
-// contentWidths is, per column, the widest cell text seen so far in the
-// columns sized by their content: those with Column.MaxWidth > 0, capped
-// at MaxWidth, and the Flex columns, capped at flexCap. It is measured as
+// contentWidths is, per column, the widest cell text seen so far: capped
+// at MaxWidth for the columns sized by their content (MaxWidth > 0), at
+// flexCap for the others (a Flex or fixed column takes spare width only
+// as far as its widest cell needs). It is measured as
 // rows arrive (measure, from add), never by scanning the loaded rows, and
 // only grows: a key press costs nothing, and the columns do not jump while
 // the user scrolls or filters. A column whose width has reached its cap is
 // no longer measured. nil until a row has been measured.
 type contentWidths []int
 
-// flexCap bounds what a Flex column is measured to: wider than any
-// terminal gives one column.
+// flexCap bounds what a column without MaxWidth is measured to: wider
+// than any terminal gives one column.
 const flexCap = 400
 
-// measuredCap is what column col is measured up to, 0 when it is not
-// measured (a fixed column: its Width is all it ever gets).
+// measuredCap is what column col is measured up to.
 func measuredCap[T any](col *Column[T]) int {
-	switch {
-	case col.MaxWidth > 0:
+	if col.MaxWidth > 0 {
 		return col.MaxWidth
-	case col.Flex > 0:
-		return flexCap
 	}
-	return 0
+	return flexCap
 }
 
 // measure takes row r's cells into the content widths, and lays the
@@ -43,7 +40,7 @@ func (c *core[T]) measure(r T) {
 	for i := range c.cols {
 		col := &c.cols[i]
 		limit := measuredCap(col)
-		if limit <= 0 || c.content[i] >= limit {
+		if c.content[i] >= limit {
 			continue
 		}
 		if w := min(cellWidth(textsafe.Clean(col.Text(r))), limit); w > c.content[i] {
@@ -64,16 +61,12 @@ func cellWidth(s string) int {
 	return ansi.StringWidth(s)
 }
 
-// want is the width column i asks for: its minimum, or for a column sized
-// by its content the width of its widest cell and of its title, between
-// its minimum and its cap.
+// want is the width column i asks for: the width of its widest cell and
+// of its title, between its minimum and its cap (MaxWidth, else flexCap).
 func want[T any](cols []Column[T], content contentWidths, i int) int {
 	col := &cols[i]
 	w := max(col.Width, 1)
 	limit := measuredCap(col)
-	if limit <= 0 {
-		return w
-	}
 	need := cellWidth(textsafe.Clean(col.Title))
 	if i < len(content) {
 		need = max(need, content[i])

@@ -170,3 +170,23 @@ func TestRedrawAndUpsertMeasureTheRowAgain(t *testing.T) {
 	m.Upsert([]twoFlex{{ID: "2", Desc: "konstantin.konstantinopolsky@example.com"}}, time.Time{})
 	assert.Equal(t, 40, widthsOf(m)["customer"])
 }
+
+func TestFixedColumnTakesWhatIsLeftOnlyAfterTheFlexColumns(t *testing.T) {
+	extra := "SBP, Raiffeisenbank, Moscow branch" // 34 cells, its minimum 16
+	desc := strings.Repeat("d", 30)
+	row := fitRow{ID: "1", Order: "ORD-1", Desc: desc, Extra: extra}
+
+	// Wide: both whole, the rest blank.
+	w := widthsOf(newFit(200, row))
+	assert.Equal(t, len(desc), w["desc"])
+	assert.Equal(t, len(extra), w["extra"], "a fixed column whose cells are cut takes what is left over")
+
+	// Room for the description only: the fixed column keeps its minimum.
+	// Minimums 8+10+8+16 and 3 gaps = 45; 22 spare goes to the description.
+	w = widthsOf(newFit(2+45+22, row))
+	assert.Equal(t, len(desc), w["desc"])
+	assert.Equal(t, 16, w["extra"])
+	// Ten cells more: they go to the fixed column.
+	w = widthsOf(newFit(2+45+22+10, row))
+	assert.Equal(t, 26, w["extra"])
+}
