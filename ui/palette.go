@@ -408,7 +408,7 @@ func markedName(st lipgloss.Style, name string, marks []int) string {
 		start = end
 	}
 	mi := 0
-	for i, r := range name {
+	for i := range name { // i: the byte offset of each rune
 		hit := mi < len(marks) && marks[mi] == i
 		if hit {
 			mi++
@@ -417,7 +417,6 @@ func markedName(st lipgloss.Style, name string, marks []int) string {
 			flush(i)
 			on = hit
 		}
-		_ = r
 	}
 	flush(len(name))
 	return b.String()
