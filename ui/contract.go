@@ -111,6 +111,12 @@ type TabStatus struct {
 	// Progress is a long read under way, in words ("looking for ORD-5 back
 	// to 12 Oct…"); the status bar shows it beside the spinner.
 	Progress string
+	// Footer is how many lines at the bottom of the tab's area are the
+	// tab's own prompt or search line (the search input, the active search
+	// or sort, a search's error): toasts are drawn above them, never over
+	// them. While the tab's Context is keys.ContextFilter at least its last
+	// line is taken to be its input.
+	Footer int
 }
 
 // Scope is what every tab shows: one merchant and one period [Start, End).

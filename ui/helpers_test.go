@@ -54,6 +54,7 @@ type fakeTab struct {
 	ctx     keys.Context
 	reasons map[keys.Action]string // unavailable actions and why ("" hides them)
 	status  TabStatus
+	bottom  []string // drawn as the last lines of the tab's area (a search line, an input)
 	got     []tea.Msg
 	inits   []Scope
 }
@@ -81,6 +82,12 @@ func (t *fakeTab) View(w, h int) string {
 		"  43149008   2026-11-21 12:07     99.90 RUB  Rejected",
 	}
 	lines[0] = t.title + " " + lines[0]
+	if len(t.bottom) > 0 {
+		for len(lines)+len(t.bottom) < h {
+			lines = append(lines, "")
+		}
+		lines = append(lines, t.bottom...)
+	}
 	return strings.Join(lines, "\n")
 }
 

@@ -1,14 +1,18 @@
 package ui
 
 import (
+	"cmp"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 	"unicode/utf8"
 
 	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
+	"github.com/sahilm/fuzzy"
 
 	"paydash/backend/textsafe"
 	"paydash/keys"
@@ -34,9 +38,9 @@ type paletteChoice struct {
 }
 
 // paletteModal is the ctrl+k dialog: every action that exists where the
-// tab is and every tab, by name with its key, filtered as one types (any
-// part of the name or the key), greyed with the reason
-// where it cannot act now. Choosing an entry closes the palette and the
+// tab is and every tab, by name with its key, filtered and ranked as one
+// types (a key, a part of the name, or its letters in order: filter),
+// greyed with the reason, whole, where it cannot act now. Choosing an entry closes the palette and the
 // shell presses the entry's key for it, so every guard of that key
 // applies unchanged.
 type paletteModal struct {
@@ -44,7 +48,8 @@ type paletteModal struct {
 	th      Theme
 	input   textinput.Model
 	all     []paletteEntry
-	shown   []int // indexes into all, after the filter
+	shown   []int   // indexes into all, after the filter, best match first
+	marks   [][]int // per shown entry, the byte offsets in its name the typed text matched
 	cursor  int
 	chosen  *paletteEntry
 	labelW  int
@@ -139,25 +144,127 @@ func (p *paletteModal) result() tea.Msg {
 	return paletteChoice{entry: *p.chosen}
 }
 
-// filter keeps the entries whose name, key or action name holds the
-// typed text (any case): a part of the name, or of the key's label, and keeps the cursor on its entry if it stays.
+// filter keeps the entries that match the typed text and orders them by
+// how well, keeping the cursor on its entry if it stays. The ranks, best
+// first: a key of the entry is the text exactly (keys are case-sensitive:
+// "R" is refund, "r" refresh); the name starts with it; a word of the name
+// starts with it; the name holds it; the key's label holds it; the name
+// holds its letters in order (fuzzy, github.com/sahilm/fuzzy: "rfnd" finds
+// "refund"). Names and labels match in any case. Within a rank the
+// palette's own order stays (the views first), except the fuzzy matches,
+// which go by the matcher's score.
 func (p *paletteModal) filter() {
 	prev := -1
 	if p.cursor >= 0 && p.cursor < len(p.shown) {
 		prev = p.shown[p.cursor]
 	}
-	q := strings.ToLower(strings.TrimSpace(p.input.Value()))
-	p.shown = p.shown[:0]
+	p.shown, p.marks = p.shown[:0], p.marks[:0]
 	p.cursor = 0
-	for i, e := range p.all {
-		hay := strings.ToLower(e.name + "\x00" + e.label)
-		if q == "" || strings.Contains(hay, q) {
-			if i == prev {
-				p.cursor = len(p.shown)
-			}
+	raw := strings.TrimSpace(p.input.Value())
+	if raw == "" {
+		for i := range p.all {
 			p.shown = append(p.shown, i)
+			p.marks = append(p.marks, nil)
+		}
+	} else {
+		for _, h := range rankPalette(p.all, raw) {
+			p.shown = append(p.shown, h.entry)
+			p.marks = append(p.marks, h.marks)
 		}
 	}
+	for k, i := range p.shown {
+		if i == prev {
+			p.cursor = k
+		}
+	}
+}
+
+// paletteHit is one entry that matches: its index, its rank (lower is
+// better), the fuzzy matcher's score and the name's matched bytes.
+type paletteHit struct {
+	entry, rank, score int
+	marks              []int
+}
+
+// The palette's ranks, best first (filter says what each is).
+const (
+	rankKey = iota
+	rankPrefix
+	rankWord
+	rankInside
+	rankLabel
+	rankFuzzy
+)
+
+func rankPalette(all []paletteEntry, raw string) []paletteHit {
+	q := strings.ToLower(raw)
+	var hits []paletteHit
+	var fuzzyNames []string
+	var fuzzyIdx []int
+	for i, e := range all {
+		name := strings.ToLower(e.name)
+		label := strings.ToLower(e.label)
+		at := strings.Index(name, q)
+		sameBytes := len(name) == len(e.name) // ToLower kept the offsets
+		span := func(from int) []int {
+			if !sameBytes {
+				return nil
+			}
+			out := make([]int, 0, len(q))
+			for j := from; j < from+len(q); j++ {
+				out = append(out, j)
+			}
+			return out
+		}
+		switch {
+		case isKeyOf(e, raw):
+			hits = append(hits, paletteHit{entry: i, rank: rankKey})
+		case at == 0:
+			hits = append(hits, paletteHit{entry: i, rank: rankPrefix, marks: span(0)})
+		case wordAt(name, q) >= 0:
+			hits = append(hits, paletteHit{entry: i, rank: rankWord, marks: span(wordAt(name, q))})
+		case at > 0:
+			hits = append(hits, paletteHit{entry: i, rank: rankInside, marks: span(at)})
+		case strings.Contains(label, q):
+			hits = append(hits, paletteHit{entry: i, rank: rankLabel})
+		default:
+			fuzzyNames = append(fuzzyNames, e.name)
+			fuzzyIdx = append(fuzzyIdx, i)
+		}
+	}
+	for _, m := range fuzzy.Find(raw, fuzzyNames) {
+		hits = append(hits, paletteHit{entry: fuzzyIdx[m.Index], rank: rankFuzzy, score: m.Score,
+			marks: m.MatchedIndexes})
+	}
+	slices.SortStableFunc(hits, func(a, b paletteHit) int {
+		if c := cmp.Compare(a.rank, b.rank); c != 0 {
+			return c
+		}
+		if c := cmp.Compare(b.score, a.score); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.entry, b.entry)
+	})
+	return hits
+}
+
+// isKeyOf reports whether s is one of e's keys exactly.
+func isKeyOf(e paletteEntry, s string) bool {
+	if s == e.keyStr || s == e.label {
+		return true
+	}
+	return slices.Contains(strings.Split(e.label, "/"), s) && s != ""
+}
+
+// wordAt is the offset of the first word of name (after a space or a
+// slash) that starts with q, -1 when none does.
+func wordAt(name, q string) int {
+	for i := 1; i < len(name); i++ {
+		if (name[i-1] == ' ' || name[i-1] == '/') && strings.HasPrefix(name[i:], q) {
+			return i
+		}
+	}
+	return -1
 }
 
 func (p *paletteModal) Update(msg tea.Msg, _ time.Time) (Modal, tea.Cmd, bool) {
@@ -212,40 +319,141 @@ func (p *paletteModal) helpLine(width int) string {
 		[2]string{"ctrl+c", "quit"})
 }
 
-// row draws entry e in width cells: the key, the name, and for an entry
-// that cannot act now, the reason, all greyed.
-func (p *paletteModal) row(e paletteEntry, width int, selected bool) string {
+// entryLines draws entry e in width cells: the key, the name (the
+// letters the typed text matched underlined), and for an entry that
+// cannot act now the reason, whole: on the same line when it fits, else
+// wrapped under the name. A greyed entry is muted; the cursor's entry is
+// marked "> " and drawn selected.
+func (p *paletteModal) entryLines(e paletteEntry, marks []int, width int, selected bool) []string {
+	base := p.th.Text
+	switch {
+	case selected:
+		base = p.th.Selected
+	case e.reason != "":
+		base = p.th.Muted
+	}
 	label := textsafe.Line(e.label, 40)
 	label = ansi.Truncate(label, p.labelW, "…")
 	label += strings.Repeat(" ", p.labelW-ansi.StringWidth(label))
-	name := textsafe.Line(e.name, 80)
-	switch {
-	case e.view && e.current:
-		name += " (view, current)"
-	case e.view:
-		name += " (view)"
-	}
-	text := label + "  " + name
-	if e.reason != "" {
-		text += " — " + textsafe.Line(e.reason, 120)
-	}
 	mark := "  "
 	if selected {
 		mark = "> "
 	}
-	text = ansi.Truncate(mark+text, width, "…")
-	switch {
-	case selected:
-		return fitTail(p.th.Selected.Render(text), width)
-	case e.reason != "":
-		return fitTail(p.th.Muted.Render(text), width)
+	indent := len(mark) + p.labelW + 2
+	room := max(width-indent, 1)
+	name := e.name
+	if textsafe.Clean(name) != name || ansi.StringWidth(name) > room {
+		// Names are the keymap's short descriptions; one that is not clean
+		// or too long for the line is shown cleaned and cut, unmarked.
+		name, marks = ansi.Truncate(textsafe.Line(name, 80), room, "…"), nil
 	}
-	return fitTail(p.th.Text.Render(text), width)
+	var b strings.Builder
+	b.WriteString(base.Render(mark + label + "  "))
+	b.WriteString(markedName(base, name, marks))
+	used := indent + ansi.StringWidth(name)
+	suffix := ""
+	switch {
+	case e.view && e.current:
+		suffix = " (view, current)"
+	case e.view:
+		suffix = " (view)"
+	}
+	if used+ansi.StringWidth(suffix) <= width {
+		b.WriteString(base.Render(suffix))
+		used += ansi.StringWidth(suffix)
+	}
+	lines := []string{b.String()}
+	if e.reason == "" {
+		return padLines(lines, base, width)
+	}
+	reason := "— " + textsafe.Clean(e.reason)
+	if used+1+ansi.StringWidth(reason) <= width {
+		lines[0] += base.Render(" " + reason)
+		return padLines(lines, base, width)
+	}
+	pad := strings.Repeat(" ", indent)
+	for _, l := range wrapWords(reason, room) {
+		lines = append(lines, base.Render(pad+l))
+	}
+	return padLines(lines, base, width)
+}
+
+// padLines fills each line to width in style st (the selection's colour
+// reaches the edge).
+func padLines(lines []string, st lipgloss.Style, width int) []string {
+	for i, l := range lines {
+		if w := ansi.StringWidth(l); w < width {
+			lines[i] = l + st.Render(strings.Repeat(" ", width-w))
+		}
+	}
+	return lines
+}
+
+// markedName is name in style st with the bytes at marks underlined.
+func markedName(st lipgloss.Style, name string, marks []int) string {
+	if len(marks) == 0 {
+		return st.Render(name)
+	}
+	hi := st.Underline(true)
+	var b strings.Builder
+	start, on := 0, false
+	flush := func(end int) {
+		if end > start {
+			if on {
+				b.WriteString(hi.Render(name[start:end]))
+			} else {
+				b.WriteString(st.Render(name[start:end]))
+			}
+		}
+		start = end
+	}
+	mi := 0
+	for i := range name { // i: the byte offset of each rune
+		hit := mi < len(marks) && marks[mi] == i
+		if hit {
+			mi++
+		}
+		if hit != on {
+			flush(i)
+			on = hit
+		}
+	}
+	flush(len(name))
+	return b.String()
+}
+
+// window is the shown entries that fit rows lines around the cursor, as
+// [first, last): whole entries only, the cursor's about in the middle
+// when the list is longer than the room.
+func window(heights []int, cursor, rows int) (first, last int) {
+	if len(heights) == 0 {
+		return 0, 0
+	}
+	first, last = cursor, cursor+1
+	used := heights[cursor]
+	above := 0
+	for first > 0 && used+heights[first-1] <= rows && above+heights[first-1] <= (rows-heights[cursor])/2 {
+		first--
+		used += heights[first]
+		above += heights[first]
+	}
+	for last < len(heights) && used+heights[last] <= rows {
+		used += heights[last]
+		last++
+	}
+	for first > 0 && used+heights[first-1] <= rows {
+		first--
+		used += heights[first]
+	}
+	return first, last
 }
 
 func (p *paletteModal) View(maxWidth, maxHeight int) string {
 	th := p.th
-	inner := max(min(maxWidth-boxFrame, 72), 10)
+	// As wide as the longest entry with its reason on one line needs,
+	// between 72 and 120 cells and within the window; measured over every
+	// entry, so the box does not change its width as one types.
+	inner := max(min(maxWidth-boxFrame, min(max(p.widest(), 72), 120)), 10)
 	lines := []string{
 		th.Title.Render("Command palette"),
 		th.Muted.Render(textsafe.Line("every action and view here ("+p.context+"); greyed: cannot act now", 120)),
@@ -255,26 +463,76 @@ func (p *paletteModal) View(maxWidth, maxHeight int) string {
 	// The list scrolls around the cursor within the room left: the title,
 	// hint, input, blank line, count line and the border (2).
 	rows := max(maxHeight-len(lines)-1-2, 1)
+	first, last := 0, 0
 	if len(p.shown) == 0 {
 		lines = append(lines, th.Muted.Render("nothing matches"))
 	} else {
-		first := 0
-		if len(p.shown) > rows {
-			first = min(max(p.cursor-rows/2, 0), len(p.shown)-rows)
+		drawn := make([][]string, len(p.shown))
+		heights := make([]int, len(p.shown))
+		for k, i := range p.shown {
+			drawn[k] = p.entryLines(p.all[i], p.marks[k], inner, k == p.cursor)
+			heights[k] = len(drawn[k])
 		}
-		for i := first; i < len(p.shown) && i < first+rows; i++ {
-			lines = append(lines, p.row(p.all[p.shown[i]], inner, i == p.cursor))
+		first, last = window(heights, p.cursor, rows)
+		for k := first; k < last; k++ {
+			lines = append(lines, drawn[k]...)
+		}
+		if extra := len(lines) - 4 - rows; extra > 0 { // the cursor's entry alone is taller than the room
+			lines = lines[:len(lines)-extra]
 		}
 	}
-	count := fmt.Sprintf("%d of %d", len(p.shown), len(p.all))
-	if len(p.shown) > 0 && p.all[p.shown[p.cursor]].reason != "" {
-		count += " · this one cannot act now"
-	}
-	lines = append(lines, th.Muted.Render(count))
+	lines = append(lines, th.Muted.Render(p.countLine(first, last, inner)))
 	for i, l := range lines {
 		lines[i] = fitTail(l, inner)
 	}
 	return box(th, lines)
+}
+
+// widest is the width of the longest entry drawn on one line.
+func (p *paletteModal) widest() int {
+	w := 0
+	for _, e := range p.all {
+		n := 2 + p.labelW + 2 + ansi.StringWidth(textsafe.Clean(e.name)) + len(" (view, current)")
+		if e.reason != "" {
+			n += 1 + ansi.StringWidth("— "+textsafe.Clean(e.reason))
+		}
+		w = max(w, n)
+	}
+	return w
+}
+
+// countLine says how many entries there are, how many match the typed
+// text and how many of those are on screen: "12 shown of 34 · ↓ 22
+// more" when some are off it, "2 of 34 match" or "34 entries" when all
+// are on it.
+func (p *paletteModal) countLine(first, last, width int) string {
+	n, all := len(p.shown), len(p.all)
+	filtered := strings.TrimSpace(p.input.Value()) != ""
+	var s string
+	switch {
+	case n == 0:
+		s = fmt.Sprintf("0 of %d match", all)
+	case last-first < n && filtered:
+		s = fmt.Sprintf("%d shown of %d matching (%d in all)", last-first, n, all)
+	case last-first < n:
+		s = fmt.Sprintf("%d shown of %d", last-first, n)
+	case filtered:
+		s = fmt.Sprintf("%d of %d match", n, all)
+	default:
+		s = fmt.Sprintf("%d entries", n)
+	}
+	if first > 0 {
+		s += fmt.Sprintf(" · ↑ %d more", first)
+	}
+	if last < n {
+		s += fmt.Sprintf(" · ↓ %d more", n-last)
+	}
+	if n > 0 && p.all[p.shown[p.cursor]].reason != "" {
+		if more := " · this one cannot act now"; ansi.StringWidth(s+more) <= width {
+			s += more
+		}
+	}
+	return s
 }
 
 // untypedLabel is the label of the keys that type no text (the arrows): the

@@ -1,9 +1,11 @@
 package ui
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
+	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -194,4 +196,123 @@ func TestKeyPressOfSpellsEveryDefaultKey(t *testing.T) {
 	}
 	_, ok := keyPressOf("nonsense")
 	assert.False(t, ok)
+}
+
+// --- fuzzy matching, whole reasons, a count that tells what is on screen ---
+
+func TestPaletteMatchesFuzzily(t *testing.T) {
+	ta := newTestApp(t)
+	p := openPalette(t, ta)
+	ta.typeText("rfnd")
+	require.NotEmpty(t, paletteNames(p))
+	assert.Equal(t, "refund", paletteNames(p)[0], "rfnd finds refund")
+	ta.press("ctrl+u")
+	ta.typeText("xprt")
+	assert.Equal(t, []string{"export rows"}, paletteNames(p))
+	ta.press("ctrl+u")
+	ta.typeText("chgper")
+	assert.Equal(t, "change period", paletteNames(p)[0])
+}
+
+func TestPaletteRanksExactKeyThenPrefixThenWordThenFuzzy(t *testing.T) {
+	ta := newTestApp(t)
+	p := openPalette(t, ta)
+	ta.typeText("R")
+	names := paletteNames(p)
+	require.NotEmpty(t, names)
+	assert.Equal(t, "refund", names[0], "the key R itself first (keys are case-sensitive)")
+	assert.Equal(t, "Refunds", names[1], "then the names that start with it, in the palette's order")
+	assert.Equal(t, "refresh now", names[2])
+
+	ta.press("ctrl+u")
+	ta.typeText("period")
+	assert.Equal(t, []string{"change period"}, paletteNames(p), "a word of the name")
+
+	ta.press("ctrl+u")
+	ta.typeText("re")
+	names = paletteNames(p)
+	require.GreaterOrEqual(t, len(names), 4)
+	assert.Equal(t, []string{"Refunds", "refresh now", "reverse the sort", "refund"}, names[:4],
+		"the names that start with it first, in order; the rest after")
+	assert.Less(t, indexOf(names, "revoke token"), indexOf(names, "previous tab"), "a prefix before a part inside")
+	assert.Less(t, indexOf(names, "previous tab"), indexOf(names, "transfers/documents"), "a part inside before letters apart")
+}
+
+func indexOf(ss []string, s string) int {
+	for i, v := range ss {
+		if v == s {
+			return i
+		}
+	}
+	return -1
+}
+
+func TestPaletteHighlightsTheMatchedLetters(t *testing.T) {
+	ta := newTestApp(t, withColour(true))
+	openPalette(t, ta)
+	ta.typeText("rfnd")
+	var row string
+	for _, l := range strings.Split(ta.View().Content, "\n") {
+		if strings.Contains(ansi.Strip(l), "refund") {
+			row = l
+			break
+		}
+	}
+	require.NotEmpty(t, row)
+	assert.Contains(t, ansi.Strip(row), "> R")
+	assert.Regexp(t, `\x1b\[[0-9;]*4[;m]`, row, "the matched letters are underlined")
+}
+
+func TestPaletteShowsWholeReasons(t *testing.T) {
+	ta := newTestApp(t)
+	long := "read-only mode: paydash was started with --read-only, so nothing can be sent to the service; " +
+		"start it again without the flag to refund"
+	ta.tabs[0].reasons = map[keys.Action]string{keys.ActRefund: long}
+	openPalette(t, ta)
+	ta.typeText("refund")
+	s := unwrapped(ta.screen())
+	assert.Contains(t, s, "R refund — "+long, "the reason is whole, wrapped under the entry")
+	assert.NotContains(t, s, "…")
+	requireFrame(t, ta.View().Content, 80, 24)
+}
+
+func TestPaletteCountSaysWhatIsOnScreen(t *testing.T) {
+	ta := newTestApp(t)
+	p := openPalette(t, ta)
+	total := len(p.all)
+	screen := ta.screen()
+	shown := 0
+	for _, e := range p.all {
+		if strings.Contains(screen, "  "+e.name) || strings.Contains(screen, " "+e.name+" (view") {
+			shown++
+		}
+	}
+	require.Less(t, shown, total, "at 80x24 not every entry fits")
+	want := fmt.Sprintf("%d shown of %d · ↓ %d more", shown, total, total-shown)
+	assert.Contains(t, screen, want)
+
+	ta.press("end")
+	screen = ta.screen()
+	assert.Contains(t, screen, fmt.Sprintf("%d shown of %d · ↑ %d more", shown, total, total-shown))
+	assert.NotContains(t, screen, "· ↓")
+
+	ta.typeText("copy")
+	assert.Equal(t, []string{"copy id", "copy a field…"}, paletteNames(p))
+	assert.Contains(t, ta.screen(), fmt.Sprintf("2 of %d match", total), "all the matches fit")
+	assert.NotContains(t, ta.screen(), "more")
+}
+
+func TestPaletteGoldens(t *testing.T) {
+	for _, size := range [][2]int{{80, 24}, {200, 50}} {
+		ta := newTestApp(t)
+		ta.tabs[0].reasons = map[keys.Action]string{
+			keys.ActRefund: "read-only mode: paydash was started with --read-only, so nothing can be sent to the service",
+		}
+		ta.send(tea.WindowSizeMsg{Width: size[0], Height: size[1]})
+		openPalette(t, ta)
+		ta.typeText("rfnd")
+		out := ta.View().Content
+		requireFrame(t, out, size[0], size[1])
+		golden(t, fmt.Sprintf("palette_rfnd_%dx%d", size[0], size[1]), ansi.Strip(out))
+	}
 }

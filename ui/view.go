@@ -261,10 +261,14 @@ const maxToastLines = 3
 // drawToasts draws the toasts at the bottom right of the tab area, the
 // newest nearest the status bar, each whole (wrapped), never over the rows
 // top..bottom of an open dialog (a toast must not hide what the user
-// confirms).
+// confirms) nor over the tab's footer: its search input, its search or
+// sort line (a toast must not hide what the user types or has typed).
 func (a *App) drawToasts(frame []string, w, bodyH, top, bottom int) {
+	if len(a.toasts) == 0 {
+		return
+	}
 	maxW := min(w-2, 72)
-	row := bodyH // frame[0] is the tab bar, so the tab area is rows 1..bodyH
+	row := bodyH - a.tabFooter() // frame[0] is the tab bar, so the tab area is rows 1..bodyH
 	for k := range a.toasts {
 		t := a.toasts[len(a.toasts)-1-k]
 		lines := a.toastLines(t, maxW)
@@ -280,6 +284,21 @@ func (a *App) drawToasts(frame []string, w, bodyH, top, bottom int) {
 		overlay(frame, lines, w-bw-1, first, w)
 		row = first - 1
 	}
+}
+
+// tabFooter is how many lines at the bottom of the active tab's area are
+// its own prompt or search line: at least one while its input has the
+// focus, whatever the tab says.
+func (a *App) tabFooter() int {
+	if len(a.tabs) == 0 {
+		return 0
+	}
+	t := a.tabs[a.active]
+	n := max(t.Status().Footer, 0)
+	if t.Context() == keys.ContextFilter {
+		n = max(n, 1)
+	}
+	return n
 }
 
 // toastLines is a toast as a block of lines of one width, at most maxW.

@@ -75,11 +75,17 @@ func paymentCopyFields(p backend.Payment) []ui.CopyField {
 	if p.Amount.Currency != "" || !p.Amount.Value.IsZero() {
 		amount = fmtAmount(p.Amount)
 	}
+	link := ""
+	if p.Confirmation != nil {
+		link = p.Confirmation.PaymentURL
+	}
 	return []ui.CopyField{
 		{Key: "o", Label: "order number", Value: p.OrderNo},
 		{Key: "e", Label: idLabel, Value: id},
 		{Key: "p", Label: "phone", Value: phone},
 		{Key: "a", Label: "amount", Value: amount},
+		{Key: "d", Label: "description", Value: p.Description},
+		{Key: "u", Label: "payment link", Value: link},
 		{Key: "s", Label: "summary", Value: paymentSummary(p)},
 	}
 }

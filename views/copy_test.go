@@ -373,3 +373,32 @@ func TestStatusColours(t *testing.T) {
 	e.press("enter")
 	assert.Contains(t, e.view(160, 48), "\x1b[35m! Authorized", "a hold in the pane: magenta")
 }
+
+// Y offers the long texts a list cell cuts: the description, and the link
+// of a payment waiting for confirmation, each whole.
+func TestCopyMorePaymentsOffersItsLongTexts(t *testing.T) {
+	e := newEnv(t, envOpts{fixed: goldenNow})
+	e.size(120, 30)
+	e.init()
+	pt := e.payments()
+	var id string
+	for _, r := range pt.list.table.Rows() {
+		if r.Status == backend.PaymentConfirmation {
+			id = r.ID
+			break
+		}
+	}
+	require.NotEmpty(t, id)
+	_, ok := pt.list.selectID(id)
+	require.True(t, ok)
+	e.press("enter")
+	p := pt.detail.obj
+	require.NotNil(t, p.Confirmation)
+	require.NotEmpty(t, p.Confirmation.PaymentURL)
+
+	clip, toast := choose(t, e.copyChooser(), "u")
+	assert.Equal(t, p.Confirmation.PaymentURL, clip, "the link, whole")
+	assert.True(t, strings.HasPrefix(toast, "Copied payment link: "), toast)
+	clip, _ = choose(t, e.copyChooser(), "d")
+	assert.Equal(t, p.Description, clip)
+}

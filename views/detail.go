@@ -186,6 +186,15 @@ func (d *detail[T]) key(a keys.Action) bool {
 // setSize gives the pane its area; border when it is beside the list.
 func (d *detail[T]) setSize(w, h int, border bool) { d.w, d.h, d.border = w, h, border }
 
+// inner is the width of the pane's text: its width less the rule on its
+// left when it is beside the list (as scroller.render draws it).
+func (d *detail[T]) inner() int {
+	if d.border {
+		return max(d.w-3, 0)
+	}
+	return d.w
+}
+
 // isOpen reports whether the pane is open.
 func (d *detail[T]) isOpen() bool { return d.open }
 

@@ -590,6 +590,7 @@ func (l *pagedList[T]) status() ui.TabStatus {
 		Filter:    l.table.FilterText(),
 		AtEnd:     l.done,
 		Refreshed: l.refreshed,
+		Footer:    l.bottomLines(),
 	}
 	switch {
 	case l.seeking:

@@ -110,24 +110,45 @@ func side(left, right []string) string {
 	return b.String()
 }
 
-// field is one "label  value" line of a detail pane; an empty value gives
-// no line.
+// fields are the "label  value" lines of a detail pane; an empty value
+// gives no line (add). With width set (the pane's inner width, detail's
+// inner), a value longer than the room right of its label is wrapped
+// under it, at spaces, a word longer than the room (a link, a payload)
+// cut into lines: never cut short, so every value shows whole.
 type fields struct {
 	theme  ui.Theme
 	labelW int
+	width  int // 0: values are not wrapped (the pane cuts them)
 	lines  []string
 }
+
+// minValueRoom is the narrowest room right of a label worth wrapping in.
+const minValueRoom = 8
 
 func (f *fields) add(label, value string) {
 	if value == "" {
 		return
 	}
-	f.lines = append(f.lines, f.theme.Muted.Render(fit(label, f.labelW))+" "+value)
+	f.addAlways(label, value)
 }
 
-// addStyled is add with a value already styled.
+// addAlways is add, with a line even for an empty value (a value already
+// styled, such as the status).
 func (f *fields) addAlways(label, value string) {
-	f.lines = append(f.lines, f.theme.Muted.Render(fit(label, f.labelW))+" "+value)
+	head := f.theme.Muted.Render(fit(label, f.labelW)) + " "
+	room := f.width - f.labelW - 1
+	if f.width <= 0 || room < minValueRoom || ansi.StringWidth(value) <= room {
+		f.lines = append(f.lines, head+value)
+		return
+	}
+	pad := strings.Repeat(" ", f.labelW+1)
+	for i, l := range ui.WrapWords(value, room) {
+		if i == 0 {
+			f.lines = append(f.lines, head+l)
+		} else {
+			f.lines = append(f.lines, pad+l)
+		}
+	}
 }
 
 func (f *fields) heading(title string) {

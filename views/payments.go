@@ -540,7 +540,7 @@ func (t *Payments) detailLines() []string {
 	th := t.theme
 	d, rf := t.detail, t.refunds
 	p := d.obj
-	f := &fields{theme: th, labelW: 16}
+	f := &fields{theme: th, labelW: 16, width: d.inner()}
 	c := textsafe.Clean
 	if d.loading && !p.Detailed {
 		f.line(th.Muted.Render("reading the full payment…"))

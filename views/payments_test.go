@@ -400,6 +400,28 @@ func TestGoldenPayments80x24(t *testing.T) {
 	goldenCheck(t, "payments_80x24", ansi.Strip(e.view(80, 24)))
 }
 
+// At 200x50 the description is as wide as its longest text, no wider:
+// the width no column needs stays at the right, not in the middle of a row.
+func TestGoldenPayments200x50(t *testing.T) {
+	e := newEnv(t, envOpts{fixed: goldenNow})
+	e.size(200, 50)
+	e.init()
+	e.press("j", "j")
+	v := ansi.Strip(e.view(200, 50))
+	goldenCheck(t, "payments_200x50", v)
+	assert.NotContains(t, v, "…", "at 200 cells no cell is cut")
+	longest := 0
+	for _, r := range e.payments().list.table.Rows() {
+		longest = max(longest, ansi.StringWidth(r.Description))
+	}
+	header := strings.Split(v, "\n")[0]
+	from, to := strings.Index(header, "Description"), strings.Index(header, "Instrument")
+	require.Positive(t, from)
+	require.Greater(t, to, from)
+	assert.Equal(t, max(longest, len("Description")), ansi.StringWidth(header[from:to])-1,
+		"the description column is as wide as its longest text")
+}
+
 func TestGoldenPayments160x48(t *testing.T) {
 	e := newEnv(t, envOpts{fixed: goldenNow})
 	e.size(160, 48)
@@ -448,4 +470,39 @@ func TestFailedLoadDoesNotClaimAnEmptyPeriod(t *testing.T) {
 	screen := ansi.Strip(e.tab.View(80, 20))
 	assert.Contains(t, screen, "Could not load this period")
 	assert.NotContains(t, screen, "No payments in this period")
+}
+
+// A payment's pane shows every value whole: a link longer than the pane
+// is wide (the payment URL of a payment waiting for confirmation) wraps
+// under its label instead of being cut.
+func TestPaymentPaneWrapsLongValues(t *testing.T) {
+	for _, sz := range [][2]int{{80, 24}, {200, 50}} {
+		e := newEnv(t, envOpts{fixed: goldenNow})
+		e.size(sz[0], sz[1])
+		e.init()
+		p := e.payments()
+		var id string
+		for _, r := range p.list.table.Rows() {
+			if r.Status == backend.PaymentConfirmation {
+				id = r.ID
+				break
+			}
+		}
+		require.NotEmpty(t, id, "a payment waiting for confirmation")
+		_, ok := p.list.selectID(id)
+		require.True(t, ok)
+		e.press("enter")
+		require.True(t, p.detail.isOpen())
+		url := p.detail.obj.Confirmation.PaymentURL
+		require.Greater(t, len(url), p.detail.inner()-17, "longer than the room right of the label")
+		v := ansi.Strip(e.view(sz[0], sz[1]))
+		if !strings.Contains(v, "Payment URL") { // below the pane's fold: scroll to it
+			for i := 0; i < 40 && !strings.Contains(v, "Payment URL "); i++ {
+				e.press("j")
+				v = ansi.Strip(e.view(sz[0], sz[1]))
+			}
+		}
+		assert.Equal(t, url, paneValue(v, "Payment URL"), "%dx%d", sz[0], sz[1])
+		assert.NotContains(t, v, "…", "%dx%d: no value is cut", sz[0], sz[1])
+	}
 }

@@ -67,7 +67,7 @@ func TestQRCodeOfAResultScansOnEveryTerminal(t *testing.T) {
 // So does the code in the sticker pane.
 func TestQRCodeOfAStickerScansOnEveryTerminal(t *testing.T) {
 	for _, c := range qrCases() {
-		lines := qrLines(c.th, qrLink, 60)
+		lines := qrLines(c.th, qrLink, 60, 80)
 		require.NotEmpty(t, lines)
 		got, err := qrtest.DecodeScreen(lines, c.term)
 		if assert.NoError(t, err, "theme dark=%v noColor=%v on a %s terminal", c.th.Dark, c.th.NoColor, c.term) {

@@ -359,7 +359,7 @@ func (t *Refunds) detailLines() []string {
 	d := t.detail
 	r := d.obj
 	c := textsafe.Clean
-	f := &fields{theme: th, labelW: 14}
+	f := &fields{theme: th, labelW: 14, width: d.inner()}
 	if d.loading && len(r.Raw) == 0 {
 		f.line(th.Muted.Render("reading the full refund…"))
 	}

@@ -318,7 +318,7 @@ func (t *Stickers) detailLines() []string {
 	d := t.detail
 	s := d.obj
 	c := textsafe.Clean
-	f := &fields{theme: th, labelW: 16}
+	f := &fields{theme: th, labelW: 16, width: d.inner()} // the payload wraps, whole
 	if d.loading && len(s.Raw) == 0 {
 		f.line(th.Muted.Render("reading the full sticker…"))
 	}
@@ -342,14 +342,16 @@ func (t *Stickers) detailLines() []string {
 	f.add("Merchant", c(s.MerchantID))
 	f.add("Payload", c(s.Payload))
 	f.heading("QR code")
-	f.lines = append(f.lines, qrLines(th, s.Payload, paneBody(d.h))...)
+	f.lines = append(f.lines, qrLines(th, s.Payload, paneBody(d.h), d.inner())...)
 	return f.lines
 }
 
 // qrLines draws payload as a QR code for the theme (qrLook: black on
-// white when colours may be used, else in the terminal's own colours). room is the lines the pane
-// shows: a code taller than that cannot be scanned whole, and says so.
-func qrLines(th ui.Theme, payload string, room int) []string {
+// white when colours may be used, else in the terminal's own colours).
+// room is the lines the pane shows: a code taller than that cannot be
+// scanned whole, and says so, in lines wrapped to width (the code's own
+// lines are never wrapped).
+func qrLines(th ui.Theme, payload string, room, width int) []string {
 	if payload == "" {
 		return []string{th.Muted.Render("no payload: the service gave none")}
 	}
@@ -359,9 +361,13 @@ func qrLines(th ui.Theme, payload string, room int) []string {
 	}
 	lines := code.Draw(qr.Options{}, qrLook(th))
 	if code.Height() > room {
-		lines = append([]string{th.Warning.Render(fmt.Sprintf(
-			"The code needs %d lines and this pane shows %d: make the window %d lines taller to scan it.",
-			code.Height(), room, code.Height()-room))}, lines...)
+		warn := fmt.Sprintf("The code needs %d lines and this pane shows %d: make the window %d lines taller to scan it.",
+			code.Height(), room, code.Height()-room)
+		var head []string
+		for _, l := range ui.WrapWords(warn, width) {
+			head = append(head, th.Warning.Render(l))
+		}
+		lines = append(head, lines...)
 	}
 	return lines
 }

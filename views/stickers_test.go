@@ -1,6 +1,7 @@
 package views
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -49,4 +50,56 @@ func TestStickersWithoutV2SaysWhy(t *testing.T) {
 	v := ansi.Strip(e.view(80, 24))
 	assert.Contains(t, strings.Join(strings.Fields(v), " "), "exist only in its current (v2) interface")
 	assert.Zero(t, e.count.pages.Load(), "nothing is asked of a v1-only service")
+}
+
+// The sticker's pane shows its payload whole: the line is wrapped under
+// its label, never cut, at 80x24 (the pane instead of the list) and at
+// 200x50 (beside it); Y copies it whole too (TestCopyMoreStickers).
+func TestGoldenStickerPaneShowsThePayloadWhole(t *testing.T) {
+	for _, sz := range [][2]int{{80, 24}, {200, 50}} {
+		e := newEnv(t, envOpts{tab: NewStickers, fixed: goldenNow})
+		e.size(sz[0], sz[1])
+		e.init()
+		e.press("enter")
+		s := e.stickers()
+		require.True(t, s.detail.isOpen())
+		payload := s.detail.obj.Payload
+		require.Greater(t, len(payload), 80, "a payload longer than the pane is wide")
+		v := ansi.Strip(e.view(sz[0], sz[1]))
+		assert.Equal(t, payload, paneValue(v, "Payload"), "%dx%d: the payload whole", sz[0], sz[1])
+		goldenCheck(t, fmt.Sprintf("stickers_pane_payload_%dx%d", sz[0], sz[1]), v)
+	}
+}
+
+// paneValue is the value of a pane's field as the screen shows it: the
+// text right of its label and the lines wrapped under it (blank where the
+// label is), joined.
+func paneValue(screen, label string) string {
+	var out strings.Builder
+	from, col := -1, -1
+	for _, l := range strings.Split(screen, "\n") {
+		r := []rune(l)
+		if col < 0 {
+			i := strings.Index(l, label+" ")
+			if i < 0 {
+				continue
+			}
+			from = len([]rune(l[:i]))
+			col = from + len([]rune(label))
+			for col < len(r) && r[col] == ' ' {
+				col++
+			}
+			out.WriteString(strings.TrimRight(string(r[col:]), " "))
+			continue
+		}
+		if len(r) <= col || strings.TrimSpace(string(r[from:col])) != "" {
+			break
+		}
+		next := strings.TrimRight(string(r[col:]), " ")
+		if next == "" {
+			break
+		}
+		out.WriteString(next)
+	}
+	return out.String()
 }

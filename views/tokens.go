@@ -581,7 +581,7 @@ func (t *Tokens) detailLines() []string {
 	d := t.detail
 	v := d.obj
 	c := textsafe.Clean
-	f := &fields{theme: th, labelW: 14}
+	f := &fields{theme: th, labelW: 14, width: d.inner()}
 	if d.loading && v.read == nil {
 		f.line(th.Muted.Render("reading the token…"))
 	}

@@ -165,6 +165,7 @@ func (c *core[T]) replace(it int32, r T) (changed, matchChanged bool) {
 	c.items[it] = r
 	if changed {
 		delete(c.render.rows, it)
+		c.measure(r)
 	}
 	// Keep may read fields that no cell shows: with one on, the row is
 	// tested even when its text is the same.

@@ -32,9 +32,14 @@ import (
 type Column[T any] struct {
 	Key   string // names the column for SortBy
 	Title string // the header text
-	// Width is the minimum width in cells. Flex is the column's share of the
+	// Width is the minimum width in cells. Flex > 0 lets the column take
 	// width left over once every shown column has its minimum and the
-	// columns sized by their content have what they need (0 = fixed).
+	// columns sized by their content have what they need: as much as its
+	// widest cell loaded so far needs, shared with the other Flex columns
+	// in proportion to what each lacks when there is not enough (by Flex
+	// before any row has arrived). 0 = fixed at Width, unless width is
+	// still left over once every Flex column has what it needs: then a
+	// fixed column whose cells are cut takes what they need, too.
 	Width, Flex int
 	// MaxWidth, when above 0, sizes the column by its content: it gets the
 	// width of its widest cell loaded so far (and of its title), at least
@@ -313,10 +318,13 @@ func (m *Model[T]) SelectByID(id string) bool {
 
 // Redraw drops the cached drawing of the row with this id, for a cell
 // whose text depends on state outside the row (an action under way on it);
-// the next View draws it again. Unknown ids are ignored.
+// the next View draws it again, and its cells are measured again (a
+// column sized by its content widens for a longer text). Unknown ids are
+// ignored.
 func (m *Model[T]) Redraw(id string) {
 	if it, ok := m.c.index[id]; ok {
 		delete(m.c.render.rows, it)
+		m.c.measure(m.c.items[it])
 	}
 }
 

@@ -78,7 +78,11 @@ func (c *core[T]) invalidate() {
 // minimum width, the columns with the lowest Priority are dropped while the
 // minimums (and the one-cell gaps) do not fit, the columns sized by their
 // content grow to what they need (highest Priority first), and what is
-// left over is shared by Flex.
+// left over goes to the Flex columns whose cells are cut, in proportion
+// to what each lacks and never beyond its widest cell, then likewise to
+// the fixed columns whose cells are cut (before any row is measured, the
+// Flex columns share it by Flex). Width no column needs stays blank at
+// the right.
 func (c *core[T]) relayout() {
 	c.layout = fitContent(c.cols, c.content, c.width-min(c.width, gutterWidth))
 	c.invalidate()
@@ -142,7 +146,17 @@ func fitContent[T any](cols []Column[T], content contentWidths, avail int) []pla
 		out[best].width += add
 		spare -= add
 	}
+	if spare > 0 && len(content) == len(cols) {
+		// The Flex columns first, then the fixed ones whose cells are cut;
+		// what is left over stays blank at the right: no column needs it.
+		isFlex := func(c *Column[T]) bool { return c.Flex > 0 }
+		isFixed := func(c *Column[T]) bool { return c.Flex <= 0 && c.MaxWidth <= 0 }
+		spare = shareByNeed(cols, content, out, spare, isFlex)
+		spare = shareByNeed(cols, content, out, spare, isFixed)
+		flex = 0
+	}
 	if spare > 0 && flex > 0 {
+		// No row measured yet: the Flex columns share the rest.
 		given := 0
 		for j := range out {
 			f := max(cols[out[j].col].Flex, 0)
@@ -158,6 +172,44 @@ func fitContent[T any](cols []Column[T], content contentWidths, avail int) []pla
 		}
 	}
 	return out
+}
+
+// shareByNeed gives the spare width to the columns of one kind whose
+// widest cell is cut, in proportion to what each lacks, none beyond what
+// its widest cell (or title) needs; it returns the width left over.
+func shareByNeed[T any](cols []Column[T], content contentWidths, out []placed, spare int, kind func(*Column[T]) bool) int {
+	if spare <= 0 {
+		return spare
+	}
+	lack := make([]int, len(out))
+	total := 0
+	for j := range out {
+		if kind(&cols[out[j].col]) {
+			lack[j] = max(want(cols, content, out[j].col)-out[j].width, 0)
+			total += lack[j]
+		}
+	}
+	if total <= spare {
+		for j := range out {
+			out[j].width += lack[j]
+		}
+		return spare - total
+	}
+	given := 0
+	for j := range out {
+		add := spare * lack[j] / total
+		out[j].width += add
+		lack[j] -= add
+		given += add
+	}
+	for j := 0; given < spare; j = (j + 1) % len(out) {
+		if lack[j] > 0 {
+			out[j].width++
+			lack[j]--
+			given++
+		}
+	}
+	return 0
 }
 
 // View draws the header and the rows on screen: exactly Height lines of
