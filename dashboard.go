@@ -199,7 +199,6 @@ func openSession(ctx context.Context, s settings, sys system, now time.Time) (_ 
 	return sess, nil
 }
 
-
 // runDashboard is `paydash` without a subcommand.
 func runDashboard(ctx context.Context, args []string, stdout, stderr io.Writer, sys system) int {
 	s, err := loadSettings(args, sys)
