@@ -412,7 +412,7 @@ func TestOpenSessionOnTheSandbox(t *testing.T) {
 		"the sandbox's merchants, with its names")
 	assert.Equal(t, "1002", sess.scope.MerchantID)
 	assert.Equal(t, time.Date(2026, 11, 21, 0, 0, 0, 0, time.Local), sess.scope.Start)
-	assert.Equal(t, now.Add(time.Hour), sess.scope.End)
+	assert.Equal(t, now.Add(time.Minute), sess.scope.End, "a rolling period: it ends at the service's now at every refresh")
 	assert.Equal(t, "today", sess.scope.Preset)
 	assert.Equal(t, filepath.Join(ts.home, ".local", "state", "paydash", "sandbox-journal.jsonl"), sess.journal.Path())
 	require.NoError(t, sess.journal.Record(journal.Entry{Action: "capture", Phase: journal.PhaseSent, ObjectID: "1"}))

@@ -397,6 +397,9 @@ type terminal struct {
 	vt     *vt
 	exited chan struct{}
 	code   int
+	// drained is closed once copyAll read the pseudo-terminal to its end:
+	// the program may exit before its last output was read.
+	drained chan struct{}
 
 	rawMu sync.Mutex
 	raw   []byte // the last rawKeep bytes of output
@@ -420,7 +423,7 @@ func startInTerminal(t *testing.T, bin string, args, env []string, dir string) *
 	}
 	f, err := pty.StartWithSize(cmd, &pty.Winsize{Rows: e2eRows, Cols: e2eCols})
 	require.NoError(t, err)
-	term := &terminal{cmd: cmd, pty: f, vt: newVT(e2eCols, e2eRows), exited: make(chan struct{})}
+	term := &terminal{cmd: cmd, pty: f, vt: newVT(e2eCols, e2eRows), exited: make(chan struct{}), drained: make(chan struct{})}
 	go term.copyAll(f)
 	go func() {
 		err := cmd.Wait()
@@ -443,6 +446,7 @@ func startInTerminal(t *testing.T, bin string, args, env []string, dir string) *
 // copyAll reads the pseudo-terminal until it closes (EIO once the program
 // exits on Linux), into the screen and the raw log.
 func (tm *terminal) copyAll(src *os.File) {
+	defer close(tm.drained)
 	buf := make([]byte, 32*1024)
 	for {
 		k, err := src.Read(buf)
@@ -474,6 +478,15 @@ func (tm *terminal) tailIf(cond bool) string {
 // rawTail is the end of the program's output with escape sequences removed,
 // for messages about a program that went wrong.
 func (tm *terminal) rawTail() string {
+	select {
+	case <-tm.exited:
+		// All of an exited program's output, its last words included.
+		select {
+		case <-tm.drained:
+		case <-time.After(10 * time.Second):
+		}
+	default:
+	}
 	tm.rawMu.Lock()
 	defer tm.rawMu.Unlock()
 	s := ansi.Strip(string(tm.raw))

@@ -15,6 +15,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"paydash/backend"
+	"paydash/backend/money"
 	"paydash/backend/sandbox"
 )
 
@@ -122,4 +123,33 @@ func TestAServiceThatDoesNotAnnounceASandboxIsLive(t *testing.T) {
 	defer cancel()
 	require.Error(t, b.Probe(ctx))
 	assert.False(t, b.Describe().Sandbox, "no answer, no word: live")
+}
+
+// A payment made on the service's clock, which runs ahead of this
+// machine's, has its refunds read up to the service's now, not up to a
+// "now" here that is before the payment was made.
+func TestRefundsOfAPaymentMadeAheadOfTheClockHere(t *testing.T) {
+	srv := startSandbox(t)
+	ctx := context.Background()
+	_, err := srv.Store().Advance(70 * time.Minute) // a tester moved the sandbox on
+	require.NoError(t, err)
+	cfg := configs(t, srv, srv.BaseURL())["v2"]
+	laptop := &laptopClock{t: srv.Store().Now().Add(-70 * time.Minute)}
+	cfg.Now = laptop.Now
+	b, err := backend.Open(cfg)
+	require.NoError(t, err)
+	require.NoError(t, b.Probe(ctx))
+
+	st := srv.Store()
+	m, ok := st.Merchant(cfg.MerchantIDs[0])
+	require.True(t, ok)
+	amount := money.Amount{Value: money.MustParse("250"), Currency: m.Currencies[0]}
+	made, err := st.CreatePayment(sandbox.PaymentRequest{MerchantID: m.ID, Amount: &amount,
+		PaymentMethod: sandbox.MethodBankCard, Card: &sandbox.CardData{PAN: "4111111111111111", Expiry: "12/30", CVC: "123"}})
+	require.NoError(t, err)
+	p, err := b.GetPayment(ctx, made.ID)
+	require.NoError(t, err)
+	require.True(t, p.Created.After(laptop.Now()), "made after the clock here says now")
+	_, err = b.RefundsOfPayment(ctx, p)
+	assert.NoError(t, err)
 }

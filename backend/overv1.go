@@ -89,7 +89,7 @@ func (b *overV1) guard(a Action, op string) error {
 // spec has no "who am I", but listing payments is open to every role and
 // listing refunds only to an Accountant.
 func (b *overV1) Probe(ctx context.Context) error {
-	today := v1.DateOf(time.Now())
+	today := v1.DateOf(b.ServiceNow())
 	f := v1.PaymentFilter{PeriodFrom: today, PeriodTo: today, State: v1.StateProcessing}
 	if len(b.desc.MerchantIDs) > 0 {
 		f.SiteAlias = b.desc.MerchantIDs[0]

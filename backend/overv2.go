@@ -193,7 +193,13 @@ func (b *overV2) RefundsOfPayment(ctx context.Context, p Payment) ([]Refund, err
 		}
 		p = full
 	}
-	params := v2.ListParams{MerchantID: p.MerchantID, Start: p.Created, End: time.Now().Add(time.Hour)}
+	// Up to the service's now (a clock here may be behind it: a payment
+	// made "later" than this machine's now is no error), and an hour on.
+	end := b.ServiceNow().Add(time.Hour)
+	if !end.After(p.Created) {
+		end = p.Created.Add(time.Hour)
+	}
+	params := v2.ListParams{MerchantID: p.MerchantID, Start: p.Created, End: end}
 	var out []Refund
 	for r, err := range b.api.Refunds.All(ctx, params) {
 		if err != nil {
@@ -486,7 +492,7 @@ func (b *overV2) Probe(ctx context.Context) error {
 		return &Error{Kind: KindInvalid, Op: "open the dashboard", Interface: V2,
 			Message: "no merchant is configured; give --merchant or merchants in the config file"}
 	}
-	end := time.Now()
+	end := b.ServiceNow()
 	_, _, err := b.api.Payments.List(ctx, v2.ListParams{
 		MerchantID: b.desc.MerchantIDs[0], Start: end.Add(-time.Second), End: end})
 	if err != nil {

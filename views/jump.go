@@ -169,7 +169,13 @@ func (t *Payments) startJump(query string) tea.Cmd {
 	s.hintOther = "it may be another merchant's: " + mk + " switches the merchant"
 	s.hintOlder = "it may be older, or another merchant's: search by its id, or choose the merchant (" + mk +
 		") or a period (" + pk + ") that holds it"
-	s.top = jumpDayStart(t.d.now()).Add(jumpDay)
+	// From today, or from the period's end when that is later: a rolling
+	// period ends at the service's now, which a clock here may be behind.
+	from := t.d.now()
+	if t.scope.End.After(from) {
+		from = t.scope.End
+	}
+	s.top = jumpDayStart(from).Add(jumpDay)
 	s.bottom = s.top.AddDate(0, 0, -jumpBackDays)
 	s.reached = s.top
 	// The scope's period needs no second look when all of it is loaded
