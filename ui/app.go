@@ -252,9 +252,13 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			a.setError(msg.err, "", false, now)
 		}
 		// The first answer told the service's time: a rolling period
-		// computed on a clock here that is a day off starts again.
-		if s := a.scope.At(a.serviceNow()); !s.Start.Equal(a.scope.Start) {
+		// computed on a clock here that is a day off starts again; one
+		// that only ends earlier than the service's now reads up to it.
+		switch s := a.scope.At(a.serviceNow()); {
+		case !s.Start.Equal(a.scope.Start):
 			cmds = append(cmds, a.setScope(s, now)...)
+		case !s.End.Equal(a.scope.End):
+			cmds = append(cmds, a.refresh(false, now))
 		}
 	case OpenModalMsg:
 		if msg.Modal != nil && a.modal == nil {

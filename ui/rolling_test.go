@@ -74,3 +74,13 @@ func TestPresetsAreComputedOnTheServicesClock(t *testing.T) {
 	assert.Equal(t, time.Date(2026, 11, 22, 0, 0, 0, 0, time.UTC), s.Start, "the service's today")
 	assert.Equal(t, svc.t.Add(presetLead), s.End)
 }
+
+// When the first answer shows the service's clock ahead of the one here
+// on the same day, the active tab reads up to the service's now at once,
+// not at the first periodic refresh.
+func TestTheFirstAnswerMovesTheEndOfARollingPeriod(t *testing.T) {
+	svc := &serviceClock{t: t0.Add(70 * time.Minute)}
+	ta := newTestApp(t, withServiceClock(svc)) // the probe answered
+	assert.Equal(t, svc.t.Add(presetLead), ta.scope.End)
+	assert.Equal(t, time.Date(2026, 11, 15, 0, 0, 0, 0, time.UTC), ta.scope.Start, "the same days")
+}
