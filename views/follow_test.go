@@ -3,6 +3,7 @@ package views
 import (
 	"strings"
 	"testing"
+	"time"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
@@ -155,4 +156,34 @@ func TestThePaymentPaneShowsItsTokensState(t *testing.T) {
 	e.send(ui.RefreshMsg{})
 	view = ansi.Strip(e.view(160, 40))
 	assert.Regexp(t, `Status\s+✗ Revoked`, view[strings.Index(view, "Token"):])
+}
+
+// A refund made "after" the end of the Refunds tab's rolling period (the
+// tab was not shown since the service's clock moved on) is selected when
+// the refresh that moves the period on brings it.
+func TestYourOwnRefundBeyondAStaleRollingPeriodIsSelectedWhenItComes(t *testing.T) {
+	e := newEnv(t, envOpts{fixed: goldenNow})
+	clock := e.srv.Store()
+	e.scope = ui.PresetScope(e.scope.MerchantID, ui.Preset7Days, clock.Now())
+	e.size(100, 24)
+	e.init()
+	rt := withRefundsTab(t, e)
+	_, err := clock.Advance(70 * time.Minute)
+	require.NoError(t, err)
+	e.send(ui.RefreshMsg{Now: clock.Now()}) // the Payments tab moves on; the Refunds tab is not shown
+	paid := e.heldOrPaid(false, "290.00")
+
+	e.act(keys.ActRefund)
+	spec, found := e.confirmSpec()
+	require.True(t, found)
+	e.run(spec.Confirm(money.Amount{Value: money.MustParse("15"), Currency: paid.Amount.Currency}))
+	made, err := e.srv.Store().RefundsOfPayment(paid.ID)
+	require.NoError(t, err)
+	require.Len(t, made, 1)
+
+	var cmd tea.Cmd
+	e.also[0], cmd = e.also[0].Update(ui.RefreshMsg{Now: clock.Now()}) // the user looks at it
+	e.runAlso(0, cmd)
+	assert.Equal(t, made[0].ID, rt.list.table.SelectedID())
+	assert.Zero(t, rt.list.table.NewAbove())
 }

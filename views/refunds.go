@@ -236,28 +236,30 @@ func (t *Refunds) Update(msg tea.Msg) (ui.Tab, tea.Cmd) {
 // onChanged shows a refund made in the Payments tab at once, selected, as
 // the service answered it: the user sees their own refund when they next
 // look here, not behind "↑ 1 new".
+//
+// A rolling period this tab has not moved on since it was last shown may
+// end before the refund was made: the refresh that moves it brings the
+// refund, selected then.
 func (t *Refunds) onChanged(msg changedMsg) tea.Cmd {
-	r, ok := t.refundOfScope(msg)
-	if !ok {
-		return nil
-	}
-	t.list.upsert(r, t.now())
-	t.list.own(r.ID)
-	t.layout()
-	return t.readFacts()
-}
-
-// refundOfScope is the refund msg made, when it belongs to the tab's
-// merchant and period.
-func (t *Refunds) refundOfScope(msg changedMsg) (backend.Refund, bool) {
 	r, ok := msg.madeRefund()
 	if !ok {
-		return r, false
+		return nil
 	}
 	if r.MerchantID == "" {
 		r.MerchantID = msg.over.out.Payment.MerchantID
 	}
-	return r, inScope(t.scope, r.MerchantID, refundTime(r))
+	shown := inScope(t.scope, r.MerchantID, refundTime(r))
+	later := t.scope.Rolling() && (r.MerchantID == "" || r.MerchantID == t.scope.MerchantID)
+	if !shown && !later {
+		return nil
+	}
+	t.list.own(r.ID)
+	if !shown {
+		return nil
+	}
+	t.list.upsert(r, t.now())
+	t.layout()
+	return t.readFacts()
 }
 
 func (t *Refunds) layout() { arrange(t.list, t.detail, t.w, t.h) }
