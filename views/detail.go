@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
 
 	"paydash/keys"
 	"paydash/ui"
@@ -31,7 +32,10 @@ type detail[T any] struct {
 	cancel context.CancelFunc
 
 	raw      bool
-	rawLines []string // built when the raw view opens or the object changes
+	// rawSrc is the raw view's lines as received, built when the raw view
+	// opens or the object changes; rawLines are those lines wrapped to the
+	// pane's width, so that no part of a long line is out of sight.
+	rawSrc, rawLines []string
 	sc, rsc  scroller
 
 	w, h   int
@@ -153,10 +157,36 @@ func (d *detail[T]) set(obj T) {
 }
 
 func (d *detail[T]) rebuildRaw() {
-	d.rawLines = nil
+	d.rawSrc, d.rawLines = nil, nil
 	if d.raw && d.rawOf != nil {
-		d.rawLines = d.rawOf(d.obj)
+		d.rawSrc = d.rawOf(d.obj)
+		d.rawLines = wrapRaw(d.rawSrc, d.inner())
 	}
+}
+
+// wrapRaw breaks the lines longer than width into lines of width, at any
+// character: a raw body is shown exactly, spaces included.
+func wrapRaw(lines []string, width int) []string {
+	if width <= 0 {
+		return lines
+	}
+	var out []string
+	for i, l := range lines {
+		if ansi.StringWidth(l) <= width {
+			if out != nil {
+				out = append(out, l)
+			}
+			continue
+		}
+		if out == nil {
+			out = append(make([]string, 0, len(lines)+8), lines[:i]...)
+		}
+		out = append(out, strings.Split(ansi.Hardwrap(l, width, true), "\n")...)
+	}
+	if out == nil {
+		return lines
+	}
+	return out
 }
 
 // key handles the keys every open pane gives the same meaning: close
@@ -184,7 +214,13 @@ func (d *detail[T]) key(a keys.Action) bool {
 }
 
 // setSize gives the pane its area; border when it is beside the list.
-func (d *detail[T]) setSize(w, h int, border bool) { d.w, d.h, d.border = w, h, border }
+func (d *detail[T]) setSize(w, h int, border bool) {
+	was := d.inner()
+	d.w, d.h, d.border = w, h, border
+	if d.raw && d.inner() != was {
+		d.rawLines = wrapRaw(d.rawSrc, d.inner())
+	}
+}
 
 // inner is the width of the pane's text: its width less the rule on its
 // left when it is beside the list (as scroller.render draws it).
