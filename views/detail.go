@@ -31,12 +31,12 @@ type detail[T any] struct {
 	ctx    context.Context // the reads of this generation
 	cancel context.CancelFunc
 
-	raw      bool
+	raw bool
 	// rawSrc is the raw view's lines as received, built when the raw view
 	// opens or the object changes; rawLines are those lines wrapped to the
 	// pane's width, so that no part of a long line is out of sight.
 	rawSrc, rawLines []string
-	sc, rsc  scroller
+	sc, rsc          scroller
 
 	w, h   int
 	border bool
