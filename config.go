@@ -20,6 +20,7 @@ import (
 	"paydash/backend/money"
 	"paydash/backend/transport"
 	"paydash/keys"
+	"paydash/ui"
 )
 
 // Environment variables (design §7). Secrets come only from here or the
@@ -29,6 +30,7 @@ const (
 	envV1Login    = "PAYDASH_V1_LOGIN"
 	envV1Password = "PAYDASH_V1_PASSWORD"
 	envNoColor    = "NO_COLOR"
+	envColorFGBG  = "COLORFGBG"
 )
 
 // The lists refresh every --refresh: from once a second to once a day.
@@ -74,9 +76,12 @@ type settings struct {
 	// TypedOver is, per currency, the amount above which a confirmation
 	// asks for the last digits of the payment id typed ("*": any other
 	// currency); defaultTypedOver merged with confirm_typed_over.
-	TypedOver  map[string]money.Decimal
-	Keys       keys.Map
-	NoColor    bool
+	TypedOver map[string]money.Decimal
+	Keys      keys.Map
+	NoColor   bool
+	// Dark is the terminal's background as assumed at start (COLORFGBG,
+	// else dark), until the terminal answers the background query.
+	Dark       bool
 	NoMouse    bool     // mouse = false in the config file: the mouse starts off
 	ConfigPath string   // the file read, "" if none
 	Warnings   []string // printed on stderr before the dashboard starts
@@ -185,7 +190,10 @@ func loadSettings(args []string, sys system) (settings, error) {
 	fv.set = map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { fv.set[f.Name] = true })
 
-	s := settings{NoColor: sys.getenv(envNoColor) != "", Keys: keys.Default()}
+	s := settings{NoColor: sys.getenv(envNoColor) != "", Keys: keys.Default(), Dark: true}
+	if dark, known := ui.DarkFromColorFGBG(sys.getenv(envColorFGBG)); known {
+		s.Dark = dark // until the terminal answers the background query
+	}
 
 	// The config file: --config must exist; the default may be missing.
 	var fc fileConfig
@@ -826,6 +834,8 @@ Environment:
   PAYDASH_V1_LOGIN     login of the legacy interface (/api/v1)
   PAYDASH_V1_PASSWORD  its password
   NO_COLOR             when set and not empty, no colours
+  COLORFGBG            "fg;bg" colour numbers some terminals set: a light bg is
+                       assumed light until the terminal answers its colour query
   XDG_CONFIG_HOME, XDG_STATE_HOME   where the config file and the journal live
 
 Secrets come only from the environment or the config file, never from flags.

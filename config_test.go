@@ -78,6 +78,7 @@ v1_password = "file-password"
 	// The file alone.
 	s, err := loadSettings(nil, ts.sys())
 	require.NoError(t, err)
+	assert.True(t, s.Dark, "a dark background is assumed until the terminal says")
 	assert.Equal(t, "https://file.example.com", s.BaseURL)
 	assert.Equal(t, []string{"1001", "1002"}, s.Merchants, "ids may be written as numbers")
 	assert.Equal(t, "1001", s.Merchant)
@@ -92,11 +93,13 @@ v1_password = "file-password"
 	assert.Empty(t, s.Warnings, "a 0600 file holding secrets is fine")
 
 	// The environment over the file.
+	ts.env[envColorFGBG] = "0;15" // black on white
 	ts.env[envV2Token] = "env-token"
 	ts.env[envV1Password] = "env-password"
 	s, err = loadSettings(nil, ts.sys())
 	require.NoError(t, err)
 	assert.Equal(t, "env-token", s.V2Token)
+	assert.False(t, s.Dark, "COLORFGBG says the background is light")
 	assert.Equal(t, "file-login", s.V1Login, "what the environment does not set comes from the file")
 	assert.Equal(t, "env-password", s.V1Password)
 

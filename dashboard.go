@@ -43,6 +43,7 @@ type session struct {
 	warnings []string       // for the dashboard to show once it is up
 	notices  []ui.NoticeMsg // news the dashboard shows in a notice once it is up
 	noColor  bool
+	dark     bool            // the background assumed until the terminal says (COLORFGBG)
 	noMouse  bool            // the mouse starts off (config mouse = false)
 	sandbox  *sandbox.Server // nil on a live service
 	logger   *slog.Logger    // never nil (discards without --log)
@@ -92,7 +93,7 @@ var sandboxOptions = sandbox.Options{Seed: 1, Payments: sandbox.DefaultPayments,
 // (exit 2) when the input is at fault, anything else exits 1. On error
 // everything opened so far is closed.
 func openSession(ctx context.Context, s settings, sys system, now time.Time) (_ *session, err error) {
-	sess := &session{keys: s.Keys, refresh: s.Refresh, noColor: s.NoColor, noMouse: s.NoMouse, typedOver: s.TypedOver,
+	sess := &session{keys: s.Keys, refresh: s.Refresh, noColor: s.NoColor, dark: s.Dark, noMouse: s.NoMouse, typedOver: s.TypedOver,
 		logger: slog.New(slog.DiscardHandler)}
 	defer func() {
 		if err != nil {

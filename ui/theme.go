@@ -2,6 +2,8 @@ package ui
 
 import (
 	"image/color"
+	"strconv"
+	"strings"
 
 	"charm.land/lipgloss/v2"
 
@@ -90,4 +92,22 @@ func NewTheme(dark, noColor bool) Theme {
 	}
 	th.Table.Success, th.Table.Warning, th.Table.Held, th.Table.Danger = th.Success, th.Warning, th.Held, th.Danger
 	return th
+}
+
+// DarkFromColorFGBG reads the COLORFGBG variable some terminals (rxvt,
+// Konsole, iTerm2, …) set: "foreground;background" as colour numbers of
+// the 16-colour palette, the background last. It reports whether the
+// background is dark, and false for known when the value says nothing.
+// It is the guess until the terminal answers the background colour query,
+// which some never do: without it, a light terminal under NO_COLOR would
+// get a QR code drawn for a dark one, inverted.
+func DarkFromColorFGBG(v string) (dark, known bool) {
+	i := strings.LastIndexByte(v, ';')
+	n, err := strconv.Atoi(strings.TrimSpace(v[i+1:]))
+	if v == "" || err != nil || n < 0 || n > 15 {
+		return false, false
+	}
+	// 7 is light grey and 9–15 the bright colours: light backgrounds;
+	// 0–6 and 8 (dark grey) are dark.
+	return n <= 6 || n == 8, true
 }
