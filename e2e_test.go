@@ -93,8 +93,10 @@ func TestEndToEndCaptureAndPartialRefundInATerminal(t *testing.T) {
 	})
 	term.settle()
 	term.send(t, "c")
+	// The confirmation itself (its buttons), not the "preparing" dialog
+	// of the same title: the guard starts when the confirmation opens.
 	term.waitFor(t, "the capture confirmation", func(s string) bool {
-		return strings.Contains(s, "Capture payment "+held.ID)
+		return strings.Contains(s, "Capture payment "+held.ID) && buttonRE.MatchString(s)
 	})
 	time.Sleep(modalGuard + 200*time.Millisecond)
 	term.send(t, "y")
@@ -115,7 +117,7 @@ func TestEndToEndCaptureAndPartialRefundInATerminal(t *testing.T) {
 	term.settle()
 	term.send(t, "R")
 	term.waitFor(t, "the refund confirmation", func(s string) bool {
-		return strings.Contains(s, "Refund payment "+settled.ID)
+		return strings.Contains(s, "Refund payment "+settled.ID) && buttonRE.MatchString(s)
 	})
 	time.Sleep(modalGuard + 200*time.Millisecond)
 	term.send(t, "e")
