@@ -106,13 +106,7 @@ func TestYourOwnNewRefundIsSelectedInTheRefundsTab(t *testing.T) {
 	rt := withRefundsTab(t, e)
 	paid := e.heldOrPaid(false, "290.00")
 
-	e.act(keys.ActRefund)
-	spec, found := e.confirmSpec()
-	require.True(t, found)
-	e.run(spec.Confirm(money.Amount{Value: money.MustParse("15"), Currency: paid.Amount.Currency}))
-	made, err := e.srv.Store().RefundsOfPayment(paid.ID)
-	require.NoError(t, err)
-	require.Len(t, made, 1)
+	made := refundOf(t, e, paid, "15")
 
 	tb := rt.list.table
 	assert.Equal(t, made[0].ID, tb.SelectedID(), "your refund is selected")
@@ -122,7 +116,7 @@ func TestYourOwnNewRefundIsSelectedInTheRefundsTab(t *testing.T) {
 	// Someone else's refund comes with a refresh: it waits above.
 	tb.SetCursor(tb.Filtered() - 1)
 	other := e.heldOrPaid(false, "100.00")
-	_, err = e.srv.Store().CreateRefund(sandbox.RefundRequest{PaymentID: other.ID, Amount: &other.Amount})
+	_, err := e.srv.Store().CreateRefund(sandbox.RefundRequest{PaymentID: other.ID, Amount: &other.Amount})
 	require.NoError(t, err)
 	sel := tb.SelectedID()
 	var cmd tea.Cmd
@@ -173,17 +167,25 @@ func TestYourOwnRefundBeyondAStaleRollingPeriodIsSelectedWhenItComes(t *testing.
 	e.send(ui.RefreshMsg{Now: clock.Now()}) // the Payments tab moves on; the Refunds tab is not shown
 	paid := e.heldOrPaid(false, "290.00")
 
-	e.act(keys.ActRefund)
-	spec, found := e.confirmSpec()
-	require.True(t, found)
-	e.run(spec.Confirm(money.Amount{Value: money.MustParse("15"), Currency: paid.Amount.Currency}))
-	made, err := e.srv.Store().RefundsOfPayment(paid.ID)
-	require.NoError(t, err)
-	require.Len(t, made, 1)
+	made := refundOf(t, e, paid, "15")
 
 	var cmd tea.Cmd
 	e.also[0], cmd = e.also[0].Update(ui.RefreshMsg{Now: clock.Now()}) // the user looks at it
 	e.runAlso(0, cmd)
 	assert.Equal(t, made[0].ID, rt.list.table.SelectedID())
 	assert.Zero(t, rt.list.table.NewAbove())
+}
+
+// refundOf refunds value of the selected payment paid, confirmed as the
+// dialog shows it, and returns the refunds the service then holds of it.
+func refundOf(t *testing.T, e *env, paid sandbox.Payment, value string) []sandbox.Refund {
+	t.Helper()
+	e.act(keys.ActRefund)
+	spec, found := e.confirmSpec()
+	require.True(t, found)
+	e.run(spec.Confirm(money.Amount{Value: money.MustParse(value), Currency: paid.Amount.Currency}))
+	made, err := e.srv.Store().RefundsOfPayment(paid.ID)
+	require.NoError(t, err)
+	require.Len(t, made, 1)
+	return made
 }

@@ -182,8 +182,25 @@ func (e *env) update(msg tea.Msg) tea.Cmd {
 
 // run executes a command and every command that follows from it,
 // synchronously: batches are flattened, messages for the shell are
-// collected, everything else goes back to the tab.
+// collected, everything else goes back to the tab (and to the other tabs
+// of e.also, as the shell hands a message it does not know to every tab).
 func (e *env) run(cmd tea.Cmd) {
+	e.t.Helper()
+	e.settle(cmd, func(m tea.Msg) []tea.Cmd {
+		next := []tea.Cmd{e.update(m)}
+		for i := range e.also {
+			var cmd tea.Cmd
+			e.also[i], cmd = e.also[i].Update(m)
+			next = append(next, e.toAlso(i, cmd))
+		}
+		return next
+	})
+}
+
+// settle runs cmd and what follows until nothing does: batches are
+// flattened, messages for the shell collected, and every other message
+// handed to deliver, whose commands run in turn.
+func (e *env) settle(cmd tea.Cmd, deliver func(tea.Msg) []tea.Cmd) {
 	e.t.Helper()
 	queue := []tea.Cmd{cmd}
 	for steps := 0; len(queue) > 0; steps++ {
@@ -193,20 +210,14 @@ func (e *env) run(cmd tea.Cmd) {
 		if c == nil {
 			continue
 		}
-		msg := c()
-		switch m := msg.(type) {
+		switch m := c().(type) {
 		case nil:
 		case tea.BatchMsg:
 			queue = append(queue, m...)
 		case ui.ToastMsg, ui.ErrorMsg, ui.OpenConfirmMsg, ui.SwitchTabMsg, ui.OpenModalMsg, ui.ActionRefusedMsg, ui.NoticeMsg:
 			e.shell = append(e.shell, m)
 		default:
-			queue = append(queue, e.update(m))
-			for i := range e.also {
-				var cmd tea.Cmd
-				e.also[i], cmd = e.also[i].Update(m)
-				queue = append(queue, e.toAlso(i, cmd))
-			}
+			queue = append(queue, deliver(m)...)
 		}
 	}
 }
@@ -225,26 +236,11 @@ func (e *env) toAlso(i int, cmd tea.Cmd) tea.Cmd {
 		return nil
 	}
 	return func() tea.Msg {
-		queue := []tea.Cmd{cmd}
-		for steps := 0; len(queue) > 0; steps++ {
-			require.Less(e.t, steps, 10000, "commands never settle")
-			c := queue[0]
-			queue = queue[1:]
-			if c == nil {
-				continue
-			}
-			switch m := c().(type) {
-			case nil:
-			case tea.BatchMsg:
-				queue = append(queue, m...)
-			case ui.ToastMsg, ui.ErrorMsg, ui.OpenConfirmMsg, ui.SwitchTabMsg, ui.OpenModalMsg, ui.ActionRefusedMsg, ui.NoticeMsg:
-				e.shell = append(e.shell, m)
-			default:
-				var next tea.Cmd
-				e.also[i], next = e.also[i].Update(m)
-				queue = append(queue, next)
-			}
-		}
+		e.settle(cmd, func(m tea.Msg) []tea.Cmd {
+			var next tea.Cmd
+			e.also[i], next = e.also[i].Update(m)
+			return []tea.Cmd{next}
+		})
 		return nil
 	}
 }
