@@ -22,6 +22,11 @@ func Decode(lines []string, lightInk bool) (string, error) {
 	if err != nil {
 		return "", err
 	}
+	return decodeImage(img)
+}
+
+// decodeImage reads the QR code in an image, as a phone would.
+func decodeImage(img image.Image) (string, error) {
 	bmp, err := gozxing.NewBinaryBitmapFromImage(img)
 	if err != nil {
 		return "", err
@@ -193,13 +198,5 @@ func DecodeScreen(lines []string, t Terminal) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	bmp, err := gozxing.NewBinaryBitmapFromImage(img)
-	if err != nil {
-		return "", err
-	}
-	res, err := qrcode.NewQRCodeReader().Decode(bmp, nil)
-	if err != nil {
-		return "", err
-	}
-	return res.GetText(), nil
+	return decodeImage(img)
 }
