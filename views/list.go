@@ -393,20 +393,23 @@ func (l *pagedList[T]) rescope(load Loader[T], belongs func(T) bool, span [2]tim
 		return
 	}
 	l.moved = true
+	l.oldest = time.Time{} // noted again from the rows that stay
 	l.table.RemoveWhere(func(r *T) bool {
 		if belongs != nil && !belongs(*r) {
 			return true
 		}
-		if l.when == nil || span[0].IsZero() {
+		if l.when == nil {
 			return false
 		}
 		t := l.when(*r)
-		return !t.IsZero() && t.Before(span[0])
+		if !t.IsZero() && !span[0].IsZero() && t.Before(span[0]) {
+			return true
+		}
+		if !t.IsZero() && (l.oldest.IsZero() || t.Before(l.oldest)) {
+			l.oldest = t
+		}
+		return false
 	})
-	l.oldest = time.Time{}
-	for _, r := range l.table.Rows() {
-		l.note([]T{r})
-	}
 }
 
 // note keeps the newest and oldest time of the loaded rows.
@@ -526,14 +529,15 @@ func (l *pagedList[T]) dropGone(read []T, done bool) {
 		return
 	}
 	l.table.RemoveWhere(func(r *T) bool {
-		if _, ok := seen[l.rowID(*r)]; ok {
-			return false
+		if !done {
+			// The time first: most loaded rows are older than the
+			// place read, and a time costs less than an id's lookup.
+			if t := l.when(*r); t.IsZero() || !t.After(bound) {
+				return false
+			}
 		}
-		if done {
-			return true
-		}
-		t := l.when(*r)
-		return !t.IsZero() && t.After(bound)
+		_, ok := seen[l.rowID(*r)]
+		return !ok
 	})
 }
 
