@@ -52,16 +52,15 @@ type Payments struct {
 	acts *tracker
 	via  backend.Interface
 	// memo remembers the tokens the payments read used, for the Tokens tab;
-	// paneToken is the read of the pane's payment's token: its id, and
-	// what went wrong (its state goes to memo).
-	paneToken struct {
-		id      string
-		loading bool
-		err     error
-	}
 	// tokenMerchant is the merchant of a token revoked from the pane.
 	memo          tokenMemo
 	tokenMerchant map[string]string
+	// paneToken is the read of the pane's payment's token: its id, and
+	// what went wrong (its state goes to memo).
+	paneToken struct {
+		id  string
+		err error
+	}
 
 	// dialogs holds the dialog a key opens, for the shell to open at once
 	// (ui.DialogOpener).
@@ -466,7 +465,7 @@ func (t *Payments) loadToken() tea.Cmd {
 	if tk == nil || tk.ID == "" {
 		return nil
 	}
-	t.paneToken.id, t.paneToken.loading = tk.ID, true
+	t.paneToken.id = tk.ID
 	owner, gen, src, id, merchant := t.owner, t.detail.gen, t.src, tk.ID, t.paneMerchant()
 	ctx := t.detail.readContext()
 	return func() tea.Msg {
@@ -480,7 +479,6 @@ func (t *Payments) onPaneToken(msg paneTokenMsg) tea.Cmd {
 	if msg.owner != t.owner || !t.detail.current(msg.gen) {
 		return nil
 	}
-	t.paneToken.loading = false
 	if msg.err != nil {
 		if !cancelled(msg.err) {
 			t.paneToken.err = msg.err
