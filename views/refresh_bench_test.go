@@ -1,0 +1,39 @@
+package views
+
+import (
+	"fmt"
+	"testing"
+	"time"
+
+	"paydash/backend"
+)
+
+// A refresh of a long list: the two newest pages read again, applied to
+// 100,000 loaded rows. refresh is what a refresh costs now (new and
+// changed rows put in, and the loaded rows it read the place of and did
+// not find taken out: dropGone); baseline is the putting in alone
+// (datatable.Upsert), what a refresh cost before rows could leave.
+// Compare the two of one run:
+//
+//	go test ./views -run '^$' -bench RefreshList -benchmem
+func BenchmarkRefreshList(b *testing.B) {
+	rows := benchPayments(benchRows + 200)
+	read := rows[:200] // the refresh's two pages: 100 new rows, 100 loaded
+	now := time.Date(2026, 11, 20, 12, 0, 0, 0, time.UTC)
+	b.Run(fmt.Sprintf("refresh/rows=%d", benchRows), func(b *testing.B) {
+		l := benchList(rows[100:])
+		l.pages = 1000
+		b.ReportAllocs()
+		for b.Loop() {
+			l.rgen++
+			l.onRefresh(refreshMsg[backend.Payment]{list: l.id, gen: l.gen, rgen: l.rgen, rows: read}, now)
+		}
+	})
+	b.Run(fmt.Sprintf("baseline/rows=%d", benchRows), func(b *testing.B) {
+		l := benchList(rows[100:])
+		b.ReportAllocs()
+		for b.Loop() {
+			l.table.Upsert(read, now)
+		}
+	})
+}
