@@ -528,18 +528,28 @@ func (l *pagedList[T]) dropGone(read []T, done bool) {
 	if !done && (!ordered || bound.IsZero()) {
 		return
 	}
-	l.table.RemoveWhere(func(r *T) bool {
-		if !done {
-			// The time first: most loaded rows are older than the
-			// place read, and a time costs less than an id's lookup.
-			if t := l.when(*r); t.IsZero() || !t.After(bound) {
-				return false
-			}
-		}
+	missing := func(r *T) bool {
 		_, ok := seen[l.rowID(*r)]
 		return !ok
+	}
+	if done {
+		l.table.RemoveWhere(missing)
+		return
+	}
+	// Newest first, until well past the place read: the rows older than
+	// it are most of a long list, and none of them is looked at.
+	l.table.RemoveNewest(pastRun, func(r *T) (gone, past bool) {
+		if t := l.when(*r); t.IsZero() || !t.After(bound) {
+			return false, !t.IsZero()
+		}
+		return missing(r), false
 	})
 }
+
+// pastRun is how many rows in a row older than a refresh's place read
+// end the look for rows that left: rows arrive newest first, but a row
+// put in from elsewhere (an action's answer) may sit among older ones.
+const pastRun = 256
 
 // upsert puts one row read elsewhere (an action's answer, a detail) into
 // the list, if it belongs here and to the loaded part of it.

@@ -68,6 +68,33 @@ func (m *Model[T]) RemoveWhere(gone func(*T) bool) int {
 	return m.Remove(ids...)
 }
 
+// RemoveNewest is RemoveWhere over the rows in the order they arrived,
+// the last arrivals first (a refresh's rows come in at the top, pages at
+// the bottom: for a list read newest first, that is newest first). look
+// says of a row whether to remove it, and whether it is past the part
+// looked at (older than what a refresh read); the walk stops after
+// pastRun rows in a row are past, so its cost follows the rows refreshed,
+// not the rows loaded. It returns how many went.
+func (m *Model[T]) RemoveNewest(pastRun int, look func(*T) (gone, past bool)) int {
+	c := m.c
+	var ids []string
+	run := 0
+	for _, it := range c.natural {
+		gone, past := look(&c.items[it])
+		if gone {
+			ids = append(ids, c.id(c.items[it]))
+		}
+		if !past {
+			run = 0
+			continue
+		}
+		if run++; run >= pastRun {
+			break
+		}
+	}
+	return m.Remove(ids...)
+}
+
 // Matches reports whether r would be shown under the current filter (true
 // when there is none), without storing it.
 func (m Model[T]) Matches(r T) bool {

@@ -48,3 +48,34 @@ func TestRemovingTheSelectedRowSelectsTheOneInItsPlace(t *testing.T) {
 	m.Remove(rows[3].ID, rows[4].ID)
 	assert.Equal(t, rows[1].ID, m.SelectedID(), "the last row gone: the one above it")
 }
+
+// RemoveNewest looks at the rows newest arrival first and stops after a
+// run of rows past the part looked at: rows beyond it are not looked at,
+// even ones look would remove.
+func TestRemoveNewestStopsAfterARunOfPastRows(t *testing.T) {
+	m := New(Config[payment]{ID: paymentID, Columns: paymentColumns()})
+	m.SetSize(100, 11)
+	older := makePayments(10, 30) // a page
+	m.SetRows(older)
+	newer := makePayments(0, 10) // a refresh's rows, at the top
+	m.Upsert(newer, time.Time{})
+	drop := map[string]bool{newer[2].ID: true, newer[7].ID: true, older[25].ID: true}
+	isNewer := map[string]bool{}
+	for _, p := range newer {
+		isNewer[p.ID] = true
+	}
+	looked := 0
+	n := m.RemoveNewest(3, func(p *payment) (gone, past bool) {
+		looked++
+		return drop[p.ID], !isNewer[p.ID]
+	})
+	assert.Equal(t, 2, n, "the two among the newer rows")
+	assert.Equal(t, 13, looked, "the ten newer rows and a run of three past them")
+	assert.Equal(t, 38, m.Len())
+	ids := map[string]bool{}
+	for _, r := range m.Rows() {
+		ids[r.ID] = true
+	}
+	assert.True(t, ids[older[25].ID], "not looked at: stays")
+	assert.False(t, ids[newer[2].ID])
+}
