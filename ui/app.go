@@ -251,14 +251,13 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		if msg.err != nil {
 			a.setError(msg.err, "", false, now)
 		}
-		// The first answer told the service's time: a rolling period
-		// computed on a clock here that is a day off starts again; one
-		// that only ends earlier than the service's now reads up to it.
-		switch s := a.scope.At(a.serviceNow()); {
-		case !s.Start.Equal(a.scope.Start):
-			cmds = append(cmds, a.setScope(s, now)...)
-		case !s.End.Equal(a.scope.End):
-			cmds = append(cmds, a.refresh(false, now))
+		// The first answer told the service's time. A rolling period
+		// computed on a clock here that is behind the service's (its end
+		// is before the service's now) or a day off starts again, so the
+		// first screen shows the newest rows on top; one the clocks agree
+		// on within its lead stays.
+		if at := a.serviceNow(); a.scope.Rolling() && (!at.Before(a.scope.End) || !a.scope.At(at).Start.Equal(a.scope.Start)) {
+			cmds = append(cmds, a.setScope(a.scope.At(at), now)...)
 		}
 	case OpenModalMsg:
 		if msg.Modal != nil && a.modal == nil {

@@ -6,6 +6,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"paydash/keys"
 )
 
 // serviceClock is the service's clock as the tests move it: another than
@@ -76,11 +78,32 @@ func TestPresetsAreComputedOnTheServicesClock(t *testing.T) {
 }
 
 // When the first answer shows the service's clock ahead of the one here
-// on the same day, the active tab reads up to the service's now at once,
-// not at the first periodic refresh.
+// by more than the period's lead, the tabs load again up to the service's
+// now, so the first screen has the newest rows on top (not "↑ N new");
+// clocks that agree within the lead change nothing.
 func TestTheFirstAnswerMovesTheEndOfARollingPeriod(t *testing.T) {
 	svc := &serviceClock{t: t0.Add(70 * time.Minute)}
-	ta := newTestApp(t, withServiceClock(svc)) // the probe answered
-	assert.Equal(t, svc.t.Add(presetLead), ta.scope.End)
-	assert.Equal(t, time.Date(2026, 11, 15, 0, 0, 0, 0, time.UTC), ta.scope.Start, "the same days")
+	clock := &fakeClock{t: t0}
+	cfg := Config{Scope: PresetScope("10000001", Preset7Days, t0), Now: clock.Now, ServiceNow: svc.Now,
+		Keys: keys.Default(), NoColor: true, Dark: true, Service: sandboxBackend()}
+	tab := newFakeTab("Payments")
+	cfg.Tabs = []Tab{tab}
+	app := New(cfg)
+	app.loc = time.UTC
+	app.Init()
+	tab.reset()
+	app.Update(probeDoneMsg{})
+	got := msgsOf[ScopeMsg](tab)
+	require.Len(t, got, 1, "the tabs load again")
+	assert.Equal(t, svc.t.Add(presetLead), got[0].Scope.End)
+	assert.Equal(t, time.Date(2026, 11, 15, 0, 0, 0, 0, time.UTC), got[0].Scope.Start, "the same days")
+
+	svc.t = t0.Add(30 * time.Second) // within the lead
+	app2 := New(cfg)
+	app2.loc = time.UTC
+	app2.Init()
+	tab.reset()
+	app2.Update(probeDoneMsg{})
+	assert.Empty(t, msgsOf[ScopeMsg](tab), "nothing to load again")
+	assert.Empty(t, msgsOf[RefreshMsg](tab))
 }
