@@ -87,7 +87,7 @@ type Backend interface {
 type Description struct {
 	// Sandbox: no real money is at stake. The embedded sandbox
 	// (Config.Sandbox), or a service that announced itself as a paydash
-	// sandbox in an answer (docs/sandbox.md); any other service is live.
+	// sandbox in an answer (docs/service.md); any other service is live.
 	Sandbox     bool
 	BaseURL     string
 	Host        string

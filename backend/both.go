@@ -5,9 +5,10 @@ import (
 	"errors"
 )
 
-// overBoth serves the Backend when both interfaces are configured (design
-// §3): v2 serves the lists and the actions, v1 adds its view of a payment
-// and serves what only it has (transfers, registers, documents).
+// overBoth serves the Backend when both interfaces are configured
+// (docs/architecture.md): v2 serves the lists and the actions, v1 adds its
+// view of a payment and serves what only it has (transfers, registers,
+// documents).
 type overBoth struct {
 	*overV2
 	legacy *overV1

@@ -37,7 +37,7 @@ func serverState(statuses []PaymentStatus) string {
 	return state
 }
 
-// v1StateOf is the legacy state a status shows as (design §4).
+// v1StateOf is the legacy state a status shows as (docs/service.md).
 func v1StateOf(s PaymentStatus) string {
 	for state, status := range v1States {
 		if status == s {

@@ -26,7 +26,8 @@ const needV2 = "the legacy interface cannot do this; set PAYDASH_V2_TOKEN to use
 // v2Only are the actions that exist only in v2.
 var v2Only = []Action{ActionRevokeToken, ActionToggleSticker, ActionCreateInvoice, ActionCreateSticker, ActionCreateTokenization}
 
-// accountantOnly are what a v1 Cashier may not do (spec part 5).
+// accountantOnly are what a v1 Cashier may not do (docs/service.md, the
+// roles).
 var accountantOnly = []Action{ActionCapture, ActionCancelHold, ActionRefund, ReadRefunds, ReadRegisters}
 
 func openV1(cfg Config, host string, ans *answers) (*overV1, error) {
@@ -486,7 +487,7 @@ func (b *overV1) CreateTokenizationLink(context.Context, TokenizationLinkRequest
 
 // --- conversions ---------------------------------------------------------
 
-// v1States maps the legacy states onto the v2 names (design §4). CANCELLED
+// v1States maps the legacy states onto the v2 names (docs/service.md). CANCELLED
 // covers both Cancelled and Rejected; a failure code tells them apart.
 var v1States = map[string]PaymentStatus{
 	v1.StateInitiated: PaymentPending, v1.StateProcessing: PaymentConfirmation, v1.StateHold: PaymentAuthorized,

@@ -14,7 +14,8 @@ const (
 	V1 Interface = "v1" // the legacy signed interface, login and password
 )
 
-// PaymentStatus uses the v2 names; a v1 State maps onto them (design §4).
+// PaymentStatus uses the v2 names; a v1 State maps onto them
+// (docs/service.md).
 type PaymentStatus string
 
 const (

@@ -39,22 +39,19 @@ const (
 	ActJump    Action = "jump"
 	ActFilter  Action = "filter"
 	ActCopyID  Action = "copy_id"
-	// Issue 11: sort by a column, reverse it, and copy another field.
+	// Sort by a column, reverse it, and copy another field.
 	ActSort        Action = "sort"
 	ActSortReverse Action = "sort_reverse"
 	ActCopyMore    Action = "copy_more"
 	ActExport      Action = "export"
-	// Beyond design §7, which names no keys for these: the period presets
-	// and the merchant switcher (issue 4), and the raw JSON/XML view.
+	// The period presets, the merchant switcher, and the raw JSON/XML view.
 	ActPeriod   Action = "period"
 	ActMerchant Action = "merchant"
-	// The messages view: every toast and error since paydash started
-	// (issue 7).
+	// The messages view: every toast and error since paydash started.
 	ActMessages Action = "messages"
-	// Issue 11: the mouse on or off (off lets the terminal select text).
+	// The mouse on or off (off lets the terminal select text).
 	ActMouse Action = "toggle_mouse"
-	// Issue 11: the command palette (design §7: ctrl+k), every action and
-	// view by name.
+	// The command palette (ctrl+k), every action and view by name.
 	ActPalette Action = "palette"
 
 	// List (navigation, also used by the detail pane).
@@ -320,7 +317,8 @@ func (m *Map) field(action Action) *key.Binding {
 	return nil
 }
 
-// Default returns the keymap of design §7.
+// Default returns the default keymap, the one README.md (Using paydash)
+// lists.
 func Default() Map {
 	var m Map
 	for _, s := range specs {

@@ -39,7 +39,8 @@ func press(t *testing.T, s string) tea.KeyPressMsg {
 	return msg
 }
 
-// The default keymap is a contract (design §7): every key string, read
+// The default keymap is a contract (README.md, Using paydash; scripts and
+// people's habits rely on it): every key string, read
 // through the struct fields the app uses.
 func TestDefaultMatchesDesign(t *testing.T) {
 	m := Default()
@@ -80,22 +81,22 @@ func TestDefaultMatchesDesign(t *testing.T) {
 		{"modal_cancel", func(m Map) []string { return m.Modal.Cancel.Keys() }, []string{"n", "esc"}},
 		{"modal_edit_field", func(m Map) []string { return m.Modal.EditField.Keys() }, []string{"tab", "e"}},
 		{"modal_leave_field", func(m Map) []string { return m.Modal.LeaveField.Keys() }, []string{"enter", "tab"}},
-		// Not in design §7, which names no keys for them: issue 4's period
-		// presets and merchant switcher, and the raw view of the detail pane.
+		// The period presets, the merchant switcher, and the raw view of the
+		// detail pane.
 		{"period", func(m Map) []string { return m.Global.Period.Keys() }, []string{"p"}},
 		{"merchant", func(m Map) []string { return m.Global.Merchant.Keys() }, []string{"m"}},
 		{"raw", func(m Map) []string { return m.List.Raw.Keys() }, []string{"w"}},
-		// Issue 7: every toast and error since start, to re-read.
+		// Every toast and error since start, to re-read.
 		{"messages", func(m Map) []string { return m.Global.Messages.Keys() }, []string{"M"}},
-		// Issue 9: the Registers tab's second list and the viewer's search.
+		// The Registers tab's second list and the viewer's search.
 		{"documents", func(m Map) []string { return m.List.Documents.Keys() }, []string{"d"}},
 		{"next_match", func(m Map) []string { return m.List.NextMatch.Keys() }, []string{"n"}},
 		{"prev_match", func(m Map) []string { return m.List.PrevMatch.Keys() }, []string{"N"}},
-		// Issue 11 (design §7): s chooses the sort column, S reverses it, Y copies another field.
+		// s chooses the sort column, S reverses it, Y copies another field.
 		{"sort", func(m Map) []string { return m.Global.Sort.Keys() }, []string{"s"}},
 		{"sort_reverse", func(m Map) []string { return m.Global.SortReverse.Keys() }, []string{"S"}},
 		{"copy_more", func(m Map) []string { return m.Global.CopyMore.Keys() }, []string{"Y"}},
-		// Issue 11: the mouse on or off (design §7 names no key; ctrl+k is the palette's).
+		// The mouse on or off (ctrl+k is the palette's).
 		{"toggle_mouse", func(m Map) []string { return m.Global.Mouse.Keys() }, []string{"ctrl+o"}},
 		{"palette", func(m Map) []string { return m.Global.Palette.Keys() }, []string{"ctrl+k"}},
 	}

@@ -31,8 +31,8 @@ func TestParseAmountTakesWhatTheScreensShow(t *testing.T) {
 	}
 }
 
-// Every example of issue 7, and their neighbours: nothing is rewritten,
-// each gets a message saying what is wrong.
+// Every amount users were seen to type wrong, and their neighbours: nothing
+// is rewritten, each gets a message saying what is wrong.
 func TestParseAmountRefusesWithTheReason(t *testing.T) {
 	for typed, want := range map[string]string{
 		"":                 "enter the amount",

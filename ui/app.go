@@ -54,7 +54,7 @@ type App struct {
 	width, height int
 
 	// modal is the open dialog, nil when none: there is room for one
-	// only, so a dialog never stacks on another (issue 7).
+	// only, so a dialog never stacks on another (docs/architecture.md).
 	modal      Modal
 	nextTicket int // the last preparing dialog's ticket (ActionMsg)
 	// confirmClosed is when a confirmation last closed by a key: keys
@@ -615,8 +615,8 @@ func (a *App) notice(m NoticeMsg, now time.Time) {
 }
 
 // gatedModal is a dialog that acts only while the user can see all of it
-// (issue 7): after every message the shell tells it whether it is drawn in
-// full; keys that come while it is not are ignored and counted.
+// (docs/confirmation.md): after every message the shell tells it whether it
+// is drawn in full; keys that come while it is not are ignored and counted.
 type gatedModal interface {
 	fits(maxWidth, maxHeight int) bool
 	setShown(shown bool, now time.Time)

@@ -39,7 +39,7 @@ const (
 // guardText is ConfirmGuard in words, for the notes.
 const guardText = "0.4 s"
 
-// confirmModal is the confirmation dialog of design §7 and issue 7; see
+// confirmModal is the confirmation dialog (docs/confirmation.md); see
 // NewConfirm.
 type confirmModal struct {
 	spec  ConfirmSpec

@@ -458,8 +458,8 @@ func TestConfirmTakesARemainderFinerThanTheCurrency(t *testing.T) {
 	assert.Contains(t, d.view(), "Refund 82.98 RUB")
 }
 
-// Issue 7: "R, then quickly tab 106 enter (inside the guard), then y"
-// refunded the whole 500.00 instead of 106.00. Now the typing is shown as
+// A reported bug: "R, then quickly tab 106 enter (inside the guard), then
+// y" refunded the whole 500.00 instead of 106.00. Now the typing is shown as
 // ignored, the dialog still shows 500.00, and y sends nothing; what is
 // sent later is what the dialog shows.
 func TestTypingInsideTheGuardNeverBecomesAnotherAmount(t *testing.T) {

@@ -228,7 +228,7 @@ type (
 		Then tea.Msg
 	}
 	// OpenConfirmMsg replaces the preparing dialog of Ticket (see
-	// ActionMsg) with a confirmation (design §7, issue 7): Cancel focused,
+	// ActionMsg) with a confirmation (docs/confirmation.md): Cancel focused,
 	// y confirms only what it showed unchanged for 400 ms with no key
 	// pressed, n or esc cancels, keys pressed within 400 ms of it
 	// appearing ignored (and then y needed twice, each after a pause; see
@@ -307,8 +307,8 @@ type ConfirmSpec struct {
 	Confirm func(amount money.Amount) tea.Cmd
 }
 
-// TypedCheck is the second check for large amounts (issue 7, after k9s
-// and lazygit): above Over (in the dialog's currency) y acts only once
+// TypedCheck is the second check for large amounts (after k9s and
+// lazygit): above Over (in the dialog's currency) y acts only once
 // Digits were typed.
 type TypedCheck struct {
 	Over   money.Decimal
@@ -317,7 +317,7 @@ type TypedCheck struct {
 }
 
 // AmountField is an editable amount in a confirmation, prefilled and not
-// focused (design §7): y confirms it as shown; tab or e edits it.
+// focused (docs/confirmation.md): y confirms it as shown; tab or e edits it.
 type AmountField struct {
 	Label    string       // "Amount to refund"
 	Value    money.Amount // the prefill
@@ -328,5 +328,5 @@ type AmountField struct {
 // SizeMsg tells every tab the size of its area (the terminal less the
 // shell's tab bar, status bar and help bar) when the terminal is resized,
 // so a tab can size its list and page by the screen in Update. View gets
-// the same size. Added by the shell (issue 4).
+// the same size. Added by the shell.
 type SizeMsg struct{ Width, Height int }

@@ -11,7 +11,7 @@ import (
 	"paydash/keys"
 )
 
-// CopyField is one thing the copy chooser ("Y", issue 11) offers to copy.
+// CopyField is one thing the copy chooser ("Y") offers to copy.
 type CopyField struct {
 	// Key is the letter that copies it at once ("o"). A letter the
 	// chooser's own keys use (the movement keys, such as j and k) or an

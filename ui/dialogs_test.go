@@ -13,8 +13,9 @@ import (
 	"paydash/backend/money"
 )
 
-// The shell's half of issue 7: from the action key to the dialog, one
-// dialog at a time, and only what the user can see acts.
+// The shell's half of an action's path (docs/architecture.md): from the
+// action key to the dialog, one dialog at a time, and only what the user
+// can see acts.
 
 func lastTicket(t *testing.T, tb *fakeTab) int {
 	t.Helper()
@@ -37,7 +38,7 @@ func TestActionKeyOpensThePreparingDialogAtOnce(t *testing.T) {
 	assert.Contains(t, s, "esc gives up")
 	assert.Contains(t, s, "loading", "the spinner turns")
 
-	// Issue 7: with latency, "c" then "e 2000 enter y" switched tabs,
+	// A reported bug: with latency, "c" then "e 2000 enter y" switched tabs,
 	// opened something and copied an id. Now every key waits here.
 	ta.press("e", "2", "0", "0", "0", "enter", "y", "c", "j")
 	assert.Empty(t, keysOf(ta.tabs[0]), "no key reached the list")
@@ -105,7 +106,7 @@ func TestAFailedReadBeforeTheDialogIsShownWhole(t *testing.T) {
 	assert.Contains(t, unwrapped(ta.screen()), why, "it stays until dismissed")
 }
 
-// Issue 7: "c j c under latency opens two capture dialogs". A dialog
+// A reported bug: "c j c under latency opens two capture dialogs". A dialog
 // never stacks on another, whatever asks for it.
 func TestADialogNeverStacks(t *testing.T) {
 	ta := newTestApp(t)
@@ -127,7 +128,7 @@ func TestADialogNeverStacks(t *testing.T) {
 	assert.Nil(t, ta.modal, "after n nothing is left behind")
 }
 
-// Issue 7: open the dialog at 120x40, resize to 60x20, press y, resize
+// A reported bug: open the dialog at 120x40, resize to 60x20, press y, resize
 // back: the payment was captured. Now nothing acts while the dialog is not
 // on screen, and when it comes back it wants a pause, y (seen), a pause, y.
 func TestNoKeyActsWhileTheWindowIsTooSmall(t *testing.T) {

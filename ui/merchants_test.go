@@ -10,7 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// Issue 11: merchants have names; the status bar and the switcher show
+// Merchants have names; the status bar and the switcher show
 // them beside the id.
 
 func TestStatusBarNamesTheMerchant(t *testing.T) {

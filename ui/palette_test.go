@@ -13,7 +13,7 @@ import (
 	"paydash/keys"
 )
 
-// The command palette (issue 11, design §7: ctrl+k): every action and
+// The command palette (ctrl+k, docs/screen.md): every action and
 // view by name with its key, filtered as one types, greyed with the
 // reason where it cannot act now; choosing one acts as its key would.
 

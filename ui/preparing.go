@@ -12,12 +12,11 @@ import (
 )
 
 // preparingModal is the dialog that appears the moment an action key is
-// pressed (issue 7), while the tab reads what the confirmation will name.
-// It takes every key until the confirmation replaces it, so that keys
-// typed meanwhile cannot reach the list (or open a second dialog); it
-// keeps them, and the confirmation that replaces it counts them as
-// ignored (saying so in words when they would have changed the amount).
-// esc gives up.
+// pressed (docs/architecture.md), while the tab reads what the confirmation
+// will name. It takes every key until the confirmation replaces it, so that
+// keys typed meanwhile cannot reach the list (or open a second dialog); it
+// keeps them, and the confirmation that replaces it counts them as ignored
+// (saying so in words when they would have changed the amount). esc gives up.
 type preparingModal struct {
 	ticket int
 	title  string

@@ -12,7 +12,7 @@ import (
 	"paydash/keys"
 )
 
-// The sort chooser (issue 11): a letter or the arrows and enter choose a
+// The sort chooser (docs/sorting.md): a letter or the arrows and enter choose a
 // column, esc cancels; the choice reaches the tab as the message its
 // callback's command makes.
 

@@ -12,7 +12,7 @@ import (
 	"paydash/ui"
 )
 
-// Copy more than the id (issue 11): Y opens a chooser of the fields of the
+// Copy more than the id: Y opens a chooser of the fields of the
 // object y would copy the id of (the pane's, else the selected row's), each
 // shown with its value; only the fields that have one are offered. The
 // chooser (ui.NewCopyChooser) copies what is chosen itself and says so.

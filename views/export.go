@@ -21,7 +21,7 @@ import (
 	"paydash/ui"
 )
 
-// Export (issue 11, ctrl+s on every list): the rows the list shows, after
+// Export (ctrl+s on every list): the rows the list shows, after
 // the filter and in the sort shown, to a file through the save dialog
 // (ui.NewSave: a path prompt with a default name, never an overwrite
 // without asking). The path's extension chooses the format: .json gives a

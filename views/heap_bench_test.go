@@ -11,7 +11,7 @@ import (
 	"paydash/ui/datatable"
 )
 
-// BenchmarkHeapPerPaymentRow measures design §6's "heap per loaded payment
+// BenchmarkHeapPerPaymentRow measures the target "heap per loaded payment
 // row at most 1 KiB" on the real thing: backend.Payment list items as the
 // v2 adapter makes them (fresh strings per row, as decoded from JSON), in
 // the list widget with the Payments tab's columns. The widget's own

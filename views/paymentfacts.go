@@ -11,7 +11,7 @@ import (
 )
 
 // PaymentFacts is what paydash has learned of payments during this run, by
-// payment id: the order number and the customer (issue 11). The Payments
+// payment id: the order number and the customer. The Payments
 // tab notes the payments it loads; the Refunds tab shows a refund's
 // payment's facts and reads a payment it does not know (factReads). Tabs
 // built from one Deps share it (Deps.Facts); with none, each tab keeps its

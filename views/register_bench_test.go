@@ -16,7 +16,7 @@ import (
 	"paydash/ui"
 )
 
-// The register viewer's budget (design §6): a register of 50,000
+// The register viewer's budget: a register of 50,000
 // operations parsed and its first frame drawn within 150 ms, a scroll key
 // within 1 ms, a search within 20 ms. Each figure is measured beside a
 // baseline in the same run: encoding/xml decoding the same bytes.

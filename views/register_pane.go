@@ -466,8 +466,8 @@ func (p *registerPane) paste(msg tea.PasteMsg) tea.Cmd {
 	return cmd
 }
 
-// runSearch finds query in the laid-out XML (within the 20 ms the design
-// allows for 50,000 operations, so it runs here) and shows the first match
+// runSearch finds query in the laid-out XML (within the 20 ms allowed for
+// 50,000 operations, so it runs here) and shows the first match
 // from the top of the view.
 func (p *registerPane) runSearch(query string) {
 	p.matches, p.cur, p.searchNote = nil, -1, ""

@@ -17,7 +17,7 @@ import (
 	"paydash/ui/datatable"
 )
 
-// Design §6: sorting 100,000 loaded rows within 50 ms. Compare
+// The target: sorting 100,000 loaded rows within 50 ms. Compare
 // BenchmarkSortPayments/list with BenchmarkSortPayments/baseline of the
 // same run:
 //

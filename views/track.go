@@ -14,19 +14,7 @@ import (
 	"paydash/ui"
 )
 
-// The life of an action after its confirmation, the same in every tab
-// (issue 7):
-//
-//	y            the dialog's Confirm calls tracker.send: the action is marked
-//	             as under way on its object at once, so nothing else can be
-//	             sent on it (from any tab), and the runner journals and sends it;
-//	answer       done, refused (shown whole, kept above the status bar), or
-//	             unknown: then it is found out (action.Runner.Check), again and
-//	             again while the service cannot say, and never shown as a failure.
-//
-// Actions left without an outcome by an earlier run (Deps.Pending) are
-// adopted by the tab whose kinds they are and found out the same way at
-// start, with a notice listing them.
+// An action's path from its key to its outcome in every tab: docs/architecture.md.
 
 // tracked is an action not yet over.
 type tracked struct {

@@ -1,7 +1,8 @@
 // Package money holds exact amounts. The service sends amounts as JSON
-// numbers with up to four decimals (design §4); a float64 would turn 0.1+0.2
-// into 0.30000000000000004 and a refund limit check into a coin toss, so an
-// amount is an integer count of ten-thousandths instead.
+// numbers with at most the currency's minor-unit decimals
+// (docs/service.md), and paydash holds up to four; a float64 would turn
+// 0.1+0.2 into 0.30000000000000004 and a refund limit check into a coin
+// toss, so an amount is an integer count of ten-thousandths instead.
 package money
 
 import (

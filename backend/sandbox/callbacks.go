@@ -21,13 +21,14 @@ import (
 	"time"
 )
 
-// Callbacks (spec part 6). The store queues a notification under its lock
-// when a payment or token changes status; the deliverer sends it afterwards,
-// each in its own goroutine, retrying with doubling backoff. The sandbox runs
-// on people's machines with seeded addresses of real-looking merchants, so it
-// delivers only to loopback hosts: anything else is logged and dropped before
-// a connection is even tried, and the dialer refuses non-loopback addresses
-// again after name resolution (no proxies, no redirects).
+// Callbacks (docs/service.md, Amounts and bodies). The store queues a
+// notification under its lock when a payment or token changes status; the
+// deliverer sends it afterwards, each in its own goroutine, retrying with
+// doubling backoff. The sandbox runs on people's machines with seeded
+// addresses of real-looking merchants, so it delivers only to loopback hosts:
+// anything else is logged and dropped before a connection is even tried, and
+// the dialer refuses non-loopback addresses again after name resolution (no
+// proxies, no redirects).
 //
 // Every delivery has an id ("cb_1", "cb_2", ... in the order they start; a
 // retry keeps its delivery's id) that the log shows. The deliverer keeps the

@@ -13,7 +13,7 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// Control of time and state (issue 10, items 6 and 7, the store's side):
+// Control of time and state (reset.go, the store's side):
 // Advance, Reset, and the log of every state change the clock makes.
 
 func TestAdvanceSettlesWhatIsDue(t *testing.T) {

@@ -10,7 +10,7 @@ import (
 	"unicode/utf8"
 )
 
-// Paging (design §4): newest first, by (created, id). A cursor is the key of
+// Paging (docs/service.md): newest first, by (created, id). A cursor is the key of
 // the last item served plus a fingerprint of the query, base64url-encoded.
 // The next page is "items strictly older than the key", so objects created
 // while a client pages (they are newer) never shift or repeat anything, and a

@@ -20,12 +20,12 @@ import (
 )
 
 // Request decoding. encoding/json matches member names without regard to
-// case, but the service's names are case-sensitive (spec part 2): a client
+// case, but the service's names are case-sensitive (so it documents): a client
 // sending "merchantID" must not pass here and fail against the real
 // service. So the body is first decoded generically, members whose name is
 // not exactly a field's are dropped (ignored, like any unknown member), and
 // only then decoded into the request struct. A leading UTF-8 BOM is
-// tolerated (design §4). A member given twice in one object is refused
+// tolerated (docs/service.md). A member given twice in one object is refused
 // (encoding/json would keep the last one silently: {"paymentId":"A",
 // "paymentId":"B"} must not refund B). Text members are bounded (maxLen
 // below, the table in doc.go), and so are dates (storeTimeMin, storeTimeMax).

@@ -1,9 +1,10 @@
 // Package sandbox is paydash's embedded payment acceptance service: one
 // in-memory store, seeded with realistic data, served over real HTTPS on
 // loopback with a certificate authority made at start. The product runs on
-// it and the tests run against it, so it follows the spec (shared/spec) and
-// the decisions of design §4 closely; it does not share code with the
-// client (backend/v2), so that a mismatch between the two shows in tests.
+// it and the tests run against it, so it follows the service's
+// documentation and, where that is silent, docs/service.md closely; it
+// does not share code with the client (backend/v2), so that a mismatch
+// between the two shows in tests.
 //
 // Files, one job each: model.go (the objects), store.go (the Store, its
 // lock, indexes and queries), cursor.go (paging), rules.go (state moves and
@@ -93,13 +94,13 @@
 //     answer with a payment (getPayment, getPaymentByInvoiceID, confirm,
 //     cancel, listPaymentsFilter). The spec allows new fields.
 //   - A v2 refund's create and get answers always carry resultCode (list
-//     items still do not, spec 2.12). While the refund is Pending it is
-//     "Success": the spec's codes are authorization results, and the
-//     refund's was accepted with nothing failed, just as an Authorized
-//     payment says "Success" before it is captured; status says whether it
-//     is over. An empty or made-up code ("Pending") would break clients that
-//     read the code into the spec's list. A refund Rejected later carries its
-//     reason (OperationNotAllowed).
+//     items still do not, as the service documents them). While the refund
+//     is Pending it is "Success": the spec's codes are authorization
+//     results, and the refund's was accepted with nothing failed, just as an
+//     Authorized payment says "Success" before it is captured; status says
+//     whether it is over. An empty or made-up code ("Pending") would break
+//     clients that read the code into the spec's list. A refund Rejected
+//     later carries its reason (OperationNotAllowed).
 //
 // The paydash client stays strict in what it sends: numbers as numbers, no
 // trailing slashes (backend/v2's TestRequestShapes checks every request).
@@ -176,7 +177,7 @@
 //	v1 paymentID, siteAlias, accountID, documentID,
 //	  registerID                                           64
 //	v1 externalID                                         255
-//	v1 nonce                                              255  (spec v1 part 5)
+//	v1 nonce                                              255  (the service's limit)
 //
 // Members checked against a fixed form (card number, expiry, cvc, codes,
 // enumerations) are bounded by that check; members the sandbox neither keeps
@@ -232,8 +233,8 @@
 // # Callbacks
 //
 // Every payment status change (the creation result, complete, confirm,
-// cancel, settle or expiry by time) POSTs the notification body of spec
-// part 6 to protocol.callbackUrl (or the sticker's callbackUrl); every token
+// cancel, settle or expiry by time) POSTs the documented notification body
+// to protocol.callbackUrl (or the sticker's callbackUrl); every token
 // status change after creation POSTs {id, status, title, expires} to the
 // token's callbackUrl. Any 2xx is success; otherwise the sandbox retries 5
 // times, waiting CallbackBackoff, then twice that, and so on. It delivers

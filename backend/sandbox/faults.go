@@ -15,7 +15,7 @@ import (
 )
 
 // Faults are injected on /api/ requests only (the UI's behaviour under a bad
-// network must be seeable and testable, design §5). The draws come from a
+// network must be seeable and testable). The draws come from a
 // source seeded with Options.Seed, so a run is repeatable. They make the
 // dangerous window of a money action real: a request can be served while
 // its answer never arrives.

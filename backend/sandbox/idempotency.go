@@ -10,7 +10,7 @@ import (
 	"time"
 )
 
-// Idempotency-Key (design §3, §4): a creating POST sent again with the same
+// Idempotency-Key (docs/service.md): a creating POST sent again with the same
 // key and the same body gets the first answer again, status and body, and
 // nothing is made twice; the same key with another body is
 // idempotency_key_violation. Bodies are the same when they parse to the same

@@ -13,7 +13,7 @@ import (
 // Instrument, CardInfo, Confirmation, Protocol) are never modified once made,
 // the store replaces them instead, which makes those shallow copies safe.
 
-// PaymentStatus is a payment's v2 status (spec part 3).
+// PaymentStatus is a payment's v2 status (docs/service.md has the moves).
 type PaymentStatus string
 
 const (
@@ -30,7 +30,7 @@ func (s PaymentStatus) Final() bool {
 	return s == PaymentSettled || s == PaymentCancelled || s == PaymentRejected
 }
 
-// V1State is the legacy interface's view of the status (design §4).
+// V1State is the legacy interface's view of the status (docs/service.md).
 func (s PaymentStatus) V1State() string {
 	switch s {
 	case PaymentPending:
@@ -55,7 +55,8 @@ const (
 	RefundRejected RefundStatus = "Rejected"
 )
 
-// V1State is the legacy view: a new refund is EXECUTING (spec v1 part 3).
+// V1State is the legacy view: a new refund is EXECUTING, as the service
+// documents.
 func (s RefundStatus) V1State() string {
 	switch s {
 	case RefundSuccess:
@@ -85,7 +86,7 @@ const (
 	StickerInactive StickerStatus = "Inactive"
 )
 
-// Payment methods as they appear on the wire (spec 2.15).
+// Payment methods as they appear on the wire.
 const (
 	MethodBankCard = "BankCard"
 	MethodSBP      = "sbp"
@@ -157,7 +158,7 @@ type Protocol struct {
 	ThreeDSCompleteURL string
 }
 
-// Confirmation types (spec 2.11).
+// Confirmation types.
 const (
 	ConfirmExternal         = "External"
 	ConfirmSmsOtp           = "SmsOtp"
@@ -217,7 +218,7 @@ type Payment struct {
 	TokenID      string        // the payment token used or made by the payment
 	StickerID    string        // cashlink payment
 	Protocol     *Protocol
-	// CancelCode is the v1 failure code (spec v1 part 7, e.g. -17) given
+	// CancelCode is the v1 failure code (V1FailureCode, e.g. -17) given
 	// with cancelPayment's `error` when the hold was released; 0 if none.
 	CancelCode int
 
@@ -341,7 +342,7 @@ type V1User struct {
 // V1AccountID is the one v1 account; its sites are the merchants (same ids).
 const V1AccountID = "ACC-1"
 
-// Roles of the v1 users (spec v1 part 5).
+// Roles of the v1 users (docs/service.md).
 const (
 	RoleCashier    = "Cashier"
 	RoleAccountant = "Accountant"

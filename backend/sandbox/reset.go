@@ -6,7 +6,7 @@ import (
 	"time"
 )
 
-// Control of time and state for testers (issue 10, item 7): the store's
+// Control of time and state for testers (README.md): the store's
 // clock can be moved on, and the store put back to its seed.
 
 // MaxAdvance is the longest single move of the clock.

@@ -10,7 +10,8 @@ import (
 	"paydash/backend/money"
 )
 
-// The state rules (design §4; the spec gives none). Every move checks the
+// The state rules (docs/service.md; the service's documentation gives
+// none). Every move checks the
 // request (ValidationError listing each problem), then the object
 // (NotFoundError), then the state (InvalidOperationError, token errors), and
 // only then changes anything. A status change queues a callback.
@@ -671,7 +672,7 @@ func (s *Store) CancelPayment(id string) (Payment, error) {
 }
 
 // CancelPaymentWithCode releases a hold like CancelPayment and records why:
-// v1Code is a failure code of the legacy interface (spec v1 part 7, e.g.
+// v1Code is a failure code of the legacy interface (V1FailureCode, e.g.
 // -17 the user refused to pay; 0 = none given), which v1 then shows as the
 // payment's ErrorCode. An unknown non-zero code is a ValidationError.
 func (s *Store) CancelPaymentWithCode(id string, v1Code int) (Payment, error) {

@@ -192,7 +192,7 @@ func TestHoldCaptureCancelRefund(t *testing.T) {
 	c.wantError(409, "invalid_operation", "", "PUT", "/api/v2/payments/"+s.ID+"/confirm", nil)
 	c.wantError(409, "invalid_operation", "", "PUT", "/api/v2/payments/"+s.ID+"/cancel", nil)
 
-	// Unknown ids are 404 with the design's body.
+	// Unknown ids are 404 with the body docs/service.md gives.
 	e := c.wantError(404, "invalid_operation", "", "GET", "/api/v2/payments/123", nil)
 	assert.Equal(t, "payment 123 not found", e.Message)
 	c.wantError(404, "invalid_operation", "refund 999 not found", "GET", "/api/v2/refunds/999", nil)

@@ -14,7 +14,7 @@ import (
 	"time"
 )
 
-// Serving at once (issue 10, item 5). A seed of more than seedClassicMax
+// Serving at once. A seed of more than seedClassicMax
 // payments (the default is 100,000) is cut into chunks, one per local
 // (Moscow) day of the 90 days, each drawn from its own source of the seed,
 // with its payment count, ids and order numbers fixed beforehand by a plan,

@@ -17,7 +17,7 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// Serving at once (issue 10, item 5): the sandbox answers while the seed is
+// Serving at once (seed_async.go): the sandbox answers while the seed is
 // still being made, and every answer is the one the whole seed gives.
 
 // bigSeed is large enough that the seed is far from complete when the
@@ -309,7 +309,7 @@ func TestStopWithoutSeedAndTwice(t *testing.T) {
 	assert.True(t, errors.Is(err, context.Canceled), "%v", err)
 }
 
-// --- launch figures (issue 10, item 5) ---
+// --- launch figures ---
 //
 //	go test -run '^$' -bench 'StartToFirstPage|BaselineStartEmpty' -benchtime 10x ./backend/sandbox/
 //

@@ -64,7 +64,7 @@ func (o Options) withDefaults() Options {
 }
 
 // Info is what other tools need to use a running sandbox (the info file of
-// `paydash sandbox --info-file`, design §7). Merchants was added beside
+// `paydash sandbox --info-file`, README.md). Merchants was added beside
 // MerchantIDs (kept for the tools that read it): the same merchants, in the
 // same order, with their names.
 type Info struct {

@@ -56,7 +56,8 @@ var testCards = map[string]testCard{
 // SmsOtpCode is the one-time code that approves the SmsOtp test card.
 const SmsOtpCode = "123456"
 
-// resultMessages are the authorization result descriptions (spec part 7).
+// resultMessages are the authorization result descriptions, as the service
+// documents them.
 var resultMessages = map[string]string{
 	"Success":              "Approved",
 	"TransactionDeclined":  "Authorization declined by the issuer",

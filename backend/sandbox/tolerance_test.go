@@ -255,7 +255,7 @@ func TestRefundAnswersAlwaysCarryResultCode(t *testing.T) {
 		assert.Equal(t, "Pending", got["status"])
 		assert.Equal(t, pendingRefundResult, got["resultCode"], "get, Pending")
 
-		// Still not in list items (spec 2.12).
+		// Still not in list items, as the service documents them.
 		var list struct {
 			Items []map[string]any `json:"items"`
 		}

@@ -18,7 +18,7 @@ import (
 	"paydash/backend/money"
 )
 
-// The /api/v1 HTTP side (spec v1, design §4): eleven operations at
+// The /api/v1 HTTP side (docs/service.md): eleven operations at
 // /api/v1/<operation>, GET or POST (query string or form body), parameter
 // names matched without regard to case, every request signed (v1auth.go).
 // Every answer to an operation is HTTP 200 with an ErrorCode (0 success);

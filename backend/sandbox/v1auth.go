@@ -10,7 +10,7 @@ import (
 	"time"
 )
 
-// v1 authentication (spec v1 part 5, design §4): a signed request carries
+// v1 authentication (docs/service.md): a signed request carries
 // login, nonce and hash; the password takes part in the hash only. The
 // server checks, in this order: unknown login -> -6; bad hash -> -7; reused
 // nonce -> -14; a role without the operation -> -6. A request with a bad
@@ -40,7 +40,7 @@ func verifyV1Signature(u V1User, nonce, hash string, values []string) bool {
 	return subtle.ConstantTimeCompare([]byte(want), []byte(hash)) == 1
 }
 
-// maxNonceLen is the spec's limit on a nonce (part 8).
+// maxNonceLen is the service's limit on a nonce.
 const maxNonceLen = 255
 
 // checkNonce tells what is wrong with a nonce's form, "" if nothing.

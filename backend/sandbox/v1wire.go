@@ -10,9 +10,9 @@ import (
 	"paydash/backend/money"
 )
 
-// The v1 shapes (spec v1 part 2, design §4): JSON by default, XML (root
+// The v1 shapes (docs/service.md): JSON by default, XML (root
 // Response, no namespaces) for documents, transfers and registers with
-// xml=1. Member and element names are the spec's field names. Ids and
+// xml=1. Member and element names are the service's documented field names. Ids and
 // amounts are numbers; dates are yyyy-MM-ddTHH:mm:ss in UTC without an
 // offset. encoding/xml escapes text and replaces characters XML 1.0 forbids
 // (control characters in an order number, say) with U+FFFD, so the XML is
@@ -63,7 +63,7 @@ func (a v1Amount) MarshalJSON() ([]byte, error) {
 	return appendFixed(nil, a.v, money.Decimals(a.currency)), nil
 }
 
-// --- error codes (spec v1 part 7) ---
+// --- error codes (the service's documented table) ---
 
 const (
 	v1OK           = 0
@@ -102,7 +102,7 @@ var v1ErrorTexts = map[int]string{
 }
 
 // V1FailureCode reports whether code is one of the v1 interface's failure
-// codes (spec v1 part 7; 0, success, is not one).
+// codes (those it documents; 0, success, is not one).
 func V1FailureCode(code int) bool {
 	_, ok := v1ErrorTexts[code]
 	return ok

@@ -14,7 +14,7 @@ import (
 )
 
 // The /api/v2 HTTP side: routes, bearer auth, request decoding and answers
-// (design §4). Handlers only translate: every rule lives in the Store.
+// (docs/service.md). Handlers only translate: every rule lives in the Store.
 
 type ctxKey int
 

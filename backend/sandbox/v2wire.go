@@ -6,9 +6,9 @@ import (
 	"paydash/backend/money"
 )
 
-// The v2 JSON shapes (spec part 2, design §4). Member names are the spec's,
-// case for case. Absent members are omitted, never sent as null; times are
-// UTC (the store keeps them so) and marshal as RFC 3339.
+// The v2 JSON shapes (docs/service.md). Member names are the service's
+// documented ones, case for case. Absent members are omitted, never sent as
+// null; times are UTC (the store keeps them so) and marshal as RFC 3339.
 
 type wireError struct {
 	Code    string   `json:"code"`
@@ -61,7 +61,7 @@ type wireCustomer struct {
 	IP string `json:"ip,omitempty"`
 }
 
-// wirePayment is the full Payment (2.10); list items and notifications fill
+// wirePayment is the full Payment; list items and notifications fill
 // only their subset.
 type wirePayment struct {
 	ID           string            `json:"id"`
@@ -206,7 +206,7 @@ func renderPayment(p *Payment, tok *PaymentToken) wirePayment {
 }
 
 // v2Amount is the amount v2 shows: what was charged once a payment is
-// Settled (design §4: a capture settles "with the captured amount"), so a
+// Settled (docs/service.md: a capture settles with the captured amount), so a
 // partial capture shows its real value and bounds refunds visibly; before
 // that, the amount asked for. v1 keeps both (Amount and PaymentAmount).
 func v2Amount(p *Payment) money.Amount {
@@ -230,7 +230,8 @@ func renderPaymentItem(p *Payment) wirePayment {
 	return w
 }
 
-// renderPaymentNotification is the callback body (spec part 6).
+// renderPaymentNotification is the callback body the service documents
+// for a payment's status.
 func renderPaymentNotification(p *Payment) wirePayment {
 	tm := p.TestMode
 	return wirePayment{

@@ -2,7 +2,7 @@
 // reaches a terminal, an error message or a log line. A payment description
 // or an error message is data, never instructions to the terminal: an
 // escape sequence in it could recolour the screen, move the cursor, or set
-// the window title (design §6).
+// the window title.
 package textsafe
 
 import (

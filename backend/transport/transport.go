@@ -17,12 +17,12 @@ import (
 	"time"
 )
 
-// CheckBaseURL enforces HTTPS only (both specs, §5), with plain http allowed
-// on a loopback host for the embedded sandbox and local tools, and returns
-// the URL without a trailing slash and with its scheme in lower case. User
-// info, queries and fragments are refused: they would end up in every
-// request or in logs. A refusal is a *BaseURLError, whose Problem says what
-// is wrong and what to give instead, in words a person can act on.
+// CheckBaseURL enforces HTTPS only (both interfaces require it), with plain
+// http allowed on a loopback host for the embedded sandbox and local tools,
+// and returns the URL without a trailing slash and with its scheme in lower
+// case. User info, queries and fragments are refused: they would end up in
+// every request or in logs. A refusal is a *BaseURLError, whose Problem says
+// what is wrong and what to give instead, in words a person can act on.
 func CheckBaseURL(raw string) (string, error) {
 	refuse := func(u string, problem string, a ...any) (string, error) {
 		return "", &BaseURLError{URL: u, Problem: fmt.Sprintf(problem, a...)}

@@ -25,7 +25,7 @@ import (
 // after minutes.
 const (
 	maxBodyBytes     = 64 << 20 // a register of 50,000 operations is ~15 MB of XML; this is a runaway guard
-	maxNonceLen      = 255      // spec part 5
+	maxNonceLen      = 255      // the service's limit on a nonce
 	defaultUserAgent = "paydash-v1-client"
 	apiPrefix        = "/api/v1/"
 	headerRetryAfter = "Retry-After"
@@ -181,7 +181,7 @@ func NewClient(baseURL, login, password string, opts ...Option) (*Client, error)
 // Login is the login the client signs as.
 func (c *Client) Login() string { return c.login }
 
-// Sign computes the hash of a request (spec part 5): the SHA-1 of
+// Sign computes the hash of a request (docs/service.md): the SHA-1 of
 // "login;password;nonce;v1;...;vn" (UTF-8), base64 with padding. values are
 // the operation's hashed parameters in the spec's order, "" for an absent
 // optional one, exactly as they are sent.

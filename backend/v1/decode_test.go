@@ -24,8 +24,8 @@ func utc(y int, m time.Month, d, hh, mm, ss int) time.Time {
 
 func dec(s string) money.Decimal { return money.MustParse(s) }
 
-// fullPaymentJSON has every field of 2.1 as numbers, and fields the spec
-// does not know.
+// fullPaymentJSON has every documented field of a Payment as numbers, and
+// fields the spec does not know.
 const fullPaymentJSON = `{"ErrorCode":0,"Payment":{
 	"PaymentID":43149010,"SiteInvoiceID":"5561","SiteID":1001,"CurrencyCode":"RUB","Amount":1250.5,
 	"PaymentMethod":"BankCard","PaymentCurrencyCode":"RUB","PaymentAmount":1250.50,"State":"COMPLETE",

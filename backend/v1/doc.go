@@ -4,8 +4,8 @@
 //
 // # The wire contract
 //
-// What the spec (shared/spec/api-v1-legacy.md) leaves open is settled by
-// design §4 and by the contract the client and the sandbox share:
+// What the service's documentation leaves open is settled as
+// docs/service.md says, by the contract the client and the sandbox share:
 //
 //   - Paths are {baseURL}/api/v1/<operation>. GET operations send their
 //     parameters in the query string, POST ones (refundPayment,

@@ -10,7 +10,7 @@ import (
 	"time"
 )
 
-// Error codes of the service (spec part 7). Every answer carries one; 0 is
+// Error codes of the service, as it documents them. Every answer carries one; 0 is
 // success. The service may send codes not listed here: Meaning gives "" for
 // them and Error still carries the number.
 const (
@@ -42,7 +42,7 @@ const (
 	CodeExpired = CodeExpiredOrCancelled
 )
 
-// meanings is the spec's table (part 7), word for word.
+// meanings is the service's documented table of codes, word for word.
 var meanings = map[int]string{
 	CodeUnknown:               "Unknown error; system failure",
 	CodeNetwork:               "Network error; system failure",
@@ -67,7 +67,7 @@ var meanings = map[int]string{
 	CodeInadmissibleOperation: "Inadmissible card operation",
 }
 
-// Meaning is the spec's explanation of an error code (part 7), "Success"
+// Meaning is the service's documented explanation of an error code, "Success"
 // for 0, and "" for a code the spec does not list.
 func Meaning(code int) string {
 	if code == CodeOK {
@@ -105,7 +105,7 @@ func (e *Error) Error() string {
 }
 
 // HTTPError is an answer with an HTTP status other than 200. The service
-// answers everything with 200 (spec part 7), so this is a server failure:
+// answers everything with 200 (docs/service.md), so this is a server failure:
 // the request may or may not have had its effect. Excerpt is a short,
 // cleaned piece of the body.
 type HTTPError struct {

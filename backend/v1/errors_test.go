@@ -16,7 +16,8 @@ import (
 	v1 "paydash/backend/v1"
 )
 
-// The spec's table (part 7), word for word, and which helper claims each code.
+// The service's documented table of codes, word for word, and which helper
+// claims each code.
 var specCodes = []struct {
 	code    int
 	meaning string

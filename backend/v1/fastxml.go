@@ -8,11 +8,11 @@ import (
 
 // A fast path for XML answers. encoding/xml reads about 20 MB/s, so the
 // XML register of 50,000 operations (~13 MB) would take over half a second
-// against the 150 ms the design allows for parsing it and drawing the
-// first frame (§6). The answers are plain: no namespaces, no CDATA, no
-// DTD. fastXML reads exactly that subset straight into the answer types
-// and gives up (errSlowPath) on anything else, or on any error at all, and
-// decodeXML then runs encoding/xml on the same bytes. So the fast path
+// against the 150 ms allowed for parsing it and drawing the first frame.
+// The answers are plain: no namespaces, no CDATA, no DTD. fastXML reads
+// exactly that subset straight into the answer types and gives up
+// (errSlowPath) on anything else, or on any error at all, and decodeXML
+// then runs encoding/xml on the same bytes. So the fast path
 // decides nothing on its own: whenever it succeeds, the result is the one
 // encoding/xml gives, which FuzzDecodeXML checks.
 //

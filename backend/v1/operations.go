@@ -14,7 +14,7 @@ import (
 	"paydash/backend/money"
 )
 
-// The eleven operations of spec part 4. Each returns the decoded answer,
+// The eleven operations of the legacy interface. Each returns the decoded answer,
 // the *Response (raw body, nonce) and an error: an *Error for a non-zero
 // ErrorCode, an *HTTPError for a status other than 200, ErrMalformedResponse
 // for a body that is not the answer, or a network error.

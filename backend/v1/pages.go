@@ -8,7 +8,7 @@ import (
 )
 
 // Pages lists a whole period of payments or refunds although one list
-// request answers at most 1,000 items (spec note 2, design §4).
+// request answers at most 1,000 items (docs/service.md).
 //
 // It keeps a stack of windows of days, newest on top, starting with the
 // whole period. Next asks for the top window; when the answer overflows and

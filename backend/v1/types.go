@@ -7,8 +7,8 @@ import (
 	"paydash/backend/money"
 )
 
-// Payment statuses (spec part 3). The service may send others; compare with
-// these constants rather than switching exhaustively.
+// Payment statuses, as the service documents them. The service may send
+// others; compare with these constants rather than switching exhaustively.
 const (
 	StateInitiated  = "INITIATED"
 	StateProcessing = "PROCESSING"
@@ -17,7 +17,8 @@ const (
 	StateHold       = "HOLD"
 )
 
-// Refund statuses (spec part 3). A new refund is returned as EXECUTING.
+// Refund statuses, as the service documents them. A new refund is returned as
+// EXECUTING.
 const (
 	RefundPending   = "PENDING"
 	RefundExecuting = "EXECUTING"
@@ -38,7 +39,7 @@ func PaymentStates() []string {
 // fields and elements are ignored. Times are UTC.
 
 // Payment is a payment as getPayment, getPaymentByInvoiceID,
-// confirmPayment, cancelPayment and listPaymentsFilter answer it (2.1).
+// confirmPayment, cancelPayment and listPaymentsFilter answer it.
 type Payment struct {
 	PaymentID           string
 	SiteInvoiceID       string // the merchant's order (account) number
@@ -54,7 +55,7 @@ type Payment struct {
 	LastUpdateTime      time.Time // XML name LastUpdate; both are accepted in both forms
 	UserIdentifier      string
 	UserPhoneNumber     string
-	ErrorCode           int // the failure reason (a code of part 7) when CANCELLED; 0 otherwise
+	ErrorCode           int // the failure reason (an error code) when CANCELLED; 0 otherwise
 }
 
 type paymentWire struct {
@@ -120,7 +121,7 @@ func (p *Payment) UnmarshalXML(d *xml.Decoder, start xml.StartElement) error {
 	return nil
 }
 
-// Refund is a refund as refundPayment and listRefunds answer it (2.2).
+// Refund is a refund as refundPayment and listRefunds answer it.
 type Refund struct {
 	RefundID   string
 	ExternalID string // the merchant's refund id; "" when null
@@ -185,7 +186,7 @@ func (r *Refund) UnmarshalXML(d *xml.Decoder, start xml.StartElement) error {
 	return nil
 }
 
-// Document is one item of listDocuments (2.3); download it with
+// Document is one item of listDocuments; download it with
 // GetDocumentContent(DocumentID).
 type Document struct {
 	Created     time.Time
@@ -230,7 +231,7 @@ func (w *documentWire) document() Document {
 	}
 }
 
-// Transfer is one item of listTransfers (2.4): money paid out to the
+// Transfer is one item of listTransfers: money paid out to the
 // merchant, with the register of the operations it pays for.
 type Transfer struct {
 	Created        time.Time // the payment (transfer) date
@@ -278,7 +279,7 @@ func (w *transferWire) transfer() Transfer {
 	}
 }
 
-// Register is a transfer's register (2.5): the payments and refunds the
+// Register is a transfer's register: the payments and refunds the
 // transfer pays for.
 type Register struct {
 	PeriodFrom     time.Time

@@ -7,7 +7,7 @@
 // When the service answered with an error, the error is an *Error; test it
 // with IsNotFound, IsRateLimited and the other Is* helpers.
 //
-// Retries are automatic but narrow (design §3): only GETs and creating POSTs,
+// Retries are automatic but narrow (docs/service.md): only GETs and creating POSTs,
 // which always carry an Idempotency-Key, are repeated, and only on network
 // failures, 429 and 5xx, and (GETs only) an answer garbled on its way. PUTs
 // (confirm, cancel, revoke...) are never repeated: the service does not
@@ -251,7 +251,7 @@ func (c *Client) do(ctx context.Context, r call, out any) (*Response, error) {
 	}
 
 	// A GET changes nothing, and a creating POST repeated with the same key
-	// and the same bytes gets the first answer back (design §4). Nothing else
+	// and the same bytes gets the first answer back (docs/service.md). Nothing else
 	// is safe to repeat.
 	retryable := r.method == http.MethodGet || (r.method == http.MethodPost && r.idempotencyKey != "")
 	attempts := 1
@@ -430,7 +430,7 @@ var ErrMalformedResponse = errors.New("malformed answer")
 var utf8BOM = []byte("\xEF\xBB\xBF")
 
 // trimBOM drops a UTF-8 byte order mark, which some servers put in front of
-// JSON and encoding/json refuses (design §4 says to tolerate it).
+// JSON and encoding/json refuses (docs/service.md: it is tolerated).
 func trimBOM(b []byte) []byte { return bytes.TrimPrefix(b, utf8BOM) }
 
 func decodeAnswer(body []byte, out any) error {

@@ -1,10 +1,11 @@
 package v2
 
-// Dictionaries of the spec (parts 2, 3 and 7) as typed strings. The service
-// may send values not listed here; they decode as they are, so compare with
-// the constants rather than switching exhaustively.
+// The service's documented dictionaries (states, types, codes) as typed
+// strings. The service may send values not listed here; they decode as
+// they are, so compare with the constants rather than switching
+// exhaustively.
 
-// PaymentStatus is a payment's state (spec part 3).
+// PaymentStatus is a payment's state (docs/service.md has the moves).
 type PaymentStatus string
 
 const (
@@ -36,7 +37,8 @@ const (
 )
 
 // StickerStatus is a sticker's state, toggled by StickersService.Update.
-// The spec shows only Active; Inactive is the sandbox's word (design §4).
+// The service's documentation shows only Active; Inactive is paydash's
+// word for the other state (docs/service.md).
 type StickerStatus string
 
 const (
@@ -44,7 +46,7 @@ const (
 	StickerStatusInactive StickerStatus = "Inactive"
 )
 
-// TokenType is the kind of a payment token (2.6).
+// TokenType is the kind of a payment token.
 type TokenType string
 
 const (
@@ -52,7 +54,7 @@ const (
 	TokenTypeRecurring TokenType = "recurring"
 )
 
-// ConfirmationType names what the payer must do (2.11).
+// ConfirmationType names what the payer must do.
 type ConfirmationType string
 
 const (
@@ -63,7 +65,7 @@ const (
 	ConfirmationThreeDSv1        ConfirmationType = "ThreeDSv1"
 )
 
-// Payment method aliases seen in the spec (2.15); the service's spelling varies.
+// Payment method aliases the service's documentation uses; its spelling varies.
 const (
 	PaymentMethodBankCard = "bankcard"
 	PaymentMethodSBP      = "sbp"
@@ -72,7 +74,7 @@ const (
 // StickerTypeSbp is the sticker type the spec uses as its example.
 const StickerTypeSbp = "Sbp"
 
-// ResultCode is the authorization result of a payment, refund or token (spec part 7).
+// ResultCode is the authorization result of a payment, refund or token.
 type ResultCode string
 
 const (

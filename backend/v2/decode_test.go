@@ -13,8 +13,8 @@ import (
 	v2 "paydash/backend/v2"
 )
 
-// fullPayment has every member of 2.10, fractional seconds, a non-string
-// param, and members the spec does not know.
+// fullPayment has every documented member of a Payment, fractional
+// seconds, a non-string param, and members the spec does not know.
 const fullPayment = `{
 	"id": "pay_1",
 	"created": "2024-05-01T10:00:00.123Z",

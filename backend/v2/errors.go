@@ -11,7 +11,7 @@ import (
 	"time"
 )
 
-// Error codes of the service (spec §7).
+// Error codes of the service, as it documents them.
 const (
 	CodeValidationError         = "validation_error"
 	CodeNotAuthorized           = "not_authorized"
@@ -59,7 +59,7 @@ func (e *Error) Error() string {
 }
 
 // The helpers below decide by the body's code first and the status second
-// (design §4), so they keep working against a real service whose status
+// (docs/service.md), so they keep working against a real service whose status
 // mapping differs from the sandbox's guess. They all see through wrapping.
 
 // IsNotAuthorized: the credentials may not do this (code not_authorized, or

@@ -10,7 +10,7 @@ import (
 // service's payment page, whose address goes to the payer.
 type InvoicesService service
 
-// InvoiceRequest creates an invoice (2.8).
+// InvoiceRequest creates an invoice.
 type InvoiceRequest struct {
 	MerchantID    string               `json:"merchantId,omitempty"`
 	DualMode      bool                 `json:"dualMode,omitempty"`

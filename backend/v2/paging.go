@@ -9,7 +9,7 @@ import (
 	"time"
 )
 
-// Paging (spec part 4 rule 2, design §4): a list answer is
+// Paging (docs/service.md): a list answer is
 // {"items": [...], "cursor": "..."}; the next page is asked for with the
 // query parameter cursor; an absent or empty cursor ends the list.
 

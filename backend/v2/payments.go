@@ -12,7 +12,7 @@ import (
 // confirmation steps, capture and cancellation of holds, lookup and listing.
 type PaymentsService service
 
-// PaymentRequest creates a payment directly (2.9). Which members apply
+// PaymentRequest creates a payment directly. Which members apply
 // depends on the payment method.
 type PaymentRequest struct {
 	MerchantID   string               `json:"merchantId,omitempty"`
@@ -27,7 +27,7 @@ type PaymentRequest struct {
 	Device       *Device              `json:"device,omitempty"`
 }
 
-// Payment is the service's view of a payment (2.10), as answered by Create,
+// Payment is the service's view of a payment, as answered by Create,
 // Complete and Get.
 type Payment struct {
 	ID           string            `json:"id"`

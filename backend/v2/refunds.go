@@ -17,7 +17,7 @@ type RefundRequest struct {
 	Amount    *money.Amount `json:"amount,omitempty"`
 }
 
-// Refund is a refund (2.12). A new refund is Pending; it becomes Success or
+// Refund is a refund. A new refund is Pending; it becomes Success or
 // Rejected later, so re-read it with Get.
 type Refund struct {
 	ID         string       `json:"id"`

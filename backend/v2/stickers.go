@@ -23,7 +23,7 @@ type StickerRequest struct {
 	CallbackURL    string        `json:"callbackUrl,omitempty"` // notified of payments by the sticker
 }
 
-// Sticker is a sticker (2.14).
+// Sticker is a sticker.
 type Sticker struct {
 	ID             string        `json:"id"`
 	StickerType    string        `json:"stickerType,omitempty"`

@@ -56,7 +56,7 @@ type PaymentTokenRequest struct {
 	Device      *Device      `json:"device,omitempty"`
 }
 
-// PaymentToken is a payment token (2.13).
+// PaymentToken is a payment token.
 type PaymentToken struct {
 	ID           string        `json:"id"`
 	Status       TokenStatus   `json:"status"`

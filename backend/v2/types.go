@@ -9,12 +9,12 @@ import (
 	"time"
 )
 
-// Objects shared by several resources (spec part 2). Request members carry
+// Objects shared by several resources. Request members carry
 // omitempty (omitzero for dates) so that what the caller leaves out is not
 // sent at all; the service applies its own defaults. Amounts are
 // money.Amount everywhere: exact, never float64.
 
-// Invoice describes what is paid for (2.2). It appears in requests and answers.
+// Invoice describes what is paid for. It appears in requests and answers.
 type Invoice struct {
 	Description string    `json:"description,omitempty"`
 	OrderNo     string    `json:"orderNo,omitempty"`
@@ -22,7 +22,8 @@ type Invoice struct {
 	Params      Params    `json:"params,omitempty"`
 }
 
-// MarshalJSON sends Expires in UTC, the form the service documents (design §4).
+// MarshalJSON sends Expires in UTC, the form the service documents
+// (docs/service.md).
 func (i Invoice) MarshalJSON() ([]byte, error) {
 	type plain Invoice // without this method, to avoid recursion
 	p := plain(i)
@@ -32,7 +33,7 @@ func (i Invoice) MarshalJSON() ([]byte, error) {
 	return json.Marshal(p)
 }
 
-// Params is the invoice's free key/value set (2.2).
+// Params is the invoice's free key/value set.
 type Params map[string]string
 
 // UnmarshalJSON accepts any JSON values, keeping a non-string one as its
@@ -61,7 +62,7 @@ func (p *Params) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// Customer is the payer (2.3). Answers carry only IP; token creation uses
+// Customer is the payer. Answers carry only IP; token creation uses
 // Account and Email; invoice creation wants Phone in E.164 without the plus.
 type Customer struct {
 	Email   string `json:"email,omitempty"`
@@ -70,14 +71,14 @@ type Customer struct {
 	Account string `json:"account,omitempty"`
 }
 
-// Protocol holds the merchant's addresses (2.4).
+// Protocol holds the merchant's addresses.
 type Protocol struct {
 	ReturnURL          string `json:"returnUrl,omitempty"`
 	CallbackURL        string `json:"callbackUrl,omitempty"`
 	ThreeDSCompleteURL string `json:"threeDSCompleteUrl,omitempty"`
 }
 
-// Device describes the payer's browser for 3-D Secure (2.5). All members are
+// Device describes the payer's browser for 3-D Secure. All members are
 // strings on the wire, numbers included.
 type Device struct {
 	Language         string `json:"language,omitempty"`
@@ -89,14 +90,14 @@ type Device struct {
 	UTCOffsetMinutes string `json:"utcOffsetMinutes,omitempty"`
 }
 
-// TokenizationDetails asks a payment to also create a payment token (2.6).
+// TokenizationDetails asks a payment to also create a payment token.
 type TokenizationDetails struct {
 	Type        TokenType `json:"type,omitempty"`
 	Purpose     string    `json:"purpose,omitempty"`
 	CallbackURL string    `json:"callbackUrl,omitempty"`
 }
 
-// PaymentData is the request side of paymentData (2.7): how the payer pays.
+// PaymentData is the request side of paymentData: how the payer pays.
 // Which members apply depends on PaymentMethod.
 type PaymentData struct {
 	PaymentMethod     string    `json:"paymentMethod,omitempty"`
@@ -105,7 +106,7 @@ type PaymentData struct {
 	AuthorizationCode string    `json:"authorizationCode,omitempty"`
 	Account           string    `json:"account,omitempty"`
 	Phone             string    `json:"phone,omitempty"`
-	Token             *TokenRef `json:"token,omitempty"` // payment by a saved token (rule 3)
+	Token             *TokenRef `json:"token,omitempty"` // payment by a saved token
 	StickerID         string    `json:"stickerId,omitempty"`
 }
 
@@ -149,7 +150,7 @@ type CardInfo struct {
 	Category string `json:"category,omitempty"`
 }
 
-// Confirmation is what the payer must still do (2.11). It is one struct for
+// Confirmation is what the payer must still do. It is one struct for
 // every Type; only the members of its Type are set. Payments answer with one
 // confirmation at a time; after the payer acts, call Complete with the
 // matching member of CompleteRequest.
@@ -173,7 +174,7 @@ type Confirmation struct {
 
 // CompleteRequest answers a confirmation (PUT .../complete): Code for
 // SmsOtp, ThreeDSCompInd for ThreeDSMethod, CRes for ThreeDSChallenge, PARes
-// for ThreeDSv1 (spec part 4, rule 1).
+// for ThreeDSv1.
 type CompleteRequest struct {
 	Code           string `json:"code,omitempty"`
 	ThreeDSCompInd string `json:"threeDSCompInd,omitempty"`

@@ -14,8 +14,8 @@ type KeyMap struct {
 	Top, Bottom      key.Binding
 }
 
-// DefaultKeyMap is the design §7 default: j/k/arrows, pgup/pgdown, g/G
-// (home/end).
+// DefaultKeyMap is paydash's default (README.md, Using paydash): j/k/arrows,
+// pgup/pgdown, g/G (home/end).
 func DefaultKeyMap() KeyMap {
 	return KeyMap{
 		Up:       key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑/k", "up")),

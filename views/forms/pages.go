@@ -23,7 +23,7 @@ const inputCap = 4096
 var currencies = []string{"RUB", "USD", "EUR", "CNY", "KZT"}
 
 const (
-	stickerTypeSbp   = "Sbp"       // spec 2.14; the only sticker type the service names
+	stickerTypeSbp   = "Sbp"       // the only sticker type the service documents
 	stickerCurrency  = "RUB"       // SBP works in roubles only
 	tokenType        = "recurring" // POST /api/v2/tokenization lists only this type
 	tokenPaymentType = "bankcard"  // what backend.CreateTokenizationLink sends as paymentMethod

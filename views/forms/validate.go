@@ -17,7 +17,7 @@ import (
 	"paydash/ui"
 )
 
-// Bounds of the text fields. The spec (api-v2-current.md §8) gives no
+// Bounds of the text fields. The service's documentation gives no
 // limits, so these are ours, chosen so that no real value is refused and a
 // runaway paste is.
 const (
