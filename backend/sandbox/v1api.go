@@ -568,7 +568,7 @@ func (s *Server) v1CancelPayment(c *v1Call) {
 	if e := c.get("error"); e != "" {
 		n, err := strconv.Atoi(e)
 		if err != nil || !V1FailureCode(n) {
-			c.fail(v1ErrUnknown, "error %q is not a failure code of part 7 (-1, -2, -6 ... -31)", e)
+			c.fail(v1ErrUnknown, "error %q is not a failure code of the v1 interface (-1, -2, -6 ... -31)", e)
 			return
 		}
 		code = n
