@@ -13,10 +13,11 @@ import (
 
 // BenchmarkHeapPerPaymentRow measures the heap per loaded payment row (the
 // aim: at most 250 bytes, a million rows in 250 MB; README.md's
-// Performance section has today's figure), on the real thing: backend.Payment list items as the
-// v2 adapter makes them (fresh strings per row, as decoded from JSON), in
-// the list widget with the Payments tab's columns. The widget's own
-// benchmark uses a smaller stand-in row; this one is what the user loads.
+// Performance section has today's figure), on the real thing:
+// backend.Payment list items as the v2 adapter makes them (fresh strings
+// per row, as decoded from JSON), in the list widget with the Payments
+// tab's columns. The widget's own benchmark uses a smaller stand-in row;
+// this one is what the user loads.
 func BenchmarkHeapPerPaymentRow(b *testing.B) {
 	const rows = 100_000
 	created := time.Date(2026, 11, 20, 12, 0, 0, 0, time.UTC)
