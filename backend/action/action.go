@@ -118,8 +118,10 @@ func Carrier(b backend.Backend) backend.Interface {
 // refund); the others have their own constructors.
 func New(kind backend.Action, objectID string, amount money.Amount, via backend.Interface) Request {
 	r := Request{ID: backend.NewIdempotencyKey(), Kind: kind, ObjectID: objectID, Amount: amount, Interface: via}
-	if kind == backend.ActionRefund {
-		r.IdempotencyKey = backend.NewIdempotencyKey()
+	if k, ok := Lookup(kind); ok {
+		if keyed, ok := k.(interface{ keyed() bool }); ok && keyed.keyed() {
+			r.IdempotencyKey = backend.NewIdempotencyKey()
+		}
 	}
 	return r
 }

@@ -17,6 +17,9 @@ func init() { Register(refund{}) }
 
 func (refund) Action() backend.Action { return backend.ActionRefund }
 
+// keyed: New gives a refund a fresh idempotency key.
+func (refund) keyed() bool { return true }
+
 func (refund) Validate(req Request) error {
 	if err := validatePayment(req); err != nil {
 		return err
