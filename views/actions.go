@@ -17,7 +17,7 @@ import (
 	"paydash/ui"
 )
 
-// The Payments tab's money actions (issue 7). Before the confirmation:
+// The Payments tab's money actions (docs/confirmation.md). Before the confirmation:
 //
 //	action key   the shell shows a "preparing" dialog at once and sends ActionMsg;
 //	prepare      the payment (and, for a refund, its refunds) is read again, so the

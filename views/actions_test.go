@@ -22,7 +22,7 @@ import (
 	"paydash/ui"
 )
 
-// The Payments tab's money actions against the real sandbox (issue 7):
+// The Payments tab's money actions against the real sandbox:
 // what is confirmed is what is sent, once; an outcome that is not known is
 // found out, never shown as a failure.
 
@@ -239,7 +239,7 @@ func TestJournalFailureSendsNothing(t *testing.T) {
 	assert.Empty(t, e.journal())
 }
 
-// Issue 7: "c then e 2000 enter y" under latency opened the dialog over
+// A bug once: "c then e 2000 enter y" under latency opened the dialog over
 // the Refunds tab, for a row the cursor had left. The dialog is for the
 // payment the key was pressed on, whatever happens to the list meanwhile.
 func TestTheDialogStaysBoundToThePaymentOfTheKey(t *testing.T) {
@@ -339,9 +339,9 @@ func (l *lossyBackend) CapturePayment(ctx context.Context, r backend.CaptureRequ
 	return backend.Payment{}, &backend.Error{Kind: backend.KindUnavailable, Op: "capture", Message: "connection reset"}
 }
 
-// Issue 7: "When the answer to a refund is garbled or lost, the toast says
-// failed and the journal records failed, though the service made the
-// refund." Now it is "outcome unknown — checking", and then what the
+// A bug once: when the answer to a refund was garbled or lost, the toast
+// said failed and the journal recorded failed, though the service made the
+// refund. Now it is "outcome unknown — checking", and then what the
 // service really did.
 func TestALostRefundAnswerIsFoundOutNotFailed(t *testing.T) {
 	for _, iface := range []string{"v2", "v1"} {

@@ -15,7 +15,7 @@ import (
 )
 
 // The life of an action after its confirmation, the same in every tab
-// (issue 7):
+// (docs/journal.md says what is journaled):
 //
 //	y            the dialog's Confirm calls tracker.send: the action is marked
 //	             as under way on its object at once, so nothing else can be
