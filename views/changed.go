@@ -35,8 +35,8 @@ func (m changedMsg) madeRefund() (backend.Refund, bool) {
 	return r, ok && made.Type == action.ObjectRefund && r.ID != ""
 }
 
-// revokedToken is the id of the token an action revoked (the token it
-// acted on and left as TokenAfter says), "" when none.
+// revokedToken is the id of the token an action revoked (the token its
+// kind locks: only a revoke acts on a token), "" when none.
 func (m changedMsg) revokedToken() string {
 	k := action.KindOf(m.over.req.Kind)
 	if ref, ok := k.Locks(m.over.req); ok && ref.Type == action.ObjectToken {

@@ -126,44 +126,6 @@ func New(kind backend.Action, objectID string, amount money.Amount, via backend.
 	return r
 }
 
-// NewRevoke makes the revocation of the token tokenID, with a fresh ID. via
-// must be v2 (Send refuses v1: tokens are not in the legacy interface).
-func NewRevoke(tokenID string, via backend.Interface) Request {
-	return Request{ID: backend.NewIdempotencyKey(), Kind: backend.ActionRevokeToken, ObjectID: tokenID, Interface: via}
-}
-
-// NewToggle makes the switching of the sticker stickerID on (active) or
-// off, with a fresh ID. via must be v2.
-func NewToggle(stickerID string, active bool, via backend.Interface) Request {
-	return Request{ID: backend.NewIdempotencyKey(), Kind: backend.ActionToggleSticker, ObjectID: stickerID,
-		Active: active, Interface: via}
-}
-
-// NewCreateInvoice makes a payment link (invoice), sent through v2, with a
-// fresh ID and, when req has none, a fresh idempotency key.
-func NewCreateInvoice(req backend.InvoiceLinkRequest) Request {
-	req.IdempotencyKey = keyOr(req.IdempotencyKey)
-	return Request{ID: backend.NewIdempotencyKey(), Kind: backend.ActionCreateInvoice, Amount: req.Amount,
-		Interface: backend.V2, IdempotencyKey: req.IdempotencyKey, Invoice: req}
-}
-
-// NewCreateSticker makes a sticker, sent through v2, with a fresh ID and,
-// when req has none, a fresh idempotency key.
-func NewCreateSticker(req backend.StickerRequest) Request {
-	req.IdempotencyKey = keyOr(req.IdempotencyKey)
-	return Request{ID: backend.NewIdempotencyKey(), Kind: backend.ActionCreateSticker, Amount: req.Amount,
-		Interface: backend.V2, IdempotencyKey: req.IdempotencyKey, Sticker: req}
-}
-
-// NewCreateTokenization makes a card-saving (tokenization) link, sent
-// through v2, with a fresh ID and, when req has none, a fresh idempotency
-// key.
-func NewCreateTokenization(req backend.TokenizationLinkRequest) Request {
-	req.IdempotencyKey = keyOr(req.IdempotencyKey)
-	return Request{ID: backend.NewIdempotencyKey(), Kind: backend.ActionCreateTokenization,
-		Interface: backend.V2, IdempotencyKey: req.IdempotencyKey, Tokenization: req}
-}
-
 func keyOr(key string) string {
 	if key == "" {
 		return backend.NewIdempotencyKey()

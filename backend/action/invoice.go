@@ -32,6 +32,14 @@ type invoiceParams struct {
 
 func (p *invoiceParams) merchant() string { return p.MerchantID }
 
+// NewCreateInvoice makes a payment link (invoice), sent through v2, with a
+// fresh ID and, when req has none, a fresh idempotency key.
+func NewCreateInvoice(req backend.InvoiceLinkRequest) Request {
+	req.IdempotencyKey = keyOr(req.IdempotencyKey)
+	return Request{ID: backend.NewIdempotencyKey(), Kind: backend.ActionCreateInvoice, Amount: req.Amount,
+		Interface: backend.V2, IdempotencyKey: req.IdempotencyKey, Invoice: req}
+}
+
 func (createInvoice) Action() backend.Action { return backend.ActionCreateInvoice }
 func (createInvoice) V2Only() bool           { return true }
 

@@ -14,6 +14,12 @@ type revokeToken struct{ Base }
 
 func init() { Register(revokeToken{}) }
 
+// NewRevoke makes the revocation of the token tokenID, with a fresh ID. via
+// must be v2 (Send refuses v1: tokens are not in the legacy interface).
+func NewRevoke(tokenID string, via backend.Interface) Request {
+	return Request{ID: backend.NewIdempotencyKey(), Kind: backend.ActionRevokeToken, ObjectID: tokenID, Interface: via}
+}
+
 func (revokeToken) Action() backend.Action { return backend.ActionRevokeToken }
 func (revokeToken) V2Only() bool           { return true }
 

@@ -29,6 +29,14 @@ type stickerParams struct {
 
 func (p *stickerParams) merchant() string { return p.MerchantID }
 
+// NewCreateSticker makes a sticker, sent through v2, with a fresh ID and,
+// when req has none, a fresh idempotency key.
+func NewCreateSticker(req backend.StickerRequest) Request {
+	req.IdempotencyKey = keyOr(req.IdempotencyKey)
+	return Request{ID: backend.NewIdempotencyKey(), Kind: backend.ActionCreateSticker, Amount: req.Amount,
+		Interface: backend.V2, IdempotencyKey: req.IdempotencyKey, Sticker: req}
+}
+
 func (createSticker) Action() backend.Action { return backend.ActionCreateSticker }
 func (createSticker) V2Only() bool           { return true }
 

@@ -20,6 +20,13 @@ type toggleParams struct {
 	Active bool `json:"active"`
 }
 
+// NewToggle makes the switching of the sticker stickerID on (active) or
+// off, with a fresh ID. via must be v2.
+func NewToggle(stickerID string, active bool, via backend.Interface) Request {
+	return Request{ID: backend.NewIdempotencyKey(), Kind: backend.ActionToggleSticker, ObjectID: stickerID,
+		Active: active, Interface: via}
+}
+
 func (toggleSticker) Action() backend.Action { return backend.ActionToggleSticker }
 func (toggleSticker) V2Only() bool           { return true }
 

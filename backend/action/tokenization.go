@@ -27,6 +27,15 @@ type tokenizationParams struct {
 
 func (p *tokenizationParams) merchant() string { return p.MerchantID }
 
+// NewCreateTokenization makes a card-saving (tokenization) link, sent
+// through v2, with a fresh ID and, when req has none, a fresh idempotency
+// key.
+func NewCreateTokenization(req backend.TokenizationLinkRequest) Request {
+	req.IdempotencyKey = keyOr(req.IdempotencyKey)
+	return Request{ID: backend.NewIdempotencyKey(), Kind: backend.ActionCreateTokenization,
+		Interface: backend.V2, IdempotencyKey: req.IdempotencyKey, Tokenization: req}
+}
+
 func (createTokenization) Action() backend.Action { return backend.ActionCreateTokenization }
 func (createTokenization) V2Only() bool           { return true }
 
