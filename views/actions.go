@@ -17,7 +17,7 @@ import (
 	"paydash/ui"
 )
 
-// The Payments tab's money actions (issue 7). Before the confirmation:
+// The Payments tab's money actions (docs/confirmation.md). Before the confirmation:
 //
 //	action key   the shell shows a "preparing" dialog at once and sends ActionMsg;
 //	prepare      the payment (and, for a refund, its refunds) is read again, so the
@@ -356,16 +356,19 @@ func (t *Payments) onTokenRead(msg readAgainMsg) tea.Cmd {
 // showOutcome shows what an action over changed: the payment, a token's
 // status, or the payment link made (and the new payment in the list).
 func (t *Payments) showOutcome(msg outcomeMsg) tea.Cmd {
-	switch msg.req.Kind {
-	case backend.ActionRevokeToken:
+	k := action.KindOf(msg.req.Kind)
+	locked, locks := k.Locks(msg.req)
+	made, makes := k.Made(msg.req, msg.out)
+	switch {
+	case locks && locked.Type == action.ObjectToken:
 		if msg.out.State == action.Done {
-			return t.memo.noteOutcome(cmp.Or(t.tokenMerchant[msg.req.ObjectID], t.scope.MerchantID), msg.req, msg.out)
+			return t.memo.noteOutcome(cmp.Or(t.tokenMerchant[locked.ID], t.scope.MerchantID), msg.req, msg.out)
 		}
 		return nil
-	case backend.ActionCreateInvoice:
+	case !locks && makes && made.Type == action.ObjectPayment:
 		if msg.out.State == action.Done {
 			// The payment made is selected as soon as the refresh brings it.
-			t.list.own(msg.out.Invoice.PaymentID)
+			t.list.own(made.ID)
 			return tea.Batch(createdDialog(msg.req, msg.out, t.d.Keys, t.theme), t.list.refresh())
 		}
 		return nil

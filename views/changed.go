@@ -31,13 +31,16 @@ func changed(from uint64, over outcomeMsg) tea.Cmd {
 // madeRefund is the refund an action made, if it made one.
 func (m changedMsg) madeRefund() (backend.Refund, bool) {
 	r := m.over.out.Refund
-	return r, m.over.req.Kind == backend.ActionRefund && r.ID != ""
+	made, ok := action.KindOf(m.over.req.Kind).Made(m.over.req, m.over.out)
+	return r, ok && made.Type == action.ObjectRefund && r.ID != ""
 }
 
-// revokedToken is the id of the token an action revoked, "" when none.
+// revokedToken is the id of the token an action revoked (the token its
+// kind locks: only a revoke acts on a token), "" when none.
 func (m changedMsg) revokedToken() string {
-	if m.over.req.Kind == backend.ActionRevokeToken {
-		return m.over.req.ObjectID
+	k := action.KindOf(m.over.req.Kind)
+	if ref, ok := k.Locks(m.over.req); ok && ref.Type == action.ObjectToken {
+		return ref.ID
 	}
 	return ""
 }

@@ -8,7 +8,6 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
-	"paydash/backend"
 	"paydash/backend/action"
 	"paydash/backend/money"
 	"paydash/backend/textsafe"
@@ -135,30 +134,13 @@ func (m *formModal) View(maxWidth, maxHeight int) string {
 
 // createdDialog opens, after a create was made, the dialog that shows the
 // address and its QR code; nil when the outcome has no address.
+// What it shows is the kind's (action.Kind.Created).
 func createdDialog(req action.Request, out action.Outcome, km keys.Map, th ui.Theme) tea.Cmd {
-	var title, link string
-	var facts []string
-	switch req.Kind {
-	case backend.ActionCreateInvoice:
-		title, link = "Payment link made", out.Invoice.URL
-		facts = []string{"Payment " + textsafe.Clean(out.Invoice.PaymentID) + " for " + fmtAmount(req.Amount)}
-		if o := textsafe.Line(req.Invoice.OrderNo, 60); o != "" {
-			facts[0] += " · order " + o
-		}
-	case backend.ActionCreateSticker:
-		title, link = "Sticker made", out.Sticker.Payload
-		facts = []string{"Sticker " + textsafe.Clean(out.Sticker.ID) + " for " + stickerAmount(out.Sticker) +
-			" · " + textsafe.Clean(out.Sticker.Status)}
-	case backend.ActionCreateTokenization:
-		title, link = "Card-saving link made", out.Tokenization.URL
-		facts = []string{"Token " + textsafe.Clean(out.Tokenization.TokenID) + " · Created: Active once the customer saves a card"}
-	default:
+	c, ok := action.KindOf(req.Kind).Created(req, out)
+	if !ok || c.Link == "" {
 		return nil
 	}
-	if link == "" {
-		return nil
-	}
-	return msgCmd(ui.OpenModalMsg{Modal: &resultModal{title: title, facts: facts, link: link, km: km, th: th}})
+	return msgCmd(ui.OpenModalMsg{Modal: &resultModal{title: c.Title, facts: c.Facts, link: c.Link, km: km, th: th}})
 }
 
 // resultModal shows what a create made: the address, and its QR code for

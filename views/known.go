@@ -80,24 +80,18 @@ func (m tokenMemo) notePayments(merchant string, ps []backend.Payment) tea.Cmd {
 	return m.save()
 }
 
-// noteOutcome remembers what a revocation or a card-saving link made.
+// noteOutcome remembers the token a done action left (its kind's
+// TokenAfter): one revoked, as answered or read, or one a card-saving link
+// made.
 func (m tokenMemo) noteOutcome(merchant string, req action.Request, out action.Outcome) tea.Cmd {
-	switch req.Kind {
-	case backend.ActionRevokeToken:
-		tok := out.Token
-		tok.ID = req.ObjectID
-		if tok.Status == "" {
-			tok.Status = backend.TokenRevoked
-		}
-		return m.note(merchant, known.FromToken(tok, known.LookedUp))
-	case backend.ActionCreateTokenization:
-		if out.Tokenization.TokenID == "" {
-			return nil
-		}
-		// The creation answers "Created" (spec: token statuses).
-		return m.note(merchant, known.Token{ID: out.Tokenization.TokenID, Status: backend.TokenCreated, Source: known.Created})
+	tok, made, ok := action.KindOf(req.Kind).TokenAfter(req, out)
+	switch {
+	case !ok:
+		return nil
+	case made:
+		return m.note(merchant, known.Token{ID: tok.ID, Status: tok.Status, Source: known.Created})
 	}
-	return nil
+	return m.note(merchant, known.FromToken(tok, known.LookedUp))
 }
 
 func (m tokenMemo) save() tea.Cmd {

@@ -515,7 +515,7 @@ func (t *Stickers) showOutcome(msg outcomeMsg) tea.Cmd {
 		}
 	}
 	var cmds []tea.Cmd
-	if msg.req.Kind == backend.ActionCreateSticker && msg.out.State == action.Done {
+	if msg.out.State == action.Done { // a create's result dialog (none for a toggle)
 		cmds = append(cmds, createdDialog(msg.req, msg.out, t.keys, t.theme))
 	}
 	if t.detail.isOpen() && t.detail.obj.ID == msg.req.ObjectID {

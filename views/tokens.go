@@ -680,13 +680,9 @@ func revokeSpec(tok backend.Token, payments []string, from string, acts *tracker
 	}
 }
 
-// tokenOf is the token an action's outcome is about.
+// tokenOf is the token an action's outcome is about: the one it revoked
+// or made ("" when none).
 func tokenOf(req action.Request, out action.Outcome) string {
-	switch req.Kind {
-	case backend.ActionRevokeToken:
-		return req.ObjectID
-	case backend.ActionCreateTokenization:
-		return out.Tokenization.TokenID
-	}
-	return ""
+	tok, _, _ := action.KindOf(req.Kind).TokenAfter(req, out)
+	return tok.ID
 }

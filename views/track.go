@@ -65,21 +65,15 @@ type objectRef struct {
 	id   string
 }
 
-func paymentRef(id string) objectRef { return objectRef{"payment", id} }
-func tokenRef(id string) objectRef   { return objectRef{"token", id} }
-func stickerRef(id string) objectRef { return objectRef{"sticker", id} }
+func paymentRef(id string) objectRef { return objectRef{action.ObjectPayment, id} }
+func tokenRef(id string) objectRef   { return objectRef{action.ObjectToken, id} }
+func stickerRef(id string) objectRef { return objectRef{action.ObjectSticker, id} }
 
-// refOf is the object an action acts on; ok is false for a create.
+// refOf is the object an action acts on (its kind's Locks); ok is false
+// for a create.
 func refOf(req action.Request) (objectRef, bool) {
-	switch req.Kind {
-	case backend.ActionCapture, backend.ActionCancelHold, backend.ActionRefund:
-		return paymentRef(req.ObjectID), true
-	case backend.ActionRevokeToken:
-		return tokenRef(req.ObjectID), true
-	case backend.ActionToggleSticker:
-		return stickerRef(req.ObjectID), true
-	}
-	return objectRef{}, false
+	ref, ok := action.KindOf(req.Kind).Locks(req)
+	return objectRef{ref.Type, ref.ID}, ok
 }
 
 // InFlight is the actions not yet over in all the tabs built from one
@@ -344,16 +338,6 @@ func fmtClock(t time.Time) string {
 	return t.Local().Format("15:04:05")
 }
 
-// doing is what a row shows instead of its status while an action is sent
-// on it.
-var doing = map[backend.Action]string{
-	backend.ActionCapture:       "capturing",
-	backend.ActionCancelHold:    "releasing",
-	backend.ActionRefund:        "refunding",
-	backend.ActionRevokeToken:   "revoking",
-	backend.ActionToggleSticker: "switching",
-}
-
 // rowMark is what a row's status column shows while an action is under
 // way on its object ("→ refunding", "? checking"); "" when none is.
 func (k *tracker) rowMark(ref objectRef) string {
@@ -362,7 +346,9 @@ func (k *tracker) rowMark(ref objectRef) string {
 	case tr == nil:
 		return ""
 	case tr.state == stateSending:
-		if w, ok := doing[tr.req.Kind]; ok {
+		// What a row shows instead of its status while an action is sent
+		// on it ("refunding").
+		if w := action.KindOf(tr.req.Kind).Doing(); w != "" {
 			return "→ " + w
 		}
 		return "→ sending"

@@ -30,27 +30,11 @@ import (
 	"paydash/backend/textsafe"
 )
 
-// Known reports whether a is one of the actions this package can send and
-// find out: every backend.Action.
-func Known(a backend.Action) bool {
-	switch a {
-	case backend.ActionCapture, backend.ActionCancelHold, backend.ActionRefund,
-		backend.ActionRevokeToken, backend.ActionToggleSticker,
-		backend.ActionCreateInvoice, backend.ActionCreateSticker, backend.ActionCreateTokenization:
-		return true
-	}
-	return false
-}
-
 // v2Only reports whether a exists only in the current interface (v2):
 // tokens, stickers and links are not in the legacy one.
 func v2Only(a backend.Action) bool {
-	switch a {
-	case backend.ActionRevokeToken, backend.ActionToggleSticker,
-		backend.ActionCreateInvoice, backend.ActionCreateSticker, backend.ActionCreateTokenization:
-		return true
-	}
-	return false
+	k, ok := Lookup(a)
+	return ok && k.V2Only()
 }
 
 // How an outcome became known (Outcome.How, the journal's "how").
@@ -134,48 +118,12 @@ func Carrier(b backend.Backend) backend.Interface {
 // refund); the others have their own constructors.
 func New(kind backend.Action, objectID string, amount money.Amount, via backend.Interface) Request {
 	r := Request{ID: backend.NewIdempotencyKey(), Kind: kind, ObjectID: objectID, Amount: amount, Interface: via}
-	if kind == backend.ActionRefund {
-		r.IdempotencyKey = backend.NewIdempotencyKey()
+	if k, ok := Lookup(kind); ok {
+		if keyed, ok := k.(interface{ keyed() bool }); ok && keyed.keyed() {
+			r.IdempotencyKey = backend.NewIdempotencyKey()
+		}
 	}
 	return r
-}
-
-// NewRevoke makes the revocation of the token tokenID, with a fresh ID. via
-// must be v2 (Send refuses v1: tokens are not in the legacy interface).
-func NewRevoke(tokenID string, via backend.Interface) Request {
-	return Request{ID: backend.NewIdempotencyKey(), Kind: backend.ActionRevokeToken, ObjectID: tokenID, Interface: via}
-}
-
-// NewToggle makes the switching of the sticker stickerID on (active) or
-// off, with a fresh ID. via must be v2.
-func NewToggle(stickerID string, active bool, via backend.Interface) Request {
-	return Request{ID: backend.NewIdempotencyKey(), Kind: backend.ActionToggleSticker, ObjectID: stickerID,
-		Active: active, Interface: via}
-}
-
-// NewCreateInvoice makes a payment link (invoice), sent through v2, with a
-// fresh ID and, when req has none, a fresh idempotency key.
-func NewCreateInvoice(req backend.InvoiceLinkRequest) Request {
-	req.IdempotencyKey = keyOr(req.IdempotencyKey)
-	return Request{ID: backend.NewIdempotencyKey(), Kind: backend.ActionCreateInvoice, Amount: req.Amount,
-		Interface: backend.V2, IdempotencyKey: req.IdempotencyKey, Invoice: req}
-}
-
-// NewCreateSticker makes a sticker, sent through v2, with a fresh ID and,
-// when req has none, a fresh idempotency key.
-func NewCreateSticker(req backend.StickerRequest) Request {
-	req.IdempotencyKey = keyOr(req.IdempotencyKey)
-	return Request{ID: backend.NewIdempotencyKey(), Kind: backend.ActionCreateSticker, Amount: req.Amount,
-		Interface: backend.V2, IdempotencyKey: req.IdempotencyKey, Sticker: req}
-}
-
-// NewCreateTokenization makes a card-saving (tokenization) link, sent
-// through v2, with a fresh ID and, when req has none, a fresh idempotency
-// key.
-func NewCreateTokenization(req backend.TokenizationLinkRequest) Request {
-	req.IdempotencyKey = keyOr(req.IdempotencyKey)
-	return Request{ID: backend.NewIdempotencyKey(), Kind: backend.ActionCreateTokenization,
-		Interface: backend.V2, IdempotencyKey: req.IdempotencyKey, Tokenization: req}
 }
 
 func keyOr(key string) string {
@@ -185,36 +133,9 @@ func keyOr(key string) string {
 	return key
 }
 
-// createKey is the idempotency key a create's own request carries.
-func createKey(req Request) string {
-	switch req.Kind {
-	case backend.ActionCreateInvoice:
-		return req.Invoice.IdempotencyKey
-	case backend.ActionCreateSticker:
-		return req.Sticker.IdempotencyKey
-	case backend.ActionCreateTokenization:
-		return req.Tokenization.IdempotencyKey
-	}
-	return ""
-}
-
-// withKey is req with its create request under req.IdempotencyKey (the key
-// that is journaled is the one that is sent) and an invoice's expiry in UTC
-// (as v2 sends it, and as the journal gives it back).
-func withKey(req Request) Request {
-	switch req.Kind {
-	case backend.ActionCreateInvoice:
-		req.Invoice.IdempotencyKey = req.IdempotencyKey
-		if !req.Invoice.Expires.IsZero() {
-			req.Invoice.Expires = req.Invoice.Expires.Round(0).UTC()
-		}
-	case backend.ActionCreateSticker:
-		req.Sticker.IdempotencyKey = req.IdempotencyKey
-	case backend.ActionCreateTokenization:
-		req.Tokenization.IdempotencyKey = req.IdempotencyKey
-	}
-	return req
-}
+// withKey is req as its kind journals and sends it (Kind.Prepare): a
+// create's request under req.IdempotencyKey.
+func withKey(req Request) Request { return KindOf(req.Kind).Prepare(req) }
 
 // State is what is known of an action's outcome.
 type State int
@@ -269,50 +190,7 @@ func (o Outcome) Final() bool { return o.State == Done || o.State == NotDone }
 //	payment link for 1,500.00 RUB (order A-17)
 //	sticker "Coffee 0.3" for 150.00 RUB
 //	card-saving link for customer account 42
-func Describe(r Request) string {
-	id := textsafe.Line(r.ObjectID, 80)
-	amt := amountText(r.Amount)
-	switch r.Kind {
-	case backend.ActionCapture:
-		return "capture of " + amt + " for payment " + id
-	case backend.ActionCancelHold:
-		return "release of the hold of " + amt + " on payment " + id
-	case backend.ActionRefund:
-		return "refund of " + amt + " for payment " + id
-	case backend.ActionRevokeToken:
-		return "revoke of token " + id
-	case backend.ActionToggleSticker:
-		switch {
-		case r.unread != "":
-			return "switch of sticker " + id + " on or off"
-		case r.Active:
-			return "switch-on of sticker " + id
-		}
-		return "switch-off of sticker " + id
-	case backend.ActionCreateInvoice:
-		s := "payment link for " + amt
-		if o := textsafe.Line(r.Invoice.OrderNo, 60); o != "" {
-			s += " (order " + o + ")"
-		}
-		return s
-	case backend.ActionCreateSticker:
-		s := "sticker"
-		if d := textsafe.Line(r.Sticker.Description, 60); d != "" {
-			s += ` "` + d + `"`
-		}
-		return s + " for " + amt
-	case backend.ActionCreateTokenization:
-		s := "card-saving link"
-		switch t := r.Tokenization; {
-		case t.CustomerAccount != "":
-			s += " for customer account " + textsafe.Line(t.CustomerAccount, 60)
-		case t.CustomerEmail != "":
-			s += " for " + textsafe.Line(t.CustomerEmail, 60)
-		}
-		return s
-	}
-	return fmt.Sprintf("action %q of %s on %s", textsafe.Line(string(r.Kind), 40), amt, id)
-}
+func Describe(r Request) string { return KindOf(r.Kind).Describe(r) }
 
 // Text is the outcome in one sentence for people (toasts, the notice at
 // start, the messages view), amounts as money.Amount.Display writes them,
@@ -333,80 +211,10 @@ func Describe(r Request) string {
 //	Card-saving link for customer account 42 made: token 9000031, https://pay.example/tokenize/9000031
 //	Payment link for 1,500.00 RUB: outcome unknown — checking (<reason>)
 func (o Outcome) Text(r Request) string {
-	c := textsafe.Clean
-	id := textsafe.Line(r.ObjectID, 80)
-	amt := amountText(r.Amount)
 	reason := textsafe.Line(backend.Reason(o.Err), 300)
 	switch o.State {
 	case Done:
-		// What the service holds, when the payment was read.
-		held := o.Payment.Amount
-		if held.Currency == "" {
-			held.Currency = r.Amount.Currency
-		}
-		known := o.Payment.ID != "" && held.Value.IsPositive() && held.Currency == r.Amount.Currency
-		switch r.Kind {
-		case backend.ActionCapture:
-			s := "Captured " + amt + " of payment " + id
-			switch {
-			case known && r.Amount.Value.IsZero():
-				s = "Captured " + amountText(held) + " of payment " + id
-			case known && held.Value != r.Amount.Value:
-				s = "Captured " + amountText(held) + " of payment " + id + " (" + amt + " was sent)"
-			}
-			if st := c(string(o.Payment.Status)); st != "" {
-				s += " — now " + st
-			}
-			return s
-		case backend.ActionCancelHold:
-			if known && r.Amount.Value.IsZero() {
-				amt = amountText(held)
-			}
-			s := "Released the hold of " + amt + " on payment " + id
-			if st := c(string(o.Payment.Status)); st != "" {
-				s += " — now " + st
-			}
-			return s
-		case backend.ActionRefund:
-			s := "Refund "
-			if rid := textsafe.Line(o.Refund.ID, 40); rid != "" {
-				s += rid + " "
-			}
-			s += "of " + amt + " made for payment " + id
-			if st := c(string(o.Refund.Status)); st != "" {
-				s += " — " + st
-			}
-			return s
-		case backend.ActionRevokeToken:
-			s := "Revoked token " + id
-			if t := textsafe.Line(o.Token.Title, 60); t != "" {
-				s += " (" + t + ")"
-			}
-			if st := textsafe.Line(string(o.Token.Status), 40); st != "" {
-				s += " — now " + st
-			}
-			return s
-		case backend.ActionToggleSticker:
-			s := "Sticker " + id + " switched off"
-			if r.Active {
-				s = "Sticker " + id + " switched on"
-			}
-			if st := textsafe.Line(o.Sticker.Status, 40); st != "" {
-				s += " — now " + st
-			}
-			return s
-		case backend.ActionCreateInvoice:
-			return upperFirst(Describe(r)) + " made" + made("payment", o.Invoice.PaymentID, o.Invoice.URL)
-		case backend.ActionCreateSticker:
-			s := upperFirst(Describe(r)) + " made" + made("sticker", o.Sticker.ID, o.Sticker.Payload)
-			if st := textsafe.Line(o.Sticker.Status, 40); st != "" {
-				s += " — " + st
-			}
-			return s
-		case backend.ActionCreateTokenization:
-			return upperFirst(Describe(r)) + " made" + made("token", o.Tokenization.TokenID, o.Tokenization.URL)
-		}
-		return upperFirst(Describe(r)) + ": done"
+		return KindOf(r.Kind).DoneText(r, o)
 	case NotDone:
 		switch {
 		case errors.Is(o.Err, ErrNotRecorded):
@@ -427,38 +235,19 @@ func (o Outcome) Text(r Request) string {
 	return upperFirst(Describe(r)) + ": outcome unknown — checking (" + reason + ")"
 }
 
-// made is what a create made, for Text: ": payment 43149999, https://…"
-// ("" when the answer named nothing).
-func made(what, id, link string) string {
-	var parts []string
-	if id = textsafe.Line(id, 60); id != "" {
-		parts = append(parts, what+" "+id)
-	}
-	if link = textsafe.Line(link, 500); link != "" {
-		parts = append(parts, link)
-	}
-	if len(parts) == 0 {
-		return ""
-	}
-	return ": " + strings.Join(parts, ", ")
-}
-
 // Where is what to check by hand when the outcome of an action of kind k
 // cannot be found out: "the payment", "the token", "the merchant's stickers"…
-func Where(k backend.Action) string {
-	switch k {
-	case backend.ActionRevokeToken:
-		return "the token"
-	case backend.ActionToggleSticker:
-		return "the sticker"
-	case backend.ActionCreateInvoice:
-		return "the merchant's payments"
-	case backend.ActionCreateSticker:
-		return "the merchant's stickers"
-	case backend.ActionCreateTokenization:
-		return "the merchant's tokens"
+func Where(k backend.Action) string { return KindOf(k).Where() }
+
+// heldOf is what the service holds of a capture's or a release's payment,
+// known when the payment was read and holds an amount in the currency
+// sent.
+func heldOf(r Request, o Outcome) (money.Amount, bool) {
+	held := o.Payment.Amount
+	if held.Currency == "" {
+		held.Currency = r.Amount.Currency
 	}
-	return "the payment"
+	return held, o.Payment.ID != "" && held.Value.IsPositive() && held.Currency == r.Amount.Currency
 }
 
 // amountText is an amount for people, or "an unknown amount" for the zero
@@ -543,21 +332,7 @@ func (r *Runner) Send(ctx context.Context, req Request) (Request, Outcome) {
 		o   Outcome
 		err error
 	)
-	switch req.Kind {
-	case backend.ActionCapture:
-		a := req.Amount
-		o.Payment, err = r.Backend.CapturePayment(ctx, backend.CaptureRequest{PaymentID: req.ObjectID, Amount: &a})
-	case backend.ActionCancelHold:
-		o.Payment, err = r.Backend.CancelPayment(ctx, req.ObjectID)
-	case backend.ActionRefund:
-		o.Refund, err = r.Backend.RefundPayment(ctx, refundRequest(req))
-	case backend.ActionRevokeToken:
-		o.Token, err = r.Backend.RevokeToken(ctx, req.ObjectID)
-	case backend.ActionToggleSticker:
-		o.Sticker, err = r.Backend.SetStickerActive(ctx, req.ObjectID, req.Active)
-	default:
-		o, err = r.create(ctx, req)
-	}
+	o, err = KindOf(req.Kind).Send(ctx, r, req)
 	switch {
 	case err == nil && denied(req, o) != "":
 		// "Done", but the object read after says otherwise: the answer
@@ -575,116 +350,33 @@ func (r *Runner) Send(ctx context.Context, req Request) (Request, Outcome) {
 	return req, o
 }
 
-// create sends a create's request under its key: the first time (Send) and
-// again to find out what became of it (Check), the same bytes each time.
-func (r *Runner) create(ctx context.Context, req Request) (o Outcome, err error) {
-	req = withKey(req)
-	switch req.Kind {
-	case backend.ActionCreateInvoice:
-		o.Invoice, err = r.Backend.CreateInvoiceLink(ctx, req.Invoice)
-	case backend.ActionCreateSticker:
-		o.Sticker, err = r.Backend.CreateSticker(ctx, req.Sticker)
-	case backend.ActionCreateTokenization:
-		o.Tokenization, err = r.Backend.CreateTokenizationLink(ctx, req.Tokenization)
-	default:
-		err = fmt.Errorf("paydash cannot send the action %q", req.Kind)
-	}
-	return o, err
-}
-
 // denied says how the object an action answered with denies that it is
 // where the action takes it ("" when it does not): a capture Settled, a
 // release Cancelled, a revoked token Revoked, a sticker in the state set.
 // A refund's and a create's answer is the object made.
-func denied(req Request, o Outcome) string {
-	switch req.Kind {
-	case backend.ActionCapture:
-		if o.Payment.Status != backend.PaymentSettled {
-			return "the payment is " + textsafe.Line(string(o.Payment.Status), 40)
-		}
-	case backend.ActionCancelHold:
-		if o.Payment.Status != backend.PaymentCancelled {
-			return "the payment is " + textsafe.Line(string(o.Payment.Status), 40)
-		}
-	case backend.ActionRevokeToken:
-		if o.Token.Status != backend.TokenRevoked {
-			return "the token is " + textsafe.Line(string(o.Token.Status), 40)
-		}
-	case backend.ActionToggleSticker:
-		if o.Sticker.Status != stickerState(req.Active) {
-			return "the sticker is " + textsafe.Line(o.Sticker.Status, 40)
-		}
+func denied(req Request, o Outcome) string { return KindOf(req.Kind).Denied(req, o) }
+
+// paymentNot says how a payment answered after a capture or a release is
+// not in the state want ("" when it is).
+func paymentNot(o Outcome, want backend.PaymentStatus) string {
+	if o.Payment.Status != want {
+		return "the payment is " + textsafe.Line(string(o.Payment.Status), 40)
 	}
 	return ""
 }
 
-// stickerState is the sticker status a toggle sets.
-func stickerState(active bool) string {
-	if active {
-		return "Active"
-	}
-	return "Inactive"
-}
-
 // sendable refuses a request that cannot be sent or found out later.
 func sendable(req Request) error {
-	if !Known(req.Kind) {
+	k, ok := Lookup(req.Kind)
+	if !ok {
 		return fmt.Errorf("paydash cannot send the action %q", req.Kind)
 	}
 	known := req.Interface == backend.V2 || req.Interface == backend.V1
-	if v2Only(req.Kind) && known && req.Interface != backend.V2 {
+	if k.V2Only() && known && req.Interface != backend.V2 {
 		return fmt.Errorf("tokens, stickers and links exist only in the current interface (v2), not in %s", req.Interface)
 	}
-	switch req.Kind {
-	case backend.ActionCapture, backend.ActionCancelHold, backend.ActionRefund:
-		switch {
-		case req.ObjectID == "":
-			return errors.New("no payment is named")
-		case !sendableAmount(req.Amount):
-			return fmt.Errorf("the amount %q is not one that can be sent", req.Amount.String())
-		case req.Kind == backend.ActionRefund && req.IdempotencyKey == "":
-			// Without a key, a lost answer could never be found out.
-			return errors.New("a refund needs an idempotency key")
-		}
-	case backend.ActionRevokeToken:
-		if req.ObjectID == "" {
-			return errors.New("no token is named")
-		}
-	case backend.ActionToggleSticker:
-		if req.ObjectID == "" {
-			return errors.New("no sticker is named")
-		}
-	default: // a create
-		var merchant string
-		switch req.Kind {
-		case backend.ActionCreateInvoice:
-			merchant = req.Invoice.MerchantID
-			if !sendableAmount(req.Invoice.Amount) {
-				return fmt.Errorf("the amount %q is not one that can be sent", req.Invoice.Amount.String())
-			}
-		case backend.ActionCreateSticker:
-			// backend.CreateSticker always sends an amount.
-			merchant = req.Sticker.MerchantID
-			if !sendableAmount(req.Sticker.Amount) {
-				return fmt.Errorf("the amount %q is not one that can be sent", req.Sticker.Amount.String())
-			}
-		case backend.ActionCreateTokenization:
-			merchant = req.Tokenization.MerchantID
-		}
-		switch k := createKey(req); {
-		case merchant == "":
-			return errors.New("no merchant is named")
-		case req.IdempotencyKey == "":
-			// Without a key, a lost answer could never be found out, and
-			// sending it again could make a second one.
-			return errors.New("a create needs an idempotency key")
-		case k != "" && k != req.IdempotencyKey:
-			return errors.New("the request carries two different idempotency keys")
-		case (req.Kind == backend.ActionCreateInvoice || req.Kind == backend.ActionCreateSticker) &&
-			req.Amount != amountOf(req):
-			// The journal's amount is the one that is sent.
-			return fmt.Errorf("the amount %q is not the one to be sent (%s)", req.Amount.String(), amountOf(req).String())
-		}
+	if err := k.Validate(req); err != nil {
+		return err
 	}
 	if !known {
 		return fmt.Errorf("the interface %q is not one paydash knows", req.Interface)
@@ -692,22 +384,19 @@ func sendable(req Request) error {
 	return nil
 }
 
-func sendableAmount(a money.Amount) bool { return a.Value.IsPositive() && a.Currency != "" }
-
-// amountOf is what a payment link or sticker sends.
-func amountOf(req Request) money.Amount {
-	switch req.Kind {
-	case backend.ActionCreateInvoice:
-		return req.Invoice.Amount
-	case backend.ActionCreateSticker:
-		return req.Sticker.Amount
+// validatePayment refuses an action on a payment (capture, cancel,
+// refund) without a payment or an amount that can be sent.
+func validatePayment(req Request) error {
+	switch {
+	case req.ObjectID == "":
+		return errors.New("no payment is named")
+	case !sendableAmount(req.Amount):
+		return fmt.Errorf("the amount %q is not one that can be sent", req.Amount.String())
 	}
-	return req.Amount
+	return nil
 }
 
-func refundRequest(req Request) backend.RefundRequest {
-	return backend.RefundRequest{PaymentID: req.ObjectID, Amount: req.Amount, IdempotencyKey: req.IdempotencyKey}
-}
+func sendableAmount(a money.Amount) bool { return a.Value.IsPositive() && a.Currency != "" }
 
 // noAnswer reports whether a failure leaves it open what the service did.
 func noAnswer(err error) bool {
@@ -783,9 +472,9 @@ func (r *Runner) check(ctx context.Context, req Request) Outcome {
 		return Outcome{State: Unknown, Err: fmt.Errorf("it was sent to %s, not to the service paydash is configured for now; start paydash against that service to find it out",
 			textsafe.Line(req.Service.String(), 200))}
 	}
-	if !Known(req.Kind) {
-		return Outcome{State: Unknown, Err: fmt.Errorf("paydash does not know the action %q, so it cannot find out what became of it",
-			textsafe.Line(string(req.Kind), 40))}
+	k, ok := Lookup(req.Kind)
+	if !ok {
+		return KindOf(req.Kind).Check(ctx, r, req)
 	}
 	if req.unread != "" {
 		return Outcome{State: Unknown, Err: errors.New(req.unread)}
@@ -794,22 +483,7 @@ func (r *Runner) check(ctx context.Context, req Request) Outcome {
 		return Outcome{State: Unknown, Err: fmt.Errorf("it is journaled as sent through %q, but tokens, stickers and links exist only in v2",
 			textsafe.Line(string(req.Interface), 20))}
 	}
-	if (req.Kind == backend.ActionRevokeToken || req.Kind == backend.ActionToggleSticker) && req.ObjectID == "" {
-		return Outcome{State: Unknown, Err: errors.New("its journal line names no token or sticker")}
-	}
-	switch req.Kind {
-	case backend.ActionCapture:
-		return r.checkPayment(ctx, req, backend.PaymentSettled)
-	case backend.ActionCancelHold:
-		return r.checkPayment(ctx, req, backend.PaymentCancelled)
-	case backend.ActionRefund:
-		return r.checkRefund(ctx, req)
-	case backend.ActionRevokeToken:
-		return r.checkToken(ctx, req)
-	case backend.ActionToggleSticker:
-		return r.checkSticker(ctx, req)
-	}
-	return r.checkCreate(ctx, req)
+	return k.Check(ctx, r, req)
 }
 
 // unreadable is the Outcome of a read that failed: asking again later may
@@ -847,51 +521,6 @@ func (r *Runner) checkPayment(ctx context.Context, req Request, want backend.Pay
 	return o
 }
 
-// checkToken reads the token of a revoke. Still Active is "not done", as a
-// capture whose payment is still Authorized is: the revoke had not landed
-// when the token was read (see Check on a request still in flight).
-func (r *Runner) checkToken(ctx context.Context, req Request) Outcome {
-	t, err := r.Backend.GetToken(ctx, req.ObjectID)
-	if err != nil {
-		return unreadable(err)
-	}
-	o := Outcome{Token: t, How: HowReadToken}
-	switch t.Status {
-	case backend.TokenRevoked:
-		o.State = Done
-	case backend.TokenActive:
-		o.State, o.Err = NotDone, errors.New("the token is still Active")
-	case backend.TokenCreated, backend.TokenDeclined:
-		// Only an Active token can be revoked, and these never were.
-		o.State, o.Err = NotDone, fmt.Errorf("the token is %s; only an Active token can be revoked", t.Status)
-	default:
-		return Outcome{State: Unknown, Token: t,
-			Err: fmt.Errorf("the token is %q, a state paydash does not know", textsafe.Line(string(t.Status), 40))}
-	}
-	return o
-}
-
-// checkSticker reads the sticker of a toggle. In the other state it is "not
-// done", with the same reading as checkToken's.
-func (r *Runner) checkSticker(ctx context.Context, req Request) Outcome {
-	s, err := r.Backend.GetSticker(ctx, req.ObjectID)
-	if err != nil {
-		return unreadable(err)
-	}
-	want, other := stickerState(req.Active), stickerState(!req.Active)
-	o := Outcome{Sticker: s, How: HowReadSticker}
-	switch s.Status {
-	case want:
-		o.State = Done
-	case other:
-		o.State, o.Err = NotDone, errors.New("the sticker is still "+other)
-	default:
-		return Outcome{State: Unknown, Sticker: s,
-			Err: fmt.Errorf("the sticker is %q, a state paydash does not know", textsafe.Line(s.Status, 40))}
-	}
-	return o
-}
-
 // expired says why a request sent under a v2 key may no longer be sent
 // again ("" when it may): the service keeps keys 24 hours, and a replay
 // after that would make a second what.
@@ -904,64 +533,6 @@ func (r *Runner) expired(req Request, what string) string {
 		when = req.Sent.Local().Format("2006-01-02 15:04") + ", more than 23 hours ago"
 	}
 	return fmt.Sprintf("it was sent %s, and the service keeps idempotency keys only 24 hours: asking again could make a second %s", when, what)
-}
-
-func (r *Runner) checkRefund(ctx context.Context, req Request) Outcome {
-	switch {
-	case !req.Amount.Value.IsPositive():
-		return Outcome{State: Unknown, Err: errors.New("its amount is not known (the journal line could not be read)")}
-	case req.IdempotencyKey == "":
-		return Outcome{State: Unknown, Err: errors.New("it has no idempotency key to find it by")}
-	case req.Interface == backend.V2:
-		if why := r.expired(req, "refund"); why != "" {
-			return Outcome{State: Unknown, Err: errors.New(why)}
-		}
-	}
-	ref, found, err := r.Backend.CheckRefund(ctx, refundRequest(req), req.Interface)
-	how := HowAskedAgain
-	if req.Interface == backend.V1 {
-		how = HowLookedUp
-	}
-	switch {
-	case err == nil && found:
-		return Outcome{State: Done, Refund: ref, How: how}
-	case err == nil:
-		return Outcome{State: NotDone, How: how, Err: errors.New("no refund carries its externalID")}
-	case noAnswer(err):
-		return Outcome{State: Unknown, Err: err, Retry: true}
-	case cannotAsk(err):
-		// Not the service's word on the refund: paydash could not ask.
-		return Outcome{State: Unknown, Err: err}
-	}
-	// The service refused the request under the key: nothing was made with it.
-	return Outcome{State: NotDone, Err: err, How: how}
-}
-
-// checkCreate sends a create again with the same key and body.
-func (r *Runner) checkCreate(ctx context.Context, req Request) Outcome {
-	what := map[backend.Action]string{backend.ActionCreateInvoice: "payment link",
-		backend.ActionCreateSticker: "sticker", backend.ActionCreateTokenization: "card-saving link"}[req.Kind]
-	if req.IdempotencyKey == "" {
-		return Outcome{State: Unknown, Err: errors.New("it has no idempotency key to find it by")}
-	}
-	if why := r.expired(req, what); why != "" {
-		return Outcome{State: Unknown, Err: errors.New(why)}
-	}
-	o, err := r.create(ctx, req)
-	switch {
-	case err == nil:
-		o.State, o.How = Done, HowAskedAgain
-		return o
-	case noAnswer(err):
-		return Outcome{State: Unknown, Err: err, Retry: true}
-	case cannotAsk(err):
-		// Not the service's word: paydash could not ask (the key was used
-		// with another body, the credentials may not, v2 is not configured).
-		return Outcome{State: Unknown, Err: err}
-	}
-	// The service refused the request under the key (the first time, whose
-	// answer it repeats, or now): nothing was made with it.
-	return Outcome{State: NotDone, Err: err, How: HowAskedAgain}
 }
 
 // Abandon journals that paydash stopped before req's answer came
@@ -993,33 +564,7 @@ func (r *Runner) record(req Request, o Outcome) error {
 // result says what the service did: "Settled 500.00", "Cancelled",
 // "refund 7000123 Pending", "Revoked", "Inactive", "payment 43149999
 // https://…", "sticker 7000124 Active", "token 9000031 https://…".
-func result(req Request, o Outcome) string {
-	switch req.Kind {
-	case backend.ActionRevokeToken:
-		return textsafe.Line(string(o.Token.Status), 40)
-	case backend.ActionToggleSticker:
-		return textsafe.Line(o.Sticker.Status, 40)
-	case backend.ActionCreateInvoice:
-		return strings.TrimSpace("payment " + textsafe.Line(o.Invoice.PaymentID, 60) + " " + textsafe.Line(o.Invoice.URL, 500))
-	case backend.ActionCreateSticker:
-		return strings.TrimSpace("sticker " + textsafe.Line(o.Sticker.ID, 60) + " " + textsafe.Line(o.Sticker.Status, 40))
-	case backend.ActionCreateTokenization:
-		return strings.TrimSpace("token " + textsafe.Line(o.Tokenization.TokenID, 60) + " " + textsafe.Line(o.Tokenization.URL, 500))
-	case backend.ActionRefund:
-		return strings.TrimSpace("refund " + textsafe.Line(o.Refund.ID, 60) + " " + textsafe.Line(string(o.Refund.Status), 40))
-	case backend.ActionCapture:
-		s := textsafe.Line(string(o.Payment.Status), 40)
-		if p := o.Payment.Amount; p.Value.IsPositive() {
-			cur := p.Currency
-			if cur == "" {
-				cur = req.Amount.Currency
-			}
-			s += " " + p.Value.StringFixed(money.Decimals(cur))
-		}
-		return s
-	}
-	return textsafe.Line(string(o.Payment.Status), 40)
-}
+func result(req Request, o Outcome) string { return KindOf(req.Kind).Result(req, o) }
 
 // entryOf is req as a journal line of phase. Every line of an action holds
 // the whole request, its parameters too (Params), so that it can be rebuilt

@@ -1,0 +1,120 @@
+package action
+
+import (
+	"context"
+	"encoding/json"
+	"time"
+
+	"paydash/backend"
+	"paydash/backend/money"
+	"paydash/backend/textsafe"
+)
+
+// createInvoice makes a payment link (invoice): a payment and its page.
+type createInvoice struct{ Base }
+
+func init() { Register(createInvoice{}) }
+
+// invoiceParams is a payment link's journal params: everything its request
+// sends but the idempotency key (the line's idempotencyKey).
+type invoiceParams struct {
+	MerchantID    string       `json:"merchantId"`
+	Amount        money.Amount `json:"amount"`
+	Description   string       `json:"description,omitempty"`
+	OrderNo       string       `json:"orderNo,omitempty"`
+	Expires       time.Time    `json:"expires,omitzero"`
+	DualMode      bool         `json:"dualMode,omitempty"`
+	CustomerEmail string       `json:"customerEmail,omitempty"`
+	CustomerPhone string       `json:"customerPhone,omitempty"`
+	ReturnURL     string       `json:"returnUrl,omitempty"`
+	CallbackURL   string       `json:"callbackUrl,omitempty"`
+}
+
+func (p *invoiceParams) merchant() string { return p.MerchantID }
+
+// NewCreateInvoice makes a payment link (invoice), sent through v2, with a
+// fresh ID and, when req has none, a fresh idempotency key.
+func NewCreateInvoice(req backend.InvoiceLinkRequest) Request {
+	req.IdempotencyKey = keyOr(req.IdempotencyKey)
+	return Request{ID: backend.NewIdempotencyKey(), Kind: backend.ActionCreateInvoice, Amount: req.Amount,
+		Interface: backend.V2, IdempotencyKey: req.IdempotencyKey, Invoice: req}
+}
+
+func (createInvoice) Action() backend.Action { return backend.ActionCreateInvoice }
+func (createInvoice) V2Only() bool           { return true }
+
+func (createInvoice) Validate(req Request) error {
+	return validateCreate(req, req.Invoice.MerchantID, req.Invoice.IdempotencyKey, &req.Invoice.Amount)
+}
+
+// Prepare puts the request under req.IdempotencyKey and its expiry in UTC
+// (as v2 sends it, and as the journal gives it back).
+func (createInvoice) Prepare(req Request) Request {
+	req.Invoice.IdempotencyKey = req.IdempotencyKey
+	if !req.Invoice.Expires.IsZero() {
+		req.Invoice.Expires = req.Invoice.Expires.Round(0).UTC()
+	}
+	return req
+}
+
+func (createInvoice) Describe(r Request) string {
+	s := "payment link for " + amountText(r.Amount)
+	if o := textsafe.Line(r.Invoice.OrderNo, 60); o != "" {
+		s += " (order " + o + ")"
+	}
+	return s
+}
+
+func (createInvoice) DoneText(r Request, o Outcome) string {
+	return madeText(r, "payment", o.Invoice.PaymentID, o.Invoice.URL)
+}
+
+func (createInvoice) Where() string { return "the merchant's payments" }
+
+func (createInvoice) Send(ctx context.Context, r *Runner, req Request) (o Outcome, err error) {
+	o.Invoice, err = r.Backend.CreateInvoiceLink(ctx, req.Invoice)
+	return o, err
+}
+
+func (k createInvoice) Check(ctx context.Context, r *Runner, req Request) Outcome {
+	return checkCreate(ctx, r, k, req, "payment link")
+}
+
+// Result is the payment made and its page: "payment 43149999 https://…".
+func (createInvoice) Result(_ Request, o Outcome) string {
+	return createdResult("payment", o.Invoice.PaymentID, 60, o.Invoice.URL, 500)
+}
+
+func (createInvoice) Params(req Request) any {
+	i := req.Invoice
+	return invoiceParams{MerchantID: i.MerchantID, Amount: i.Amount, Description: i.Description, OrderNo: i.OrderNo,
+		Expires: i.Expires, DualMode: i.DualMode, CustomerEmail: i.CustomerEmail, CustomerPhone: i.CustomerPhone,
+		ReturnURL: i.ReturnURL, CallbackURL: i.CallbackURL}
+}
+
+func (createInvoice) ReadParams(raw json.RawMessage, r *Request) error {
+	var p invoiceParams
+	if err := decodeParams(raw, &p); err != nil {
+		return err
+	}
+	r.Invoice = backend.InvoiceLinkRequest{MerchantID: p.MerchantID, Amount: p.Amount, Description: p.Description,
+		OrderNo: p.OrderNo, Expires: p.Expires, DualMode: p.DualMode, CustomerEmail: p.CustomerEmail,
+		CustomerPhone: p.CustomerPhone, ReturnURL: p.ReturnURL, CallbackURL: p.CallbackURL,
+		IdempotencyKey: r.IdempotencyKey}
+	return nil
+}
+
+func (createInvoice) Locks(Request) (ObjectRef, bool) { return ObjectRef{}, false }
+
+func (createInvoice) Made(_ Request, o Outcome) (ObjectRef, bool) {
+	return ObjectRef{ObjectPayment, o.Invoice.PaymentID}, true
+}
+
+func (createInvoice) Created(req Request, o Outcome) (Created, bool) {
+	c := Created{Title: "Payment link made", Link: o.Invoice.URL,
+		Facts: []string{"Payment " + textsafe.Clean(o.Invoice.PaymentID) + " for " + groupAmount(req.Amount)}}
+	if n := textsafe.Line(req.Invoice.OrderNo, 60); n != "" {
+		c.Facts[0] += " · order " + n
+	}
+	return c, true
+}

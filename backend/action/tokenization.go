@@ -1,0 +1,117 @@
+package action
+
+import (
+	"context"
+	"encoding/json"
+
+	"paydash/backend"
+	"paydash/backend/textsafe"
+)
+
+// createTokenization makes a card-saving (tokenization) link: a token,
+// Created until the customer saves a card on its page.
+type createTokenization struct{ Base }
+
+func init() { Register(createTokenization{}) }
+
+// tokenizationParams is a card-saving link's journal params: everything
+// its request sends but the idempotency key.
+type tokenizationParams struct {
+	MerchantID      string `json:"merchantId"`
+	Purpose         string `json:"purpose,omitempty"`
+	CustomerAccount string `json:"customerAccount,omitempty"`
+	CustomerEmail   string `json:"customerEmail,omitempty"`
+	ReturnURL       string `json:"returnUrl,omitempty"`
+	CallbackURL     string `json:"callbackUrl,omitempty"`
+}
+
+func (p *tokenizationParams) merchant() string { return p.MerchantID }
+
+// NewCreateTokenization makes a card-saving (tokenization) link, sent
+// through v2, with a fresh ID and, when req has none, a fresh idempotency
+// key.
+func NewCreateTokenization(req backend.TokenizationLinkRequest) Request {
+	req.IdempotencyKey = keyOr(req.IdempotencyKey)
+	return Request{ID: backend.NewIdempotencyKey(), Kind: backend.ActionCreateTokenization,
+		Interface: backend.V2, IdempotencyKey: req.IdempotencyKey, Tokenization: req}
+}
+
+func (createTokenization) Action() backend.Action { return backend.ActionCreateTokenization }
+func (createTokenization) V2Only() bool           { return true }
+
+func (createTokenization) Validate(req Request) error {
+	return validateCreate(req, req.Tokenization.MerchantID, req.Tokenization.IdempotencyKey, nil)
+}
+
+func (createTokenization) Prepare(req Request) Request {
+	req.Tokenization.IdempotencyKey = req.IdempotencyKey
+	return req
+}
+
+func (createTokenization) Describe(r Request) string {
+	s := "card-saving link"
+	switch t := r.Tokenization; {
+	case t.CustomerAccount != "":
+		s += " for customer account " + textsafe.Line(t.CustomerAccount, 60)
+	case t.CustomerEmail != "":
+		s += " for " + textsafe.Line(t.CustomerEmail, 60)
+	}
+	return s
+}
+
+func (createTokenization) DoneText(r Request, o Outcome) string {
+	return madeText(r, "token", o.Tokenization.TokenID, o.Tokenization.URL)
+}
+
+func (createTokenization) Where() string { return "the merchant's tokens" }
+
+func (createTokenization) Send(ctx context.Context, r *Runner, req Request) (o Outcome, err error) {
+	o.Tokenization, err = r.Backend.CreateTokenizationLink(ctx, req.Tokenization)
+	return o, err
+}
+
+func (k createTokenization) Check(ctx context.Context, r *Runner, req Request) Outcome {
+	return checkCreate(ctx, r, k, req, "card-saving link")
+}
+
+// Result is the token made and its page: "token 9000031 https://…".
+func (createTokenization) Result(_ Request, o Outcome) string {
+	return createdResult("token", o.Tokenization.TokenID, 60, o.Tokenization.URL, 500)
+}
+
+func (createTokenization) Params(req Request) any {
+	t := req.Tokenization
+	return tokenizationParams{MerchantID: t.MerchantID, Purpose: t.Purpose, CustomerAccount: t.CustomerAccount,
+		CustomerEmail: t.CustomerEmail, ReturnURL: t.ReturnURL, CallbackURL: t.CallbackURL}
+}
+
+func (createTokenization) ReadParams(raw json.RawMessage, r *Request) error {
+	var p tokenizationParams
+	if err := decodeParams(raw, &p); err != nil {
+		return err
+	}
+	r.Tokenization = backend.TokenizationLinkRequest{MerchantID: p.MerchantID, Purpose: p.Purpose,
+		CustomerAccount: p.CustomerAccount, CustomerEmail: p.CustomerEmail, ReturnURL: p.ReturnURL,
+		CallbackURL: p.CallbackURL, IdempotencyKey: r.IdempotencyKey}
+	return nil
+}
+
+func (createTokenization) Locks(Request) (ObjectRef, bool) { return ObjectRef{}, false }
+
+func (createTokenization) Made(_ Request, o Outcome) (ObjectRef, bool) {
+	return ObjectRef{ObjectToken, o.Tokenization.TokenID}, true
+}
+
+// TokenAfter is the token made, Created (as the creation answers) until
+// the customer saves a card; none when the answer named no token.
+func (createTokenization) TokenAfter(_ Request, o Outcome) (backend.Token, bool, bool) {
+	if o.Tokenization.TokenID == "" {
+		return backend.Token{}, false, false
+	}
+	return backend.Token{ID: o.Tokenization.TokenID, Status: backend.TokenCreated}, true, true
+}
+
+func (createTokenization) Created(_ Request, o Outcome) (Created, bool) {
+	return Created{Title: "Card-saving link made", Link: o.Tokenization.URL,
+		Facts: []string{"Token " + textsafe.Clean(o.Tokenization.TokenID) + " · Created: Active once the customer saves a card"}}, true
+}
