@@ -1,4 +1,4 @@
-package main
+package config
 
 import (
 	"fmt"
@@ -10,7 +10,7 @@ import (
 	"paydash/backend/textsafe"
 )
 
-// The config file's merchants (issue 11) is one list; each item is a
+// The config file's merchants is one list; each item is a
 // merchant id, or a table of the id and the merchant's name:
 //
 //	merchants = ["1001", { id = "1002", name = "Page Turner Books" }]
@@ -45,7 +45,7 @@ const merchantExample = `{ id = "1002", name = "Page Turner Books" }`
 // parseMerchants reads the value of merchants (text is the whole file, to
 // name lines): the merchants in order without repeats, the problems that
 // stop paydash and the warnings that do not.
-func parseMerchants(v any, text string) (list []configMerchant, problems, warnings []string) {
+func parseMerchants(v any, text []byte) (list []configMerchant, problems, warnings []string) {
 	keyLine, itemLines := merchantLines(text)
 	var items []any
 	switch t := v.(type) {
@@ -62,64 +62,18 @@ func parseMerchants(v any, text string) (list []configMerchant, problems, warnin
 	first := map[string]int{} // id → its item number
 	for i, el := range items {
 		line := keyLine
-		if i < len(itemLines) {
+		if i < len(itemLines) && itemLines[i] > 0 {
 			line = itemLines[i]
 		}
 		item := fmt.Sprintf("merchants item %d", i+1)
-		bad := func(format string, a ...any) {
-			problems = append(problems, at(line, item+" "+fmt.Sprintf(format, a...)))
+		m, bad, notes := readMerchant(el)
+		for _, msg := range bad {
+			problems = append(problems, at(line, item+" "+msg))
 		}
-		var m configMerchant
-		switch t := el.(type) {
-		case string, int64:
-			m.ID = idString(t)
-		case map[string]any:
-			for _, k := range slices.Sorted(maps.Keys(t)) {
-				if k != "id" && k != "name" {
-					bad("has the unknown key %q; a merchant is written %s", k, merchantExample)
-				}
-			}
-			rawID, hasID := t["id"]
-			rawName, hasName := t["name"]
-			switch {
-			case !hasID && hasName:
-				bad("has a name but no id; write it %s", merchantExample)
-				continue
-			case !hasID:
-				bad("has no id; write it %s", merchantExample)
-				continue
-			}
-			if msg := isID(rawID); msg != "" {
-				bad("id %s", msg)
-				continue
-			}
-			m.ID = idString(rawID)
-			if hasName {
-				name, ok := rawName.(string)
-				if !ok {
-					bad("name must be a string in quotes, not %s", tomlKind(rawName))
-					continue
-				}
-				m.Name = textsafe.Line(name, maxMerchantName)
-				switch {
-				case m.Name == "" && strings.TrimSpace(name) != "":
-					warnings = append(warnings, at(line, fmt.Sprintf("%s (%s): the name has nothing printable in it; the merchant is shown by its id",
-						item, m.ID)))
-				case textsafe.Clean(name) != name:
-					warnings = append(warnings, at(line, fmt.Sprintf("%s (%s): the name holds control characters or escape sequences; it is shown as %q",
-						item, m.ID, m.Name)))
-				}
-			}
-		default:
-			bad("must be a merchant id (a string or a whole number) or a table %s, not %s", merchantExample, tomlKind(el))
-			continue
+		for _, msg := range notes {
+			warnings = append(warnings, at(line, fmt.Sprintf("%s (%s): %s", item, m.ID, msg)))
 		}
-		if m.ID == "" {
-			bad("has an empty id; give the merchant's id")
-			continue
-		}
-		if err := checkMerchantID(m.ID); err != nil {
-			bad("id %q: %v", m.ID, err)
+		if len(bad) > 0 {
 			continue
 		}
 		if j, seen := first[m.ID]; seen {
@@ -132,6 +86,57 @@ func parseMerchants(v any, text string) (list []configMerchant, problems, warnin
 	return list, problems, warnings
 }
 
+// readMerchant checks one item of merchants, an id or a table of id and
+// name: the merchant, what is wrong with it (each message follows
+// "merchants item N ") and what was done to its name (each follows
+// "merchants item N (ID): ").
+func readMerchant(el any) (m configMerchant, bad, notes []string) {
+	switch t := el.(type) {
+	case string, int64:
+		m.ID = idString(t)
+	case map[string]any:
+		for _, k := range slices.Sorted(maps.Keys(t)) {
+			if k != "id" && k != "name" {
+				bad = append(bad, fmt.Sprintf("has the unknown key %q; a merchant is written %s", k, merchantExample))
+			}
+		}
+		rawID, hasID := t["id"]
+		rawName, hasName := t["name"]
+		switch {
+		case !hasID && hasName:
+			return m, append(bad, "has a name but no id; write it "+merchantExample), nil
+		case !hasID:
+			return m, append(bad, "has no id; write it "+merchantExample), nil
+		}
+		if msg := isID(rawID); msg != "" {
+			return m, append(bad, "id "+msg), nil
+		}
+		m.ID = idString(rawID)
+		if hasName {
+			name, ok := rawName.(string)
+			if !ok {
+				return m, append(bad, "name must be a string in quotes, not "+tomlKind(rawName)), nil
+			}
+			m.Name = textsafe.Line(name, maxMerchantName)
+			switch {
+			case m.Name == "" && strings.TrimSpace(name) != "":
+				notes = append(notes, "the name has nothing printable in it; the merchant is shown by its id")
+			case textsafe.Clean(name) != name:
+				notes = append(notes, fmt.Sprintf("the name holds control characters or escape sequences; it is shown as %q", m.Name))
+			}
+		}
+	default:
+		return m, []string{fmt.Sprintf("must be a merchant id (a string or a whole number) or a table %s, not %s", merchantExample, tomlKind(el))}, nil
+	}
+	if m.ID == "" {
+		return m, append(bad, "has an empty id; give the merchant's id"), notes
+	}
+	if err := checkMerchantID(m.ID); err != nil {
+		return m, append(bad, fmt.Sprintf("id %q: %v", m.ID, err)), notes
+	}
+	return m, bad, notes
+}
+
 // at prefixes a message with the line it is about, when known.
 func at(line int, msg string) string {
 	if line <= 0 {
@@ -140,8 +145,8 @@ func at(line int, msg string) string {
 	return fmt.Sprintf("line %d: %s", line, msg)
 }
 
-// merchantList names merchants in a message: "1001 Daily Grind, 1002".
-func merchantList(ids []string, names map[string]string) string {
+// MerchantList names merchants in a message: "1001 Daily Grind, 1002".
+func MerchantList(ids []string, names map[string]string) string {
 	out := make([]string, len(ids))
 	for i, id := range ids {
 		out[i] = id
@@ -157,7 +162,8 @@ func merchantList(ids []string, names map[string]string) string {
 // not found. The TOML decoder, which has read the file already, keeps no
 // positions, so this is a light scan of the text: good enough to name lines
 // in messages, and only ever used for that.
-func merchantLines(text string) (key int, items []int) {
+func merchantLines(raw []byte) (key int, items []int) {
+	text := string(raw)
 	lines := strings.Split(text, "\n")
 	tables := false // past the first table header: no top-level key follows
 	pos := 0        // where line i starts in text
