@@ -173,6 +173,12 @@ merchants = ["x"]
 	key, items = merchantLines([]byte("a = 1\n[[ merchants ]]\nid = 1\n[[merchants]]\nid = 2\n"))
 	assert.Equal(t, 2, key)
 	assert.Equal(t, []int{2, 4}, items)
+
+	// The parser records no bytes of an empty list: its line is not known
+	// (parseMerchants names the key's line instead).
+	key, items = merchantLines([]byte("merchants = [\n  \"1\",\n  [],\n]\n"))
+	assert.Equal(t, 1, key)
+	assert.Equal(t, []int{2, 0}, items)
 }
 
 // The --help's config example shows the new form, within 80 columns (the
