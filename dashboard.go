@@ -20,6 +20,7 @@ import (
 	"paydash/backend/money"
 	"paydash/backend/safefile"
 	"paydash/backend/sandbox"
+	"paydash/config"
 	"paydash/keys"
 	"paydash/ui"
 )
@@ -89,10 +90,10 @@ func (s *session) Close() error {
 // base URL: the default data, new payments arriving every 3 s.
 var sandboxOptions = sandbox.Options{Seed: 1, Payments: sandbox.DefaultPayments, Arrivals: 3 * time.Second}
 
-// openSession starts what the settings ask for. An error is a *usageError
-// (exit 2) when the input is at fault, anything else exits 1. On error
-// everything opened so far is closed.
-func openSession(ctx context.Context, s settings, sys system, now time.Time) (_ *session, err error) {
+// openSession starts what the settings ask for. An error is a
+// *config.UsageError (exit 2) when the input is at fault, anything else
+// exits 1. On error everything opened so far is closed.
+func openSession(ctx context.Context, s config.Settings, now time.Time) (_ *session, err error) {
 	sess := &session{keys: s.Keys, refresh: s.Refresh, noColor: s.NoColor, dark: s.Dark, noMouse: s.NoMouse, typedOver: s.TypedOver,
 		logger: slog.New(slog.DiscardHandler)}
 	defer func() {
@@ -108,10 +109,10 @@ func openSession(ctx context.Context, s settings, sys system, now time.Time) (_ 
 		f, err := safefile.OpenAppend(s.LogPath, 0o600)
 		var odd *safefile.NotRegularError
 		if errors.As(err, &odd) {
-			return nil, usagef("%s: it is %s; give a regular file paydash may write", describe(s.LogFrom, s.LogPath), odd.What())
+			return nil, config.Usagef("%s: it is %s; give a regular file paydash may write", config.Describe(s.LogFrom, s.LogPath), odd.What())
 		}
 		if err != nil {
-			return nil, usagef("%s: %s; give a file paydash may write", describe(s.LogFrom, s.LogPath), describeFileErr(err))
+			return nil, config.Usagef("%s: %s; give a file paydash may write", config.Describe(s.LogFrom, s.LogPath), config.DescribeFileErr(err))
 		}
 		sess.logFile, sess.logPath = f, s.LogPath
 		sess.logger = slog.New(slog.NewJSONHandler(f, nil))
@@ -156,12 +157,12 @@ func openSession(ctx context.Context, s settings, sys system, now time.Time) (_ 
 		}
 		names = sandboxNames
 		if s.Merchant != "" && !slices.Contains(cfg.MerchantIDs, s.Merchant) {
-			return nil, usagef("%s is not a merchant of the embedded sandbox (it has %s)",
-				describe(s.MerchantFrom, s.Merchant), merchantList(cfg.MerchantIDs, names))
+			return nil, config.Usagef("%s is not a merchant of the embedded sandbox (it has %s)",
+				config.Describe(s.MerchantFrom, s.Merchant), config.MerchantList(cfg.MerchantIDs, names))
 		}
 	}
 	if len(cfg.MerchantIDs) == 0 {
-		return nil, usagef("no merchant known: give --merchant ID, or merchants in %s", configName(s.ConfigPath, sys))
+		return nil, config.Usagef("no merchant known: give --merchant ID, or merchants in %s", s.ConfigName)
 	}
 	for _, id := range cfg.MerchantIDs {
 		sess.merchants = append(sess.merchants, ui.Merchant{ID: id, Name: names[id]})
@@ -171,12 +172,12 @@ func openSession(ctx context.Context, s settings, sys system, now time.Time) (_ 
 	b, err := backend.Open(cfg)
 	if err != nil {
 		// Open's messages never hold a secret; they say what to set.
-		return nil, usagef("%v", err)
+		return nil, config.Usagef("%v", err)
 	}
 	sess.backend = b
 	sess.serviceNow = b.ServiceNow
 
-	jpath, err := journalPath(s, cfg.Sandbox, sys)
+	jpath, err := s.Journal(cfg.Sandbox)
 	if err != nil {
 		return nil, err
 	}
@@ -201,10 +202,10 @@ func openSession(ctx context.Context, s settings, sys system, now time.Time) (_ 
 }
 
 // runDashboard is `paydash` without a subcommand.
-func runDashboard(ctx context.Context, args []string, stdout, stderr io.Writer, sys system) int {
-	s, err := loadSettings(args, sys)
-	if errors.Is(err, errHelp) {
-		usage(stdout, sys)
+func runDashboard(ctx context.Context, args []string, stdout, stderr io.Writer, sys config.System) int {
+	s, err := config.Load(args, sys)
+	if errors.Is(err, config.ErrHelp) {
+		config.Usage(stdout, sys)
 		return 0
 	}
 	if err != nil {
@@ -222,7 +223,7 @@ func runDashboard(ctx context.Context, args []string, stdout, stderr io.Writer, 
 		fmt.Fprintf(stderr, "paydash: %v\n", err)
 		return 1
 	}
-	sess, err := openSession(ctx, s, sys, time.Now())
+	sess, err := openSession(ctx, s, time.Now())
 	if err == nil && ctx.Err() != nil {
 		// A signal while the session opened: the dashboard is not started.
 		_ = sess.Close()
@@ -230,7 +231,7 @@ func runDashboard(ctx context.Context, args []string, stdout, stderr io.Writer, 
 	}
 	if err != nil {
 		fmt.Fprintf(stderr, "paydash: %v\n", err)
-		var ue *usageError
+		var ue *config.UsageError
 		if errors.As(err, &ue) {
 			return 2
 		}

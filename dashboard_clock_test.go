@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"paydash/backend/sandbox"
+	"paydash/config"
 )
 
 // The session hands the dashboard the service's clock: the sandbox's clock
@@ -23,9 +24,9 @@ func TestSessionHasTheServicesClock(t *testing.T) {
 	t.Cleanup(func() { sandboxOptions = old })
 
 	ts := newTestSystem(t)
-	s, err := loadSettings(nil, ts.sys())
+	s, err := config.Load(nil, ts.sys())
 	require.NoError(t, err)
-	sess, err := openSession(context.Background(), s, ts.sys(), time.Now())
+	sess, err := openSession(context.Background(), s, time.Now())
 	require.NoError(t, err)
 	defer sess.Close()
 	require.NotNil(t, sess.serviceNow)

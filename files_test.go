@@ -16,16 +16,18 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"paydash/config"
 )
 
 // bareSystem is a machine with no environment and its config and state
 // directories under dir.
-func bareSystem(dir string) system {
-	return system{
-		getenv:        func(string) string { return "" },
-		userConfigDir: func() (string, error) { return filepath.Join(dir, "config"), nil },
-		userHomeDir:   func() (string, error) { return filepath.Join(dir, "home"), nil },
-		goos:          runtime.GOOS,
+func bareSystem(dir string) config.System {
+	return config.System{
+		Getenv:        func(string) string { return "" },
+		UserConfigDir: func() (string, error) { return filepath.Join(dir, "config"), nil },
+		UserHomeDir:   func() (string, error) { return filepath.Join(dir, "home"), nil },
+		GOOS:          runtime.GOOS,
 	}
 }
 
@@ -212,8 +214,8 @@ func TestConfigAndCAFilesAreBounded(t *testing.T) {
 		require.NoError(t, os.Remove(filepath.Join(cfgDir, "config.toml")))
 
 		// And the request log, which would block its open.
-		_, err := openSession(context.Background(), settings{LogPath: fifo, LogFrom: "--log"}, sys, time.Now())
-		var ue *usageError
+		_, err := openSession(context.Background(), config.Settings{LogPath: fifo, LogFrom: "--log"}, time.Now())
+		var ue *config.UsageError
 		require.True(t, errors.As(err, &ue), "%v", err)
 		assert.Contains(t, err.Error(), "--log "+fifo+": it is a named pipe (FIFO)")
 	}
@@ -224,8 +226,8 @@ func TestConfigAndCAFilesAreBounded(t *testing.T) {
 	require.NoError(t, os.WriteFile(victim, []byte("someone else's\n"), 0o600))
 	link := filepath.Join(dir, "requests.log")
 	require.NoError(t, os.Symlink(victim, link))
-	_, err := openSession(context.Background(), settings{LogPath: link, LogFrom: "--log"}, sys, time.Now())
-	var ue *usageError
+	_, err := openSession(context.Background(), config.Settings{LogPath: link, LogFrom: "--log"}, time.Now())
+	var ue *config.UsageError
 	require.True(t, errors.As(err, &ue), "%v", err)
 	assert.Contains(t, err.Error(), "--log "+link+": it is a symbolic link to "+victim)
 	raw, _ := os.ReadFile(victim)
@@ -234,7 +236,7 @@ func TestConfigAndCAFilesAreBounded(t *testing.T) {
 	// A config of the right size still works.
 	small := filepath.Join(dir, "small.toml")
 	require.NoError(t, os.WriteFile(small, []byte("refresh = \"30s\"\n"), 0o600))
-	s, err := loadSettings([]string{"--config", small}, sys)
+	s, err := config.Load([]string{"--config", small}, sys)
 	require.NoError(t, err)
 	assert.Equal(t, 30*time.Second, s.Refresh)
 }

@@ -15,6 +15,7 @@ require (
 	github.com/creack/pty v1.1.24
 	github.com/makiuchi-d/gozxing v0.1.1
 	github.com/nyaruka/phonenumbers v1.8.1
+	github.com/pelletier/go-toml/v2 v2.4.3
 	github.com/sahilm/fuzzy v0.1.3
 	github.com/stretchr/testify v1.12.1
 	rsc.io/qr v0.2.0

@@ -16,6 +16,7 @@ import (
 	"paydash/backend"
 	"paydash/backend/action"
 	"paydash/backend/journal"
+	"paydash/config"
 )
 
 // At start only the actions sent to the service configured now are found
@@ -23,7 +24,7 @@ import (
 // paydash), are listed in the warnings and never sent anywhere.
 func TestOpenSessionFindsOutOnlyTheActionsOfItsService(t *testing.T) {
 	ts := newTestSystem(t)
-	ts.env[envV2Token] = "tok-123"
+	ts.env[config.EnvV2Token] = "tok-123"
 	jpath := filepath.Join(t.TempDir(), "j.jsonl")
 	here := action.ServicesOf(backend.Config{BaseURL: "https://pay.example.com", V2Token: "tok-123"})
 	other := journal.NewService("https://other-host", "v2", false, "tok-123")
@@ -39,9 +40,9 @@ func TestOpenSessionFindsOutOnlyTheActionsOfItsService(t *testing.T) {
 		sent("mine", "43149010", &here[0])+sent("theirs-1", "43149011", &other)+sent("theirs-2", "43149012", &other)+
 			sent("old", "43149013", nil)+sent("practice", "43149014", &embedded)), 0o600))
 
-	s, err := loadSettings([]string{"--base-url", "https://pay.example.com", "--merchant", "1001", "--journal", jpath}, ts.sys())
+	s, err := config.Load([]string{"--base-url", "https://pay.example.com", "--merchant", "1001", "--journal", jpath}, ts.sys())
 	require.NoError(t, err)
-	sess, err := openSession(context.Background(), s, ts.sys(), time.Now())
+	sess, err := openSession(context.Background(), s, time.Now())
 	require.NoError(t, err)
 	defer sess.Close()
 	require.Len(t, sess.pending, 1)
@@ -57,10 +58,10 @@ func TestOpenSessionFindsOutOnlyTheActionsOfItsService(t *testing.T) {
 	require.NoError(t, sess.Close())
 
 	// Other credentials at the same address: another service.
-	ts.env[envV2Token] = "tok-456"
-	s, err = loadSettings([]string{"--base-url", "https://pay.example.com", "--merchant", "1001", "--journal", jpath}, ts.sys())
+	ts.env[config.EnvV2Token] = "tok-456"
+	s, err = config.Load([]string{"--base-url", "https://pay.example.com", "--merchant", "1001", "--journal", jpath}, ts.sys())
 	require.NoError(t, err)
-	sess, err = openSession(context.Background(), s, ts.sys(), time.Now())
+	sess, err = openSession(context.Background(), s, time.Now())
 	require.NoError(t, err)
 	defer sess.Close()
 	assert.Empty(t, sess.pending)
@@ -73,7 +74,7 @@ func TestOpenSessionRefusesAJournalThroughALink(t *testing.T) {
 	for _, which := range []string{"journal", "lock"} {
 		t.Run(which, func(t *testing.T) {
 			ts := newTestSystem(t)
-			ts.env[envV2Token] = "tok-123"
+			ts.env[config.EnvV2Token] = "tok-123"
 			dir := t.TempDir()
 			jpath := filepath.Join(dir, "j.jsonl")
 			victim := filepath.Join(dir, "victim")
@@ -83,9 +84,9 @@ func TestOpenSessionRefusesAJournalThroughALink(t *testing.T) {
 				link = journal.LockPath(jpath)
 			}
 			require.NoError(t, os.Symlink(victim, link))
-			s, err := loadSettings([]string{"--base-url", "https://pay.example.com", "--merchant", "1001", "--journal", jpath}, ts.sys())
+			s, err := config.Load([]string{"--base-url", "https://pay.example.com", "--merchant", "1001", "--journal", jpath}, ts.sys())
 			require.NoError(t, err)
-			_, err = openSession(context.Background(), s, ts.sys(), time.Now())
+			_, err = openSession(context.Background(), s, time.Now())
 			require.Error(t, err)
 			assert.Contains(t, err.Error(), link+" is a symbolic link to "+victim+", not a regular file; paydash does not write through it and leaves it as it is")
 			assert.Contains(t, err.Error(), "give --journal PATH somewhere paydash may write")
@@ -102,7 +103,7 @@ func TestOpenSessionRollsTheJournalOver(t *testing.T) {
 	journal.RolloverSize = 512
 	t.Cleanup(func() { journal.RolloverSize = old })
 	ts := newTestSystem(t)
-	ts.env[envV2Token] = "tok-123"
+	ts.env[config.EnvV2Token] = "tok-123"
 	jpath := filepath.Join(t.TempDir(), "j.jsonl")
 	here := action.ServicesOf(backend.Config{BaseURL: "https://pay.example.com", V2Token: "tok-123"})
 	var b bytes.Buffer
@@ -115,9 +116,9 @@ func TestOpenSessionRollsTheJournalOver(t *testing.T) {
 	b.WriteString(strings.Repeat(" ", 600) + "\n") // past the size
 	require.NoError(t, os.WriteFile(jpath, b.Bytes(), 0o600))
 
-	s, err := loadSettings([]string{"--base-url", "https://pay.example.com", "--merchant", "1001", "--journal", jpath}, ts.sys())
+	s, err := config.Load([]string{"--base-url", "https://pay.example.com", "--merchant", "1001", "--journal", jpath}, ts.sys())
 	require.NoError(t, err)
-	sess, err := openSession(context.Background(), s, ts.sys(), time.Now())
+	sess, err := openSession(context.Background(), s, time.Now())
 	require.NoError(t, err)
 	defer sess.Close()
 	require.Len(t, sess.pending, 1)

@@ -2,8 +2,8 @@
 // that accept payments through the payment acceptance service. Without a
 // subcommand it opens the dashboard (on the embedded sandbox when no base URL
 // is given); `paydash sandbox` runs the embedded service on its own, for
-// tests and other tools. Flags, environment and config file: config.go
-// (design §7); the session it opens: dashboard.go; the UI: tui.go.
+// tests and other tools. Flags, environment and config file: the config
+// package; the session it opens: dashboard.go; the UI: tui.go.
 package main
 
 import (
@@ -13,6 +13,8 @@ import (
 	"os"
 	"os/signal"
 	"syscall"
+
+	"paydash/config"
 )
 
 // version is set at build time by the Makefile (-ldflags -X main.version=...).
@@ -27,11 +29,11 @@ func main() {
 
 // run is main without the process around it, so tests can call it.
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	return runWith(ctx, args, stdout, stderr, hostSystem())
+	return runWith(ctx, args, stdout, stderr, config.Host())
 }
 
 // runWith is run with the machine's environment given, for tests.
-func runWith(ctx context.Context, args []string, stdout, stderr io.Writer, sys system) int {
+func runWith(ctx context.Context, args []string, stdout, stderr io.Writer, sys config.System) int {
 	if len(args) > 0 {
 		switch args[0] {
 		case "sandbox":
@@ -40,7 +42,7 @@ func runWith(ctx context.Context, args []string, stdout, stderr io.Writer, sys s
 			fmt.Fprintf(stdout, "paydash %s\n", version)
 			return 0
 		case "help":
-			usage(stdout, sys)
+			config.Usage(stdout, sys)
 			return 0
 		}
 	}

@@ -233,6 +233,18 @@ func (f *rangeFlag) want() string {
 	return fmt.Sprintf("give a duration from %s to %s, such as 5s", lo, hi)
 }
 
+// shortDur writes 24h rather than 24h0m0s, 1m rather than 1m0s.
+func shortDur(d time.Duration) string {
+	s := d.String()
+	if strings.HasSuffix(s, "m0s") {
+		s = strings.TrimSuffix(s, "0s")
+	}
+	if strings.HasSuffix(s, "h0m") {
+		s = strings.TrimSuffix(s, "0m")
+	}
+	return s
+}
+
 // thousands writes 100000 as "100,000".
 func thousands(n int) string {
 	s := strconv.Itoa(n)

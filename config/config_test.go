@@ -1,8 +1,7 @@
-package main
+package config
 
 import (
 	"bytes"
-	"context"
 	"os"
 	"path/filepath"
 	"strings"
@@ -12,12 +11,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"paydash/backend"
-	"paydash/backend/journal"
 	"paydash/backend/money"
-	"paydash/backend/sandbox"
 	"paydash/keys"
-	"paydash/ui"
 )
 
 // testSystem is a machine of its own: an environment map and a home and
@@ -34,12 +29,12 @@ func newTestSystem(t *testing.T) *testSystem {
 	return ts
 }
 
-func (ts *testSystem) sys() system {
-	return system{
-		getenv:        func(k string) string { return ts.env[k] },
-		userConfigDir: func() (string, error) { return ts.configHome, nil },
-		userHomeDir:   func() (string, error) { return ts.home, nil },
-		goos:          "linux",
+func (ts *testSystem) sys() System {
+	return System{
+		Getenv:        func(k string) string { return ts.env[k] },
+		UserConfigDir: func() (string, error) { return ts.configHome, nil },
+		UserHomeDir:   func() (string, error) { return ts.home, nil },
+		GOOS:          "linux",
 	}
 }
 
@@ -52,12 +47,15 @@ func (ts *testSystem) writeConfig(t *testing.T, text string, perm os.FileMode) s
 	return path
 }
 
-// runCmd runs the command with ts's environment and returns its exit
-// code, stdout and stderr.
-func (ts *testSystem) runCmd(args ...string) (int, string, string) {
-	var out, errb bytes.Buffer
-	code := runWith(context.Background(), args, &out, &errb, ts.sys())
-	return code, out.String(), errb.String()
+// refusal is Load's refusal of args with ts's environment: a *UsageError,
+// whose message the command prints after "paydash: " and exits 2 (the
+// root package's TestMissingConfigFile checks that part).
+func (ts *testSystem) refusal(t *testing.T, args ...string) string {
+	t.Helper()
+	_, err := Load(args, ts.sys())
+	var ue *UsageError
+	require.ErrorAs(t, err, &ue)
+	return err.Error()
 }
 
 func TestSettingsPrecedenceFlagsOverEnvOverFile(t *testing.T) {
@@ -76,7 +74,7 @@ v1_password = "file-password"
 `, 0o600)
 
 	// The file alone.
-	s, err := loadSettings(nil, ts.sys())
+	s, err := Load(nil, ts.sys())
 	require.NoError(t, err)
 	assert.True(t, s.Dark, "a dark background is assumed until the terminal says")
 	assert.Equal(t, "https://file.example.com", s.BaseURL)
@@ -94,9 +92,9 @@ v1_password = "file-password"
 
 	// The environment over the file.
 	ts.env[envColorFGBG] = "0;15" // black on white
-	ts.env[envV2Token] = "env-token"
-	ts.env[envV1Password] = "env-password"
-	s, err = loadSettings(nil, ts.sys())
+	ts.env[EnvV2Token] = "env-token"
+	ts.env[EnvV1Password] = "env-password"
+	s, err = Load(nil, ts.sys())
 	require.NoError(t, err)
 	assert.Equal(t, "env-token", s.V2Token)
 	assert.False(t, s.Dark, "COLORFGBG says the background is light")
@@ -105,7 +103,7 @@ v1_password = "file-password"
 
 	// Flags over both.
 	j := filepath.Join(t.TempDir(), "j.jsonl")
-	s, err = loadSettings([]string{"--base-url", "https://flag.example.com/", "--merchant", "1002",
+	s, err = Load([]string{"--base-url", "https://flag.example.com/", "--merchant", "1002",
 		"--refresh", "5s", "--read-only=false", "--journal", j, "--log", ""}, ts.sys())
 	require.NoError(t, err)
 	assert.Equal(t, "https://flag.example.com", s.BaseURL, "the trailing slash is dropped")
@@ -117,25 +115,26 @@ v1_password = "file-password"
 	assert.Equal(t, "env-token", s.V2Token)
 
 	// An empty --base-url chooses the embedded sandbox over the file's service.
-	s, err = loadSettings([]string{"--base-url="}, ts.sys())
+	s, err = Load([]string{"--base-url="}, ts.sys())
 	require.NoError(t, err)
 	assert.Empty(t, s.BaseURL)
 }
 
 func TestSettingsDefaults(t *testing.T) {
 	ts := newTestSystem(t)
-	s, err := loadSettings(nil, ts.sys())
+	s, err := Load(nil, ts.sys())
 	require.NoError(t, err, "a missing default config file is fine")
 	assert.Empty(t, s.ConfigPath)
 	assert.Empty(t, s.BaseURL, "no base URL: the embedded sandbox")
 	assert.Equal(t, 10*time.Second, s.Refresh)
 	assert.False(t, s.NoColor)
 	assert.Equal(t, keys.Default(), s.Keys)
+	assert.Equal(t, filepath.Join(ts.configHome, "paydash", "config.toml"), s.ConfigName, "advice names the default path")
 
-	p, err := journalPath(s, false, ts.sys())
+	p, err := s.Journal(false)
 	require.NoError(t, err)
 	assert.Equal(t, filepath.Join(ts.home, ".local", "state", "paydash", "journal.jsonl"), p)
-	p, err = journalPath(s, true, ts.sys())
+	p, err = s.Journal(true)
 	require.NoError(t, err)
 	assert.Equal(t, filepath.Join(ts.home, ".local", "state", "paydash", "sandbox-journal.jsonl"), p,
 		"actions on the sandbox are kept apart from real ones")
@@ -143,68 +142,63 @@ func TestSettingsDefaults(t *testing.T) {
 	ts.env["XDG_STATE_HOME"] = "/xdg/state"
 	ts.env["XDG_CONFIG_HOME"] = "/xdg/config"
 	ts.env[envNoColor] = "1"
-	p, err = journalPath(s, false, ts.sys())
+	s, err = Load(nil, ts.sys())
+	require.NoError(t, err)
+	p, err = s.Journal(false)
 	require.NoError(t, err)
 	assert.Equal(t, "/xdg/state/paydash/journal.jsonl", p)
 	assert.Equal(t, "/xdg/config/paydash/config.toml", defaultConfigPath(ts.sys()))
-	s, err = loadSettings(nil, ts.sys())
-	require.NoError(t, err)
 	assert.True(t, s.NoColor, "NO_COLOR set and not empty")
 
 	mac := ts.sys()
-	mac.goos = "darwin"
+	mac.GOOS = "darwin"
 	delete(ts.env, "XDG_STATE_HOME")
 	assert.Equal(t, filepath.Join(ts.configHome, "paydash"), stateDir(mac))
+
+	// No place for the journal: it says what to give.
+	_, err = Settings{}.Journal(false)
+	var ue *UsageError
+	require.ErrorAs(t, err, &ue)
+	assert.Contains(t, err.Error(), "give --journal PATH")
 }
 
 func TestSettingsKeysTable(t *testing.T) {
 	ts := newTestSystem(t)
 	ts.writeConfig(t, "[keys]\nrefund = [\"ctrl+r\"]\n", 0o644)
-	s, err := loadSettings(nil, ts.sys())
+	s, err := Load(nil, ts.sys())
 	require.NoError(t, err)
 	assert.Equal(t, []string{"ctrl+r"}, s.Keys.Actions.Refund.Keys())
 
 	path := ts.writeConfig(t, "[keys]\nrefnud = [\"ctrl+r\"]\n", 0o644)
-	code, _, stderr := ts.runCmd()
-	assert.Equal(t, 2, code)
-	assert.Contains(t, stderr, path)
-	assert.Contains(t, stderr, "refnud")
-	assert.Contains(t, stderr, "refund", "the closest action is suggested")
+	msg := ts.refusal(t)
+	assert.Contains(t, msg, path)
+	assert.Contains(t, msg, "refnud")
+	assert.Contains(t, msg, "refund", "the closest action is suggested")
 }
 
 func TestUnknownConfigKeyIsAnError(t *testing.T) {
 	ts := newTestSystem(t)
 	path := ts.writeConfig(t, "baseurl = \"https://x.example.com\"\nmerchants = [\"1\"]\n[extra]\nfoo = 1\n", 0o600)
-	code, stdout, stderr := ts.runCmd()
-	assert.Equal(t, 2, code)
-	assert.Empty(t, stdout)
-	assert.Contains(t, stderr, path)
-	assert.Contains(t, stderr, `"baseurl"`)
-	assert.Contains(t, stderr, `"extra.foo"`)
-	assert.Contains(t, stderr, "base_url", "the known keys are listed")
-	assert.Equal(t, 1, strings.Count(stderr, "\n"), "one line")
+	msg := ts.refusal(t)
+	assert.Contains(t, msg, path)
+	assert.Contains(t, msg, `"baseurl"`)
+	assert.Contains(t, msg, `"extra.foo"`)
+	assert.Contains(t, msg, "base_url", "the known keys are listed")
+	assert.NotContains(t, msg, "\n", "one line")
 
 	ts.writeConfig(t, "base_url = \n", 0o600)
-	code, _, stderr = ts.runCmd()
-	assert.Equal(t, 2, code)
-	assert.Contains(t, stderr, "line 1", "a syntax error names its line")
+	assert.Contains(t, ts.refusal(t), "line 1", "a syntax error names its line")
 }
 
 func TestMissingConfigFile(t *testing.T) {
 	ts := newTestSystem(t)
 	missing := filepath.Join(t.TempDir(), "nope.toml")
-	code, _, stderr := ts.runCmd("--config", missing)
-	assert.Equal(t, 2, code)
-	assert.Equal(t, "paydash: --config "+missing+": no such file\n", stderr)
-
-	// Good input and no terminal (as here): it says so and exits 1.
-	code, _, stderr = ts.runCmd("--read-only")
-	assert.Equal(t, 1, code)
-	assert.Contains(t, stderr, "needs a terminal")
+	assert.Equal(t, "--config "+missing+": no such file", ts.refusal(t, "--config", missing))
+	_, err := Load([]string{"--read-only"}, ts.sys())
+	assert.NoError(t, err, "the default config file may be missing")
 }
 
 func TestBadInputMessages(t *testing.T) {
-	ts := newTestSystem(t)
 	notPEM := filepath.Join(t.TempDir(), "ca.pem")
 	require.NoError(t, os.WriteFile(notPEM, []byte("not a certificate\n"), 0o600))
 	for _, tc := range []struct {
@@ -246,19 +240,15 @@ func TestBadInputMessages(t *testing.T) {
 			if tc.file != "" {
 				ts.writeConfig(t, tc.file, 0o600)
 			}
-			code, stdout, stderr := ts.runCmd(tc.args...)
-			assert.Equal(t, 2, code, stderr)
-			assert.Empty(t, stdout)
-			assert.True(t, strings.HasPrefix(stderr, "paydash: "), stderr)
-			assert.Equal(t, 1, strings.Count(stderr, "\n"), "one line: %q", stderr)
-			assert.NotContains(t, stderr, "goroutine", "never a stack trace")
-			assert.NotContains(t, stderr, "hunter2", "never a password")
+			msg := ts.refusal(t, tc.args...)
+			assert.NotContains(t, msg, "\n", "one line: %q", msg)
+			assert.NotContains(t, msg, "goroutine", "never a stack trace")
+			assert.NotContains(t, msg, "hunter2", "never a password")
 			for _, w := range tc.want {
-				assert.Contains(t, stderr, w)
+				assert.Contains(t, msg, w)
 			}
 		})
 	}
-	_ = ts
 }
 
 // The file is decoded once, into fileConfig; every key lands in it.
@@ -300,10 +290,10 @@ refund = ["ctrl+r"]
 }
 
 // confirm_typed_over: above these amounts a confirmation asks for the last
-// digits of the payment id typed (issue 7).
+// digits of the payment id typed (docs/confirmation.md).
 func TestConfirmTypedOver(t *testing.T) {
 	ts := newTestSystem(t)
-	s, err := loadSettings(nil, ts.sys())
+	s, err := Load(nil, ts.sys())
 	require.NoError(t, err)
 	assert.Equal(t, money.MustParse("50000"), s.TypedOver["RUB"], "a default for roubles")
 	assert.Equal(t, money.MustParse("1000"), s.TypedOver["USD"])
@@ -314,7 +304,7 @@ func TestConfirmTypedOver(t *testing.T) {
 	}
 
 	ts.writeConfig(t, "confirm_typed_over = { rub = 100_000, USD = \"2500.50\", EUR = 0.5, \"*\" = 7000 }\n", 0o600)
-	s, err = loadSettings(nil, ts.sys())
+	s, err = Load(nil, ts.sys())
 	require.NoError(t, err)
 	assert.Equal(t, money.MustParse("100000"), s.TypedOver["RUB"], "the file wins; codes in any case")
 	assert.Equal(t, money.MustParse("2500.5"), s.TypedOver["USD"])
@@ -323,12 +313,12 @@ func TestConfirmTypedOver(t *testing.T) {
 	assert.Equal(t, money.MustParse("1000"), s.TypedOver["GBP"], "defaults the file leaves alone stay")
 
 	ts.writeConfig(t, "confirm_typed_over = { RUB = 100 }\n", 0o600)
-	s, err = loadSettings(nil, ts.sys())
+	s, err = Load(nil, ts.sys())
 	require.NoError(t, err)
 	assert.Equal(t, money.MustParse("1000"), s.TypedOver["*"], "naming one currency keeps the default for the others")
 
 	ts.writeConfig(t, "confirm_typed_over = 20000\n", 0o600)
-	s, err = loadSettings(nil, ts.sys())
+	s, err = Load(nil, ts.sys())
 	require.NoError(t, err)
 	assert.Equal(t, map[string]money.Decimal{"*": money.MustParse("20000")}, s.TypedOver, "one number: every currency")
 }
@@ -336,7 +326,7 @@ func TestConfirmTypedOver(t *testing.T) {
 func TestWorldReadableConfigWithSecretWarns(t *testing.T) {
 	ts := newTestSystem(t)
 	path := ts.writeConfig(t, "v2_token = \"s3cret-token\"\n", 0o644)
-	s, err := loadSettings(nil, ts.sys())
+	s, err := Load(nil, ts.sys())
 	require.NoError(t, err)
 	require.Len(t, s.Warnings, 1)
 	assert.Contains(t, s.Warnings[0], path)
@@ -344,161 +334,44 @@ func TestWorldReadableConfigWithSecretWarns(t *testing.T) {
 	assert.Contains(t, s.Warnings[0], "chmod 600")
 	assert.NotContains(t, s.Warnings[0], "s3cret-token", "the warning names the key, never the secret")
 
-	// It reaches stderr before anything else happens (here the command
-	// then stops: the test has no terminal).
-	_, _, stderr := ts.runCmd()
-	assert.Contains(t, stderr, "paydash: warning: "+path)
+	// The command prints it on stderr before anything else happens: the
+	// root package's TestWarningsReachStderr.
 
 	// No secret, no warning; a private file, no warning.
 	ts.writeConfig(t, "refresh = \"5s\"\n", 0o644)
-	s, err = loadSettings(nil, ts.sys())
+	s, err = Load(nil, ts.sys())
 	require.NoError(t, err)
 	assert.Empty(t, s.Warnings)
 	ts.writeConfig(t, "v1_password = \"pw\"\n", 0o600)
-	s, err = loadSettings(nil, ts.sys())
+	s, err = Load(nil, ts.sys())
 	require.NoError(t, err)
 	assert.Empty(t, s.Warnings)
 	ts.writeConfig(t, "v1_password = \"pw\"\n", 0o640)
-	s, err = loadSettings(nil, ts.sys())
+	s, err = Load(nil, ts.sys())
 	require.NoError(t, err)
 	require.Len(t, s.Warnings, 1, "readable by the group is readable by others too")
 	assert.Contains(t, s.Warnings[0], "v1_password")
 }
 
-func TestHelpListsEverything(t *testing.T) {
+func TestUsageListsEverything(t *testing.T) {
 	ts := newTestSystem(t)
-	for _, arg := range []string{"--help", "-h", "help"} {
-		code, stdout, stderr := ts.runCmd(arg)
-		assert.Equal(t, 0, code)
-		assert.Empty(t, stderr)
-		for _, want := range []string{
-			"--base-url URL", "--ca-file PATH", "--merchant ID", "--config PATH", "--read-only",
-			"--journal PATH", "--log PATH", "--refresh DURATION",
-			"PAYDASH_V2_TOKEN", "PAYDASH_V1_LOGIN", "PAYDASH_V1_PASSWORD", "NO_COLOR",
-			filepath.Join(ts.configHome, "paydash", "config.toml"),
-			filepath.Join(ts.home, ".local", "state", "paydash", "journal.jsonl"),
-			"paydash sandbox", "paydash version", "[keys]", "merchants", "never from flags",
-			"capture,", "refund,", "quit,",
-		} {
-			assert.Contains(t, stdout, want)
+	var b bytes.Buffer
+	Usage(&b, ts.sys())
+	stdout := b.String()
+	for _, want := range []string{
+		"--base-url URL", "--ca-file PATH", "--merchant ID", "--config PATH", "--read-only",
+		"--journal PATH", "--log PATH", "--refresh DURATION",
+		"PAYDASH_V2_TOKEN", "PAYDASH_V1_LOGIN", "PAYDASH_V1_PASSWORD", "NO_COLOR",
+		filepath.Join(ts.configHome, "paydash", "config.toml"),
+		filepath.Join(ts.home, ".local", "state", "paydash", "journal.jsonl"),
+		"paydash sandbox", "paydash version", "[keys]", "merchants", "never from flags",
+		"capture,", "refund,", "quit,",
+	} {
+		assert.Contains(t, stdout, want)
+	}
+	for i, line := range strings.Split(stdout, "\n") {
+		if !strings.Contains(line, ts.home) && !strings.Contains(line, ts.configHome) {
+			assert.LessOrEqual(t, len([]rune(line)), 80, "line %d fits 80 columns: %q", i+1, line)
 		}
-		for i, line := range strings.Split(stdout, "\n") {
-			if !strings.Contains(line, ts.home) && !strings.Contains(line, ts.configHome) {
-				assert.LessOrEqual(t, len([]rune(line)), 80, "line %d fits 80 columns: %q", i+1, line)
-			}
-		}
-	}
-}
-
-func TestOpenSessionOnTheSandbox(t *testing.T) {
-	if testing.Short() {
-		t.Skip("seeds a sandbox")
-	}
-	old := sandboxOptions
-	sandboxOptions = sandbox.Options{Seed: 1, Payments: 200}
-	t.Cleanup(func() { sandboxOptions = old })
-
-	ts := newTestSystem(t)
-	s, err := loadSettings([]string{"--merchant", "1002", "--read-only", "--log", filepath.Join(t.TempDir(), "req.log")}, ts.sys())
-	require.NoError(t, err)
-	now := time.Date(2026, 11, 21, 15, 4, 5, 0, time.Local)
-	sess, err := openSession(context.Background(), s, ts.sys(), now)
-	require.NoError(t, err)
-	defer sess.Close()
-
-	d := sess.backend.Describe()
-	assert.True(t, d.Sandbox)
-	assert.ElementsMatch(t, []backend.Interface{backend.V2, backend.V1}, d.Interfaces, "both interfaces show on the sandbox")
-	assert.True(t, d.ReadOnly)
-	assert.Equal(t, []ui.Merchant{{ID: "1001", Name: "Daily Grind Coffee"}, {ID: "1002", Name: "Page Turner Books"},
-		{ID: "1003", Name: "Horizon Travel"}, {ID: "1004", Name: "Volt Electronics"}}, sess.merchants,
-		"the sandbox's merchants, with its names")
-	assert.Equal(t, "1002", sess.scope.MerchantID)
-	assert.Equal(t, time.Date(2026, 11, 21, 0, 0, 0, 0, time.Local), sess.scope.Start)
-	assert.Equal(t, now.Add(time.Minute), sess.scope.End, "a rolling period: it ends at the service's now at every refresh")
-	assert.Equal(t, "today", sess.scope.Preset)
-	assert.Equal(t, filepath.Join(ts.home, ".local", "state", "paydash", "sandbox-journal.jsonl"), sess.journal.Path())
-	require.NoError(t, sess.journal.Record(journal.Entry{Action: "capture", Phase: journal.PhaseSent, ObjectID: "1"}))
-	require.NoError(t, sess.Close())
-
-	// A merchant the sandbox does not have.
-	s, err = loadSettings([]string{"--merchant", "777"}, ts.sys())
-	require.NoError(t, err)
-	_, err = openSession(context.Background(), s, ts.sys(), now)
-	var ue *usageError
-	require.ErrorAs(t, err, &ue)
-	assert.Contains(t, err.Error(), "--merchant 777 is not a merchant of the embedded sandbox (it has 1001 Daily Grind Coffee, 1002 Page Turner Books,")
-}
-
-func TestOpenSessionLive(t *testing.T) {
-	ts := newTestSystem(t)
-	j := filepath.Join(t.TempDir(), "j.jsonl")
-	// No credentials: Open says what to set; exit 2.
-	s, err := loadSettings([]string{"--base-url", "https://pay.example.com", "--merchant", "1001", "--journal", j}, ts.sys())
-	require.NoError(t, err)
-	_, err = openSession(context.Background(), s, ts.sys(), time.Now())
-	var ue *usageError
-	require.ErrorAs(t, err, &ue)
-	assert.Contains(t, err.Error(), envV2Token)
-
-	ts.env[envV2Token] = "tok-123"
-	s, err = loadSettings([]string{"--base-url", "https://pay.example.com", "--merchant", "1001", "--journal", j,
-		"--log", filepath.Join(t.TempDir(), "no", "such", "dir", "req.log")}, ts.sys())
-	require.NoError(t, err)
-	_, err = openSession(context.Background(), s, ts.sys(), time.Now())
-	require.ErrorAs(t, err, &ue)
-	assert.Contains(t, err.Error(), "--log ")
-	assert.Contains(t, err.Error(), "no such file")
-
-	s, err = loadSettings([]string{"--base-url", "https://pay.example.com", "--merchant", "1001", "--journal", j}, ts.sys())
-	require.NoError(t, err)
-	sess, err := openSession(context.Background(), s, ts.sys(), time.Now())
-	require.NoError(t, err, "Open does no I/O")
-	defer sess.Close()
-	d := sess.backend.Describe()
-	assert.False(t, d.Sandbox)
-	assert.Equal(t, "pay.example.com", d.Host)
-	assert.Equal(t, []ui.Merchant{{ID: "1001"}}, sess.merchants)
-	assert.Equal(t, "1001", sess.scope.MerchantID)
-	assert.Equal(t, j, sess.journal.Path())
-}
-
-func TestRequestLogHasNoSecrets(t *testing.T) {
-	if testing.Short() {
-		t.Skip("seeds a sandbox")
-	}
-	srv, err := sandbox.Start(context.Background(), sandbox.Options{Seed: 2, Payments: 50})
-	require.NoError(t, err)
-	defer srv.Close()
-	info := srv.Info()
-
-	ts := newTestSystem(t)
-	ts.env[envV2Token] = info.V2Token
-	ts.env[envV1Login] = info.V1Users[len(info.V1Users)-1].Login
-	ts.env[envV1Password] = info.V1Users[len(info.V1Users)-1].Password
-	logPath := filepath.Join(t.TempDir(), "req.log")
-	ca := filepath.Join(t.TempDir(), "ca.pem")
-	require.NoError(t, os.WriteFile(ca, srv.CACertPEM(), 0o600))
-	s, err := loadSettings([]string{"--base-url", info.BaseURL, "--ca-file", ca, "--merchant", info.MerchantIDs[0],
-		"--journal", filepath.Join(t.TempDir(), "j.jsonl"), "--log", logPath}, ts.sys())
-	require.NoError(t, err)
-	sess, err := openSession(context.Background(), s, ts.sys(), time.Now())
-	require.NoError(t, err)
-	require.NoError(t, sess.backend.Probe(context.Background()))
-	_, err = sess.backend.GetPayment(context.Background(), "1")
-	require.Error(t, err, "an unknown payment, logged too")
-	page, err := sess.backend.ListPayments(backend.PeriodQuery{MerchantID: info.MerchantIDs[0],
-		Start: time.Now().AddDate(0, 0, -91), End: time.Now()}).Next(context.Background())
-	require.NoError(t, err)
-	assert.NotEmpty(t, page.Items)
-	require.NoError(t, sess.Close())
-
-	raw, err := os.ReadFile(logPath)
-	require.NoError(t, err)
-	log := string(raw)
-	assert.Contains(t, log, `"msg":"paydash started"`)
-	assert.Contains(t, log, "v2 request")
-	for _, secret := range []string{info.V2Token, ts.env[envV1Password]} {
-		assert.NotContains(t, log, secret)
 	}
 }
