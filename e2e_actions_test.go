@@ -25,7 +25,7 @@ import (
 	v2 "paydash/backend/v2"
 )
 
-// The end-to-end tests of issue 7: the built binary in a pseudo-terminal,
+// The end-to-end tests of the money actions: the built binary in a pseudo-terminal,
 // driven with hostile timing against `paydash sandbox` with faults, and
 // killed between sending a refund and reading its answer. Afterwards the
 // service holds exactly what the user confirmed, with the amounts the
@@ -269,7 +269,7 @@ func TestEndToEndHostileTimingUnderFaults(t *testing.T) {
 	tm := s.start(s.merchant)
 	var did []confirmed
 
-	// 1. Issue 7: "R, then quickly tab 106 enter (inside the guard), then
+	// 1. A reported bug: "R, then quickly tab 106 enter (inside the guard), then
 	// y" refunded the whole amount. Now the keys are shown as ignored,
 	// nothing is sent, and the next two y's, each after a pause, send what
 	// the dialog shows.

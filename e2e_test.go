@@ -27,7 +27,7 @@ import (
 	v2 "paydash/backend/v2"
 )
 
-// The end-to-end test of issue 4: the built binary, in a pseudo-terminal of
+// The first end-to-end test: the built binary, in a pseudo-terminal of
 // 120x40, against `paydash sandbox` in another process, captures a held
 // payment and refunds part of a settled one by keyboard as a user would;
 // the sandbox's state and the journal are checked afterwards.

@@ -12,10 +12,11 @@ import (
 	"github.com/creack/pty"
 )
 
-// The launch figure of design §6 and issue 10: from starting `paydash`
-// (no configuration: the embedded sandbox with 100,000 payments) to the
-// first frame that shows payments, the median of the runs, beside the
-// launch of `paydash version` to its exit as the baseline of the same run.
+// The launch figure (first screen with data within 150 ms, README.md's
+// Performance section): from starting `paydash` (no configuration: the
+// embedded sandbox with 100,000 payments) to the first frame that shows
+// payments, the median of the runs, beside the launch of `paydash
+// version` to its exit as the baseline of the same run.
 //
 //	go test -run '^$' -bench Launch -benchtime 10x .
 //

@@ -63,7 +63,7 @@ func TestSandboxCommandWritesAWorkingInfoFile(t *testing.T) {
 	}, longWait, 20*time.Millisecond, "the info file appears once the sandbox is ready")
 	assert.True(t, strings.HasPrefix(info.BaseURL, "https://127.0.0.1:"))
 	require.NotEmpty(t, info.MerchantIDs)
-	// The merchants with their names, beside their ids (issue 11).
+	// The merchants with their names, beside their ids.
 	require.Len(t, info.Merchants, len(info.MerchantIDs))
 	for i, m := range info.Merchants {
 		assert.Equal(t, info.MerchantIDs[i], m.ID)

@@ -38,7 +38,7 @@ const (
 )
 
 // runSandbox serves the embedded service in the foreground until ctx ends
-// (Ctrl-C, SIGTERM), with the flags of design §7. A signal while it seeds
+// (Ctrl-C, SIGTERM), with the flags README.md lists. A signal while it seeds
 // stops it at once (exit 1: it never became ready).
 func runSandbox(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("paydash sandbox", flag.ContinueOnError)
