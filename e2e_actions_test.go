@@ -25,8 +25,9 @@ import (
 	v2 "paydash/backend/v2"
 )
 
-// The end-to-end tests of the money actions: the built binary in a pseudo-terminal,
-// driven with hostile timing against `paydash sandbox` with faults, and
+// The end-to-end tests of the money actions: the built binary in a
+// pseudo-terminal, driven with hostile timing against `paydash sandbox`
+// with faults, and
 // killed between sending a refund and reading its answer. Afterwards the
 // service holds exactly what the user confirmed, with the amounts the
 // dialogs showed, and the journal has an outcome for every action.
