@@ -27,10 +27,6 @@ import (
 // what is confirmed is what is sent, once; an outcome that is not known is
 // found out, never shown as a failure.
 
-func init() {
-	checkAfter = func(int) time.Duration { return 0 } // no waiting between checks in tests
-}
-
 // heldOrPaid makes a payment and selects it at the top of the list.
 func (e *env) heldOrPaid(dual bool, value string) sandbox.Payment {
 	e.t.Helper()
@@ -440,6 +436,20 @@ func TestALostCaptureAnswerIsFoundOutByReadingThePayment(t *testing.T) {
 	assert.Equal(t, "Captured 120.00 "+held.Amount.Currency+" of payment "+held.ID+" — now Settled", ts[1].Text)
 	j := e.journal()
 	assert.Equal(t, action.HowReadPayment, j[len(j)-1].How)
+	assert.Equal(t, []int{0}, e.checks, "one check, timed by Deps.CheckAfter")
+}
+
+// Without Deps.CheckAfter the checks of an unknown outcome start after two
+// seconds and double up to a minute.
+func TestChecksOfAnUnknownOutcomeBackOff(t *testing.T) {
+	want := []time.Duration{2 * time.Second, 4 * time.Second, 8 * time.Second, 16 * time.Second, 32 * time.Second, time.Minute, time.Minute, time.Minute}
+	for tries, d := range want {
+		assert.Equal(t, d, checkAfter(tries), "before check %d", tries+1)
+	}
+	k := newTracker(newOwner(), Deps{}, nil)
+	assert.Equal(t, 2*time.Second, k.checkAfter(0), "the default when Deps has none")
+	k = newTracker(newOwner(), Deps{CheckAfter: noCheckWait}, nil)
+	assert.Zero(t, k.checkAfter(0), "Deps.CheckAfter when given")
 }
 
 // Actions an earlier run left without an outcome are found out at start:
@@ -586,7 +596,7 @@ func newEnvOn(t *testing.T, base *env, o envOpts) *env {
 	t.Cleanup(func() { _ = j.Close() })
 	e := &env{t: t, srv: base.srv, b: base.b, count: base.count, j: j, jpath: jpath, now: base.now, scope: base.scope}
 	e.tab = NewPayments(Deps{Backend: base.count, Keys: keys.Default(), Journal: j, Now: base.now,
-		Theme: ui.NewTheme(true, true), Pending: o.pending, TypedOver: o.typedOver})
+		Theme: ui.NewTheme(true, true), Pending: o.pending, TypedOver: o.typedOver, CheckAfter: noCheckWait})
 	return e
 }
 

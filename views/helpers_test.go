@@ -59,7 +59,13 @@ type env struct {
 	// hands every tab (one it does not know) reaches them too.
 	also []ui.Tab
 	deps Deps // the tab's, for other tabs of the same dashboard
+	// checks are the tries the tab asked Deps.CheckAfter about, in order:
+	// the tests do not wait between checks of an unknown outcome.
+	checks []int
 }
+
+// noCheckWait is Deps.CheckAfter for tabs a test makes outside newEnv.
+func noCheckWait(int) time.Duration { return 0 }
 
 type envOpts struct {
 	fixed    time.Time // fixed clock for the sandbox and the tab (zero: real time)
@@ -132,7 +138,8 @@ func newEnv(t *testing.T, o envOpts) *env {
 	}
 	d := Deps{Backend: tb, Keys: keys.Default(), Journal: j, Now: now, Theme: ui.NewTheme(true, true),
 		Pending: o.pending, TypedOver: o.typedOver,
-		InFlight: NewInFlight(), Known: known.NewMemory(), Facts: NewPaymentFacts()}
+		InFlight: NewInFlight(), Known: known.NewMemory(), Facts: NewPaymentFacts(),
+		CheckAfter: func(tries int) time.Duration { e.checks = append(e.checks, tries); return 0 }}
 	e.deps = d
 	switch {
 	case o.tab != nil:

@@ -464,7 +464,8 @@ func TestFailedLoadDoesNotClaimAnEmptyPeriod(t *testing.T) {
 	now := time.Now()
 	e := &env{t: t, j: j, now: time.Now,
 		scope: ui.Scope{MerchantID: "1001", Start: now.AddDate(0, 0, -1), End: now.Add(time.Hour), Preset: "today"}}
-	e.tab = NewPayments(Deps{Backend: b, Keys: keys.Default(), Journal: j, Now: time.Now, Theme: ui.NewTheme(true, true)})
+	e.tab = NewPayments(Deps{Backend: b, Keys: keys.Default(), Journal: j, Now: time.Now, Theme: ui.NewTheme(true, true),
+		CheckAfter: noCheckWait})
 	e.size(80, 20)
 	e.init()
 	screen := ansi.Strip(e.tab.View(80, 20))

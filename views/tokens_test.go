@@ -257,7 +257,8 @@ func TestTokenLookupOpensItAndRemembersIt(t *testing.T) {
 
 	// A second tab on the same store lists it from the start.
 	e2 := &env{t: t, srv: e.srv, b: e.b, count: e.count, j: e.j, jpath: e.jpath, now: e.now, scope: e.scope,
-		tab: NewTokens(Deps{Backend: e.b, Keys: keys.Default(), Journal: e.j, Theme: ui.NewTheme(true, true), Known: store})}
+		tab: NewTokens(Deps{Backend: e.b, Keys: keys.Default(), Journal: e.j, Theme: ui.NewTheme(true, true), Known: store,
+			CheckAfter: noCheckWait})}
 	e2.size(140, 30)
 	e2.init()
 	row, ok = e2.tokenRow(tok.ID)

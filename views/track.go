@@ -37,9 +37,9 @@ const (
 // checkAfter is how long to wait before the check number tries+1 of an
 // unknown outcome: the first after two seconds (a lost answer is usually
 // a blip, and a request still on its way should have landed by then),
-// then doubling up to a minute while the service cannot say. A variable
-// so that tests need not wait.
-var checkAfter = func(tries int) time.Duration {
+// then doubling up to a minute while the service cannot say. Deps.CheckAfter
+// replaces it (tests need not wait).
+func checkAfter(tries int) time.Duration {
 	return min(2*time.Second<<min(tries, 5), time.Minute)
 }
 
@@ -102,10 +102,11 @@ func (f *InFlight) changed(ref objectRef) {
 // tracker sends one tab's actions and follows each until its outcome is
 // known.
 type tracker struct {
-	owner   uint64
-	run     *action.Runner
-	flights *InFlight
-	mine    map[string]*tracked // this tab's, by action id
+	owner      uint64
+	run        *action.Runner
+	flights    *InFlight
+	mine       map[string]*tracked           // this tab's, by action id
+	checkAfter func(tries int) time.Duration // Deps.CheckAfter, or checkAfter
 }
 
 // newTracker makes a tab's tracker on the shared register; redraw draws
@@ -119,8 +120,12 @@ func newTracker(owner uint64, d Deps, redraw func(objectRef)) *tracker {
 	if redraw != nil {
 		flights.redraws = append(flights.redraws, redraw)
 	}
+	wait := d.CheckAfter
+	if wait == nil {
+		wait = checkAfter
+	}
 	k := &tracker{owner: owner, run: &action.Runner{Backend: d.Backend, Journal: d.Journal, Now: d.Now},
-		flights: flights, mine: map[string]*tracked{}}
+		flights: flights, mine: map[string]*tracked{}, checkAfter: wait}
 	flights.trackers = append(flights.trackers, k)
 	return k
 }
@@ -281,7 +286,7 @@ func (k *tracker) onOutcome(msg outcomeMsg) (tea.Cmd, bool) {
 				Hint: "look at " + action.Where(msg.req.Kind) + " in the merchant portal; paydash will not send it again"}))
 		} else {
 			owner, id := k.owner, tr.req.ID
-			cmds = append(cmds, tea.Tick(checkAfter(tr.tries), func(time.Time) tea.Msg { return checkDueMsg{owner: owner, id: id} }))
+			cmds = append(cmds, tea.Tick(k.checkAfter(tr.tries), func(time.Time) tea.Msg { return checkDueMsg{owner: owner, id: id} }))
 		}
 		return tea.Batch(cmds...), false
 	case action.Done:

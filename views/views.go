@@ -61,6 +61,10 @@ type Deps struct {
 	// customer), shared so that the Refunds tab shows what the Payments
 	// tab loaded; nil gives each tab its own.
 	Facts *PaymentFacts
+	// CheckAfter is how long to wait before the check number tries+1 of
+	// an action whose outcome is unknown; nil waits as checkAfter in
+	// track.go does (tests give one that does not wait).
+	CheckAfter func(tries int) time.Duration
 }
 
 func (d Deps) now() time.Time {
