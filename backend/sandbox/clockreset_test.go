@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -188,6 +189,12 @@ func TestClockAndResetUnderLoad(t *testing.T) {
 	srv := start(t, Options{Payments: 15_000, SettleDelay: 20 * time.Millisecond, Arrivals: 2 * time.Millisecond})
 	st := srv.Store()
 	stop := make(chan struct{})
+	var served atomic.Int64 // lists answered: each Advance and Reset comes amid requests
+	amid := func() {
+		t.Helper()
+		from := served.Load()
+		require.Eventually(t, func() bool { return served.Load() >= from+3 }, eventually, time.Millisecond)
+	}
 	var wg sync.WaitGroup
 	for w := range 3 {
 		wg.Go(func() {
@@ -204,6 +211,7 @@ func TestClockAndResetUnderLoad(t *testing.T) {
 					t.Errorf("list: %d %s", code, body)
 					return
 				}
+				served.Add(1)
 				if w == 0 {
 					resp, b := c.call("POST", "/api/v2/payments", cardPayment("1001", "4000000000000259", "10"))
 					if resp.StatusCode != 200 {
@@ -215,10 +223,10 @@ func TestClockAndResetUnderLoad(t *testing.T) {
 		})
 	}
 	for range 3 {
-		time.Sleep(30 * time.Millisecond)
+		amid()
 		_, err := st.Advance(time.Minute)
 		require.NoError(t, err)
-		time.Sleep(30 * time.Millisecond)
+		amid()
 		require.NoError(t, st.Reset(t.Context()))
 	}
 	close(stop)

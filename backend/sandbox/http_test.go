@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/stretchr/testify/assert"
@@ -327,10 +328,28 @@ func TestArrivalsAndContextEnd(t *testing.T) {
 		return err != nil
 	}, eventually, 10*time.Millisecond)
 	// Close again: it returns once the first Close (started by the context)
-	// has stopped everything; an arrival drawn just before the context ended
-	// may still have been landing while the listener closed.
+	// has stopped everything (it waits for the arrivals' goroutine); that
+	// arrivals stop when their context ends is TestArrivalsStopWithTheirContext's.
 	require.NoError(t, srv.Close())
-	n := srv.Store().PaymentCount()
-	time.Sleep(50 * time.Millisecond)
-	assert.Equal(t, n, srv.Store().PaymentCount(), "arrivals stopped")
+}
+
+// Arrivals come one an interval and none after their context ends, on the
+// bubble's fake clock: "none after" is checked an hour later, on any machine.
+func TestArrivalsStopWithTheirContext(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		st := NewStore(Options{Payments: 0})
+		ctx, cancel := context.WithCancel(t.Context())
+		done := make(chan struct{})
+		go func() {
+			defer close(done)
+			st.runArrivals(ctx, 10*time.Millisecond)
+		}()
+		time.Sleep(35 * time.Millisecond)
+		synctest.Wait()
+		assert.Equal(t, 3, st.PaymentCount(), "one each 10 ms")
+		cancel()
+		<-done
+		time.Sleep(time.Hour)
+		assert.Equal(t, 3, st.PaymentCount(), "none after the context ended")
+	})
 }

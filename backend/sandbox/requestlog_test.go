@@ -51,14 +51,14 @@ func (lb *logBuffer) requestLines(pieces ...string) []string {
 	return out
 }
 
-// line waits for exactly one request line containing every piece (the line
-// is written as the request ends, possibly just after the client has read
-// the answer).
+// line waits for a request line containing every piece (the line is
+// written as the request ends, possibly just after the client has read the
+// answer), and finds no other. That no second line follows later is
+// TestOneLinePerRequest's, which counts once the server has stopped.
 func (lb *logBuffer) line(t *testing.T, pieces ...string) string {
 	t.Helper()
 	require.Eventually(t, func() bool { return len(lb.requestLines(pieces...)) > 0 }, eventually, 5*time.Millisecond,
 		"no request line with %q in:\n%s", pieces, lb.String())
-	time.Sleep(20 * time.Millisecond) // a second line would be a bug: give it the time to show
 	lines := lb.requestLines(pieces...)
 	require.Len(t, lines, 1, "one line per request: %q", lines)
 	assert.Regexp(t, ` duration=\d`, lines[0])
@@ -69,6 +69,21 @@ func startLogged(t *testing.T, opts Options) (*Server, *logBuffer) {
 	lb := &logBuffer{}
 	opts.Logger = slog.New(slog.NewTextHandler(lb, nil)) // Info, as paydash sandbox -v
 	return start(t, opts), lb
+}
+
+// Every request is logged once: counted after Close, which returns once
+// every handler (and so every line) is done, so a second line cannot come
+// after the count.
+func TestOneLinePerRequest(t *testing.T) {
+	srv, lb := startLogged(t, Options{Payments: 200})
+	c := newClient(t, srv)
+	body := cardPayment("1001", "4111111111111111", "10")
+	c.want(200, "GET", v2PaymentsPath("1001", time.Time{}, time.Time{}), nil, nil)
+	c.want(200, "POST", "/api/v2/payments", body, nil, "Idempotency-Key", "one-line")
+	c.want(200, "POST", "/api/v2/payments", body, nil, "Idempotency-Key", "one-line")
+	c.wantError(404, "invalid_operation", "", "GET", "/api/v2/payments/1", nil)
+	require.NoError(t, srv.Close())
+	assert.Len(t, lb.requestLines(), 4, "one line for each of the 4 requests:\n%s", lb.String())
 }
 
 func TestLogEveryRequest(t *testing.T) {

@@ -218,7 +218,8 @@ func TestSeedIsTheSameHoweverItIsMade(t *testing.T) {
 func TestSeedStopsOnCancel(t *testing.T) {
 	ctx, cancel := context.WithCancel(t.Context())
 	defer cancel()
-	srv, err := Start(ctx, Options{Payments: 5_000_000})
+	holdSeed(t) // the background part waits: the cancel comes before it ends, on any machine
+	srv, err := Start(ctx, Options{Payments: bigSeed})
 	require.NoError(t, err)
 	defer srv.Close()
 	st := srv.Store()

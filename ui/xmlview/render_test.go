@@ -135,19 +135,36 @@ func TestRenderIsNeverWiderWithCombiningPieces(t *testing.T) {
 
 func TestDocsRenderInParallel(t *testing.T) {
 	// The lexer is shared; each Doc's cache is its own. Search may run
-	// beside Render on the same Doc.
+	// beside Render on the same Doc. Every line drawn in parallel is the
+	// line drawn alone, and every search finds what it finds alone (with
+	// -race the detector also watches the sharing).
 	raw := register(50)
+	alone := Parse(raw)
+	want := make([]string, alone.Len())
+	for i := range want {
+		want[i] = alone.Render(i, 80, benchStyles(), nil, -1)
+	}
+	wantHits := alone.Search("operation").Len()
+	require.Positive(t, wantHits)
+
+	const docs = 4
+	got := make([][]string, docs)
+	hits := make([]int, docs)
 	var wg sync.WaitGroup
-	for range 4 {
+	for k := range docs {
 		d := Parse(raw)
 		wg.Go(func() {
 			for i := range d.Len() {
-				d.Render(i, 80, benchStyles(), nil, -1)
+				got[k] = append(got[k], d.Render(i, 80, benchStyles(), nil, -1))
 			}
 		})
-		wg.Go(func() { d.Search("operation") })
+		wg.Go(func() { hits[k] = d.Search("operation").Len() })
 	}
 	wg.Wait()
+	for k := range docs {
+		assert.Equal(t, want, got[k], "doc %d", k)
+		assert.Equal(t, wantHits, hits[k], "doc %d", k)
+	}
 }
 
 func TestRenderDrawsStylesInline(t *testing.T) {
