@@ -220,7 +220,7 @@ func (tm *terminal) digitsIfAsked(t *testing.T, id string) bool {
 	tm.waitFor(t, "the digits accepted", func(sc string) bool {
 		return strings.Contains(sc, "["+last4+"] ✓")
 	})
-	time.Sleep(modalGuard + 200*time.Millisecond)
+	pauseForGuard()
 	return true
 }
 
@@ -282,7 +282,7 @@ func TestEndToEndHostileTimingUnderFaults(t *testing.T) {
 	require.Contains(t, unwrappedScreen(sc), "keys ignored", "the refund dialog says keys were ignored")
 	shown := shownAmount(t, sc)
 	assert.NotEqual(t, money.MustParse("106"), shown.Value, "the typing inside the guard did not become the amount")
-	time.Sleep(modalGuard + 200*time.Millisecond)
+	pauseForGuard()
 	typed := tm.digitsIfAsked(t, p.ID)
 	assert.Empty(t, newRefunds(before[p.ID], s.refunds(p)), "nothing was sent yet")
 	tm.confirmAfterIgnored(t, "Refund payment "+p.ID, "refund", !typed)
@@ -294,7 +294,7 @@ func TestEndToEndHostileTimingUnderFaults(t *testing.T) {
 	tm.open(t, h.ID, "Authorized")
 	sc = tm.dialog(t, "cc", "Capture payment "+h.ID)
 	assert.Equal(t, 1, strings.Count(sc, "Capture payment "+h.ID), "one dialog:\n%s", sc)
-	time.Sleep(modalGuard + 200*time.Millisecond)
+	pauseForGuard()
 	tm.send(t, "n")
 	tm.waitFor(t, "no dialog left", func(sc string) bool { return !strings.Contains(sc, "Capture payment") })
 	time.Sleep(time.Second)
@@ -306,7 +306,7 @@ func TestEndToEndHostileTimingUnderFaults(t *testing.T) {
 	// each after a pause.
 	sc = tm.dialog(t, "c", "Capture payment "+h.ID)
 	shown = shownAmount(t, sc)
-	time.Sleep(modalGuard + 200*time.Millisecond)
+	pauseForGuard()
 	tm.resize(t, 60, 20)
 	tm.waitFor(t, "the request for a bigger window", func(sc string) bool {
 		return strings.Contains(unwrappedScreen(sc), "make the window at least 80x24")
@@ -318,7 +318,7 @@ func TestEndToEndHostileTimingUnderFaults(t *testing.T) {
 		return strings.Contains(unwrappedScreen(sc), "ignored — the dialog was not fully on screen")
 	})
 	assert.Equal(t, v2.PaymentStatusAuthorized, s.payment(h.ID).Status, "the y in the small window captured nothing")
-	time.Sleep(modalGuard + 200*time.Millisecond)
+	pauseForGuard()
 	typed = tm.digitsIfAsked(t, h.ID)
 	tm.confirmAfterIgnored(t, "Capture payment "+h.ID, "capture", !typed)
 	did = append(did, confirmed{backend.ActionCapture, h, shown})
@@ -328,7 +328,7 @@ func TestEndToEndHostileTimingUnderFaults(t *testing.T) {
 	tm.settle()
 	tm.open(t, p.ID, "Settled")
 	tm.dialog(t, "R", "Refund payment "+p.ID)
-	time.Sleep(modalGuard + 200*time.Millisecond)
+	pauseForGuard()
 	tm.send(t, "e")
 	tm.settle()
 	tm.send(t, strings.Repeat("\x7f", 24)+"1")
@@ -336,7 +336,7 @@ func TestEndToEndHostileTimingUnderFaults(t *testing.T) {
 	tm.send(t, "\r")
 	sc = tm.waitFor(t, "the button naming 1.00", func(sc string) bool { return strings.Contains(sc, "Refund 1.00 ") })
 	shown = shownAmount(t, sc)
-	time.Sleep(modalGuard + 200*time.Millisecond) // y confirms only what stood still for the guard
+	pauseForGuard() // y confirms only what stood still for the guard
 	tm.send(t, "y")
 	did = append(did, confirmed{backend.ActionRefund, p, shown})
 
@@ -351,7 +351,7 @@ func TestEndToEndHostileTimingUnderFaults(t *testing.T) {
 	require.Contains(t, unwrappedScreen(sc), "keys ignored", "the capture dialog says keys were ignored")
 	assert.Equal(t, v2.PaymentStatusAuthorized, s.payment(h.ID).Status, "y typed ahead captured nothing")
 	shown = shownAmount(t, sc)
-	time.Sleep(modalGuard + 200*time.Millisecond)
+	pauseForGuard()
 	typed = tm.digitsIfAsked(t, h.ID)
 	tm.confirmAfterIgnored(t, "Capture payment "+h.ID, "capture", !typed)
 	did = append(did, confirmed{backend.ActionCapture, h, shown})
@@ -438,7 +438,7 @@ func TestEndToEndKillBetweenSendingARefundAndItsAnswer(t *testing.T) {
 		tm.open(t, p.ID, "Settled")
 		sc := tm.dialog(t, "R", "Refund payment "+p.ID)
 		shown := shownAmount(t, sc)
-		time.Sleep(modalGuard + 200*time.Millisecond)
+		pauseForGuard()
 		tm.digitsIfAsked(t, p.ID)
 		tm.send(t, "y")
 		deadline := time.Now().Add(e2eWait)

@@ -68,9 +68,9 @@ func TestEndToEndConfirmIgnoredTypingThenYYBurst(t *testing.T) {
 	assert.Contains(t, sc, "what you typed was not taken: the amount is still "+amount+" — press tab/e to change it")
 	assert.Equal(t, shown, shownAmount(t, tm.vt.Screen()), "the button names the amount it named before")
 
-	// 2. 0.65 s later, y y in one burst: the first says "seen", the second
+	// 2. After a pause, y y in one burst: the first says "seen", the second
 	// is too soon after it. Nothing is sent; the dialog still says why.
-	time.Sleep(650 * time.Millisecond)
+	pauseForGuard()
 	tm.send(t, "yy")
 	tm.waitFor(t, "the second y ignored", func(sc string) bool {
 		u := dialogText(sc)
@@ -80,13 +80,13 @@ func TestEndToEndConfirmIgnoredTypingThenYYBurst(t *testing.T) {
 	require.Contains(t, tm.vt.Screen(), "Refund payment "+p.ID, "the dialog is still open: nothing was confirmed")
 
 	// 3. A pause, y: seen. A pause, y: the refund of the amount shown.
-	time.Sleep(modalGuard + 200*time.Millisecond)
+	pauseForGuard()
 	tm.send(t, "y")
 	tm.waitFor(t, "the dialog asking for y after a pause", func(sc string) bool {
 		return strings.Contains(dialogText(sc), "After a pause, press y again to refund "+amount+", as shown.")
 	})
 	require.Contains(t, tm.vt.Screen(), "Refund payment "+p.ID, "seen is not confirmed")
-	time.Sleep(modalGuard + 200*time.Millisecond)
+	pauseForGuard()
 	tm.send(t, "y")
 	tm.waitFor(t, "the dialog gone", func(sc string) bool { return !strings.Contains(sc, "Refund payment "+p.ID) })
 	var added []v2.Refund
@@ -105,7 +105,7 @@ func TestEndToEndConfirmIgnoredTypingThenYYBurst(t *testing.T) {
 	tm.open(t, p.ID, "Settled")
 	sc = tm.dialog(t, "R", "Refund payment "+p.ID)
 	require.Greater(t, shownAmount(t, sc).Value, money.MustParse("106"), "more than 106 is left to refund")
-	time.Sleep(modalGuard + 200*time.Millisecond)
+	pauseForGuard()
 	tm.send(t, "e")
 	tm.waitFor(t, "the amount selected", func(sc string) bool {
 		return strings.Contains(dialogText(sc), "typing replaces "+money.Group(shownAmount(t, sc).Value, "RUB")+" • backspace clears")
@@ -116,7 +116,7 @@ func TestEndToEndConfirmIgnoredTypingThenYYBurst(t *testing.T) {
 	})
 	assert.NotContains(t, dialogText(sc), "only one decimal point")
 	assert.Contains(t, sc, "[106 ", "the field has what was typed, alone")
-	time.Sleep(modalGuard + 200*time.Millisecond)
+	pauseForGuard()
 	tm.send(t, "y")
 	tm.waitFor(t, "the dialog gone", func(sc string) bool { return !strings.Contains(sc, "Refund payment "+p.ID) })
 	waitForService(t, tm, "the refund of 106.00", func() (bool, string) {
@@ -138,14 +138,14 @@ func TestEndToEndConfirmIgnoredTypingThenYYBurst(t *testing.T) {
 // title is gone.
 func (tm *terminal) confirmAfterIgnored(t *testing.T, title, verb string, seen bool) {
 	t.Helper()
-	time.Sleep(modalGuard + 200*time.Millisecond)
+	pauseForGuard()
 	tm.send(t, "y")
 	if seen {
 		tm.waitFor(t, "the dialog asking for y again after a pause", func(sc string) bool {
 			return strings.Contains(dialogText(sc), "After a pause, press y again to "+verb)
 		})
 		require.Contains(t, tm.vt.Screen(), title, "seen is not confirmed")
-		time.Sleep(modalGuard + 200*time.Millisecond)
+		pauseForGuard()
 		tm.send(t, "y")
 	}
 	tm.waitFor(t, "the dialog gone", func(sc string) bool { return !strings.Contains(sc, title) })

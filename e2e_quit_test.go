@@ -23,9 +23,9 @@ func TestEndToEndQuittingWithAnOutcomeUnknownSaysSo(t *testing.T) {
 	tm.open(t, p.ID, "Settled")
 	sc := tm.dialog(t, "R", "Refund payment "+p.ID)
 	shown := shownAmount(t, sc)
-	time.Sleep(modalGuard + 200*time.Millisecond)
+	pauseForGuard()
 	if tm.digitsIfAsked(t, p.ID) {
-		time.Sleep(modalGuard + 200*time.Millisecond)
+		pauseForGuard()
 	}
 	tm.send(t, "y")
 	var sent journal.Entry

@@ -61,7 +61,7 @@ func TestEndToEndTokensStickersAndPaymentLink(t *testing.T) {
 		u := unwrappedScreen(sc)
 		return strings.Contains(u, "Revoke token "+tokenID) && strings.Contains(u, "Now: ✓ Active → after: Revoked")
 	})
-	time.Sleep(modalGuard + 200*time.Millisecond)
+	pauseForGuard()
 	tm.send(t, "y")
 	waitForService(t, tm, "the token to be revoked", func() (bool, string) {
 		tok, _, err := s.api.PaymentTokens.Get(ctx, tokenID)
@@ -102,7 +102,7 @@ func TestEndToEndTokensStickersAndPaymentLink(t *testing.T) {
 		u := unwrappedScreen(sc)
 		return strings.Contains(u, "Switch off sticker "+sticker.ID) && strings.Contains(u, "Now: Active → after: Inactive")
 	})
-	time.Sleep(modalGuard + 200*time.Millisecond)
+	pauseForGuard()
 	tm.send(t, "y")
 	waitForService(t, tm, "the sticker to be switched off", func() (bool, string) {
 		st, _, err := s.api.Stickers.Get(ctx, sticker.ID)
@@ -144,7 +144,7 @@ func TestEndToEndTokensStickersAndPaymentLink(t *testing.T) {
 			strings.Contains(u, "Order number: "+orderNo) && strings.Contains(u, "Hold (dual mode): no") &&
 			strings.Contains(u, "Create 1,234.56 RUB")
 	})
-	time.Sleep(modalGuard + 200*time.Millisecond)
+	pauseForGuard()
 	tm.send(t, "y")
 	sc := tm.waitFor(t, "the link made", func(sc string) bool { return strings.Contains(sc, "Payment link made") })
 	var made []v2.PaymentListItem
