@@ -38,6 +38,7 @@ func (e *env) heldOrPaid(dual bool, value string) sandbox.Payment {
 }
 
 func TestCaptureHappyPath(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, envOpts{})
 	e.size(80, 24)
 	e.init()
@@ -103,6 +104,7 @@ func TestCaptureHappyPath(t *testing.T) {
 // A refusal is shown whole, with the service's reason and what to do, and
 // stays above the status bar; it is not a toast that vanishes.
 func TestCaptureRefusedIsShownWhole(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, envOpts{})
 	e.size(80, 24)
 	e.init()
@@ -130,6 +132,7 @@ func TestCaptureRefusedIsShownWhole(t *testing.T) {
 }
 
 func TestRefundPartialThenOverRefundRefused(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, envOpts{})
 	e.size(80, 24)
 	e.init()
@@ -191,6 +194,7 @@ func TestRefundPartialThenOverRefundRefused(t *testing.T) {
 }
 
 func TestCancelHoldNamesTheHoldItReleases(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, envOpts{})
 	e.size(80, 24)
 	e.init()
@@ -216,6 +220,7 @@ func TestCancelHoldNamesTheHoldItReleases(t *testing.T) {
 }
 
 func TestJournalFailureSendsNothing(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, envOpts{})
 	e.size(80, 24)
 	e.init()
@@ -240,6 +245,7 @@ func TestJournalFailureSendsNothing(t *testing.T) {
 // the Refunds tab, for a row the cursor had left. The dialog is for the
 // payment the key was pressed on, whatever happens to the list meanwhile.
 func TestTheDialogStaysBoundToThePaymentOfTheKey(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, envOpts{})
 	e.size(80, 24)
 	e.init()
@@ -262,6 +268,7 @@ func TestTheDialogStaysBoundToThePaymentOfTheKey(t *testing.T) {
 }
 
 func TestPreparationRefusesWithTheReason(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, envOpts{})
 	e.size(80, 24)
 	e.init()
@@ -341,6 +348,7 @@ func (l *lossyBackend) CapturePayment(ctx context.Context, r backend.CaptureRequ
 // refund." Now it is "outcome unknown — checking", and then what the
 // service really did.
 func TestALostRefundAnswerIsFoundOutNotFailed(t *testing.T) {
+	t.Parallel()
 	for _, iface := range []string{"v2", "v1"} {
 		t.Run(iface, func(t *testing.T) {
 			lossy := &lossyBackend{lose: 1, do: true}
@@ -401,6 +409,7 @@ func TestALostRefundAnswerIsFoundOutNotFailed(t *testing.T) {
 // externalID finds nothing, and that is what the user is told — it was
 // not made (and may be sent again).
 func TestALostV1RefundThatWasNotMadeIsSaidSo(t *testing.T) {
+	t.Parallel()
 	lossy := &lossyBackend{lose: 1, do: false}
 	e := newEnv(t, envOpts{v1Only: true, wrap: func(b backend.Backend) backend.Backend {
 		lossy.Backend = b
@@ -422,6 +431,7 @@ func TestALostV1RefundThatWasNotMadeIsSaidSo(t *testing.T) {
 }
 
 func TestALostCaptureAnswerIsFoundOutByReadingThePayment(t *testing.T) {
+	t.Parallel()
 	lossy := &lossyBackend{lose: 1, do: true}
 	e := newEnv(t, envOpts{wrap: func(b backend.Backend) backend.Backend { lossy.Backend = b; return lossy }})
 	e.size(80, 24)
@@ -442,6 +452,7 @@ func TestALostCaptureAnswerIsFoundOutByReadingThePayment(t *testing.T) {
 // Without Deps.CheckAfter the checks of an unknown outcome start after two
 // seconds and double up to a minute.
 func TestChecksOfAnUnknownOutcomeBackOff(t *testing.T) {
+	t.Parallel()
 	want := []time.Duration{2 * time.Second, 4 * time.Second, 8 * time.Second, 16 * time.Second, 32 * time.Second, time.Minute, time.Minute, time.Minute}
 	for tries, d := range want {
 		assert.Equal(t, d, checkAfter(tries), "before check %d", tries+1)
@@ -456,6 +467,7 @@ func TestChecksOfAnUnknownOutcomeBackOff(t *testing.T) {
 // a notice lists them as they are found out, the journal gets the final
 // line, and nothing is sent on those payments meanwhile.
 func TestPendingActionsAreFoundOutAtStart(t *testing.T) {
+	t.Parallel()
 	// The first run: a refund made at the service, its answer never read;
 	// a capture sent but never arrived.
 	first := newEnv(t, envOpts{})
@@ -517,6 +529,7 @@ func TestPendingActionsAreFoundOutAtStart(t *testing.T) {
 // AbandonMsg: paydash stops before the answer came; the action is
 // journaled as abandoned, and the next start finds it out.
 func TestAbandonJournalsActionsStillSent(t *testing.T) {
+	t.Parallel()
 	hold := make(chan struct{})
 	slow := &slowBackend{release: hold, arrived: make(chan struct{})}
 	e := newEnv(t, envOpts{wrap: func(b backend.Backend) backend.Backend { slow.Backend = b; return slow }})
@@ -566,6 +579,7 @@ func (s *slowBackend) RefundPayment(ctx context.Context, r backend.RefundRequest
 // Above confirm_typed_over the dialog asks for the payment id's last
 // digits.
 func TestLargeAmountsAskForTypedDigits(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, envOpts{typedOver: map[string]money.Decimal{"*": money.MustParse("100")}})
 	e.size(80, 24)
 	e.init()
@@ -633,6 +647,7 @@ func (r *reportsFinerRefund) RefundsOfPayment(ctx context.Context, p backend.Pay
 // is: the refund dialog prefills 82.989, names it on its button, and y
 // sends exactly that.
 func TestRefundOfARemainderFinerThanTheCurrency(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, envOpts{wrap: func(b backend.Backend) backend.Backend {
 		return &reportsFinerRefund{Backend: b, extra: money.MustParse("0.011")}
 	}})

@@ -100,6 +100,7 @@ func chooserText(m ui.Modal) string { return ansi.Strip(m.View(120, 30)) }
 // --- Payments --------------------------------------------------------------------
 
 func TestCopyMorePayments(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, envOpts{withV1: true})
 	e.size(120, 30)
 	e.init()
@@ -174,6 +175,7 @@ func TestCopyMorePayments(t *testing.T) {
 // --- Refunds ---------------------------------------------------------------------
 
 func TestCopyMoreRefunds(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, envOpts{refunds: true})
 	e.size(120, 30)
 	e.init()
@@ -201,6 +203,7 @@ func TestCopyMoreRefunds(t *testing.T) {
 // --- Tokens ----------------------------------------------------------------------
 
 func TestCopyMoreTokens(t *testing.T) {
+	t.Parallel()
 	store := known.NewMemory()
 	e := newEnv(t, envOpts{tab: withKnown(store)})
 	e.size(140, 30)
@@ -230,6 +233,7 @@ func TestCopyMoreTokens(t *testing.T) {
 // --- Stickers --------------------------------------------------------------------
 
 func TestCopyMoreStickers(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, envOpts{tab: NewStickers})
 	e.size(160, 40)
 	e.init()
@@ -255,6 +259,7 @@ func TestCopyMoreStickers(t *testing.T) {
 // --- Registers -------------------------------------------------------------------
 
 func TestCopyMoreRegisters(t *testing.T) {
+	t.Parallel()
 	e := newRegistersEnv(t, envOpts{})
 	e.size(120, 30)
 	e.init()
@@ -323,6 +328,7 @@ func statusLine(view string, st backend.PaymentStatus) string {
 }
 
 func TestStatusColours(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, envOpts{})
 	held := e.newPayment(true, "150.00") // the newest: the first row
 	e.init()
@@ -377,6 +383,7 @@ func TestStatusColours(t *testing.T) {
 // Y offers the long texts a list cell cuts: the description, and the link
 // of a payment waiting for confirmation, each whole.
 func TestCopyMorePaymentsOffersItsLongTexts(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, envOpts{fixed: goldenNow})
 	e.size(120, 30)
 	e.init()

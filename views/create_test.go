@@ -429,6 +429,7 @@ func summaryOf(screen string, n int) []string {
 // --- the payment link (Payments tab) ------------------------------------------
 
 func TestCreatePaymentLinkFromPaymentsTab(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, envOpts{})
 	e.size(80, 24)
 	e.init()
@@ -564,6 +565,7 @@ func TestCreatePaymentLinkFromPaymentsTab(t *testing.T) {
 // --- the sticker (Stickers tab) -----------------------------------------------
 
 func TestCreateStickerFromStickersTab(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, envOpts{tab: NewStickers})
 	e.size(120, 40)
 	e.init()
@@ -659,6 +661,7 @@ func TestCreateStickerFromStickersTab(t *testing.T) {
 // --- the card-saving link (Tokens tab) ----------------------------------------
 
 func TestCreateTokenizationLinkFromTokensTab(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, envOpts{tab: NewTokens})
 	e.size(80, 24)
 	e.init()
@@ -746,6 +749,7 @@ func TestCreateTokenizationLinkFromTokensTab(t *testing.T) {
 
 // esc leaves a form, on any page, and nothing is sent.
 func TestCreateFormAbortedWithEscSendsNothing(t *testing.T) {
+	t.Parallel()
 	for name, tab := range map[string]func(Deps) ui.Tab{"payment link": NewPayments, "sticker": NewStickers, "card-saving link": NewTokens} {
 		t.Run(name, func(t *testing.T) {
 			e := newEnv(t, envOpts{tab: tab})
@@ -806,6 +810,7 @@ func fillPaymentLink(d *dialog, orderNo string) {
 
 // n on the confirmation sends nothing.
 func TestCreateConfirmationCancelledSendsNothing(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, envOpts{})
 	e.size(80, 24)
 	e.init()
@@ -825,6 +830,7 @@ func TestCreateConfirmationCancelledSendsNothing(t *testing.T) {
 // pressing twice, each after a pause, and more y's send nothing more: one
 // payment is made.
 func TestCreateConfirmTwiceSendsOnce(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, envOpts{})
 	e.size(80, 24)
 	e.init()
@@ -866,6 +872,7 @@ func TestCreateConfirmTwiceSendsOnce(t *testing.T) {
 // it once), the service makes one object: both sends carry the same
 // idempotency key.
 func TestCreateSpecConfirmedTwiceMakesOneObject(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, envOpts{})
 	e.size(80, 24)
 	e.init()
@@ -901,6 +908,7 @@ func TestCreateSpecConfirmedTwiceMakesOneObject(t *testing.T) {
 // Each form's first page as the shell draws it at 80×24 (a dialog gets
 // 76×21 there).
 func TestGoldenCreateForms80x24(t *testing.T) {
+	t.Parallel()
 	for name, tab := range map[string]func(Deps) ui.Tab{
 		"payment_link": NewPayments, "sticker": NewStickers, "card_saving_link": NewTokens,
 	} {
@@ -923,6 +931,7 @@ func TestGoldenCreateForms80x24(t *testing.T) {
 // width less 4 and the height less 3): all on one page, as tall as its
 // fields.
 func TestGoldenCreateFormsOnOnePage(t *testing.T) {
+	t.Parallel()
 	for _, size := range [][2]int{{140, 45}, {200, 50}} {
 		for name, tab := range map[string]func(Deps) ui.Tab{
 			"payment_link": NewPayments, "sticker": NewStickers, "card_saving_link": NewTokens,
@@ -951,6 +960,7 @@ func TestGoldenCreateFormsOnOnePage(t *testing.T) {
 // 80×24: the address and a code with the narrower quiet zone. The
 // sandbox's random port is masked (in the code too).
 func TestGoldenPaymentLinkResult80x24(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, envOpts{fixed: goldenNow})
 	e.size(80, 24)
 	e.init()
@@ -985,6 +995,7 @@ func (l *lossyCreates) CreateSticker(ctx context.Context, r backend.StickerReque
 // A create whose answer is lost is found out by asking again with the same
 // idempotency key: one sticker, shown once it is known, never a failure.
 func TestCreateStickerWithALostAnswerIsFoundOut(t *testing.T) {
+	t.Parallel()
 	lossy := &lossyCreates{}
 	lossy.lose.Store(1)
 	e := newEnv(t, envOpts{tab: NewStickers, wrap: func(b backend.Backend) backend.Backend {
@@ -1077,6 +1088,7 @@ func fieldValue(screen, title string) string {
 // confirmation, which ignores them (it has only just appeared), never into
 // a field and never as a y that confirms.
 func TestCreateFormBurstGoesToTheFieldInFocus(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, envOpts{})
 	e.size(80, 24)
 	e.init()

@@ -82,6 +82,7 @@ func rfc3339(t time.Time) string {
 // filter and a sort, to CSV and to JSON, and reads both back: the rows
 // shown, in the order shown, field by field, and as the sandbox has them.
 func TestPaymentsExportAfterFilterAndSort(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, envOpts{fixed: goldenNow, withV1: true})
 	e.scope.Start = goldenNow.AddDate(0, 0, -30)
 	e.size(120, 40)
@@ -211,6 +212,7 @@ func TestPaymentsExportAfterFilterAndSort(t *testing.T) {
 // The format follows the path, also when it changes after the dialog
 // asked about an existing file.
 func TestExportFormatFollowsThePath(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, envOpts{fixed: goldenNow})
 	e.size(100, 30)
 	e.init()
@@ -245,6 +247,7 @@ func TestExportFormatFollowsThePath(t *testing.T) {
 // Text a spreadsheet would run is quoted in CSV and kept in JSON; control
 // characters never reach the file; the JSON is valid whatever the text.
 func TestExportTextIsSafe(t *testing.T) {
+	t.Parallel()
 	hostile := []string{"=HYPERLINK(\"http://x\")", "+1", "-2", "@SUM(A1)", "red\x1b[31m!", "a\u2028b\u2029c",
 		"bad \xff utf-8", "say \"hi\", then\nleave", "tab\there", "\u202eevil"}
 	var rows []backend.Payment
@@ -292,6 +295,7 @@ func TestExportTextIsSafe(t *testing.T) {
 // BenchmarkExportPayments's to say (well under a second without the race
 // detector): a wall-clock bound here took 6 to 13 s on a loaded machine.
 func TestExportOf100kRows(t *testing.T) {
+	t.Parallel()
 	rows := benchPayments(benchRows)
 	fields := paymentFields(nil)
 	data, err := exportCSV(context.Background(), fields, rows)
@@ -310,6 +314,7 @@ func TestExportOf100kRows(t *testing.T) {
 }
 
 func TestExportNeedsRowsShown(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, envOpts{fixed: goldenNow})
 	e.size(100, 30)
 	e.init()
@@ -341,6 +346,7 @@ func (e *env) exportTab(dir, name string) [][]string {
 }
 
 func TestRefundsTokensStickersExport(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 
 	e := newEnv(t, envOpts{fixed: goldenNow, refunds: true})
@@ -390,6 +396,7 @@ func TestRefundsTokensStickersExport(t *testing.T) {
 // More payments than fullReadLimit are exported with what the list
 // carries, and the dialog says so.
 func TestLargePaymentExportsAreNotReadOneByOne(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, envOpts{fixed: goldenNow})
 	e.scope.Start = goldenNow.AddDate(0, 0, -30)
 	e.size(100, 30)

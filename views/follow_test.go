@@ -33,6 +33,7 @@ func searchHeld(t *testing.T, e *env) *Payments {
 // A list the service narrowed for a search follows the service at every
 // refresh: a payment captured elsewhere leaves it.
 func TestANarrowedListDropsARowThatNoLongerMatchesAtARefresh(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, envOpts{withV1: true})
 	e.size(120, 30)
 	e.init()
@@ -52,6 +53,7 @@ func TestANarrowedListDropsARowThatNoLongerMatchesAtARefresh(t *testing.T) {
 // After an action, the row shows the service's state at once: in a list
 // narrowed to held payments, a captured one leaves it.
 func TestACapturedPaymentLeavesAListOfHeldOnesAtOnce(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, envOpts{withV1: true})
 	e.size(120, 30)
 	e.init()
@@ -100,6 +102,7 @@ func withRefundsTab(t *testing.T, e *env) *Refunds {
 // selected and on screen; another person's new refund still waits behind
 // "↑ N new".
 func TestYourOwnNewRefundIsSelectedInTheRefundsTab(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, envOpts{})
 	e.size(100, 24)
 	e.init()
@@ -129,6 +132,7 @@ func TestYourOwnNewRefundIsSelectedInTheRefundsTab(t *testing.T) {
 // A payment paid by a saved card shows its token's state in the pane,
 // read with the pane, before anyone revoked it.
 func TestThePaymentPaneShowsItsTokensState(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, envOpts{})
 	e.size(160, 40)
 	e.init()
@@ -156,6 +160,7 @@ func TestThePaymentPaneShowsItsTokensState(t *testing.T) {
 // tab was not shown since the service's clock moved on) is selected when
 // the refresh that moves the period on brings it.
 func TestYourOwnRefundBeyondAStaleRollingPeriodIsSelectedWhenItComes(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, envOpts{fixed: goldenNow})
 	clock := e.srv.Store()
 	e.scope = ui.PresetScope(e.scope.MerchantID, ui.Preset7Days, clock.Now())

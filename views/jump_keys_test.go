@@ -29,6 +29,7 @@ func markedRow(screen string) string {
 // interface answers: v1's lookup (asked as typed, then in upper case),
 // or the search back through v2's lists.
 func TestJumpLowerCaseOrderNumberFound(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name string
 		o    envOpts
@@ -52,6 +53,7 @@ func TestJumpLowerCaseOrderNumberFound(t *testing.T) {
 // The error of a jump that found nothing goes when the next jump finds its
 // payment; an error about something else stays.
 func TestJumpErrorClearedByNextJump(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, envOpts{withV1: true})
 	s := newShell(e, 120, 30)
 	p := e.payments()
@@ -89,6 +91,7 @@ func TestJumpErrorClearedByNextJump(t *testing.T) {
 // closing its pane leaves that payment selected, not the row that happened
 // to be (the list reads on to it), so a key acts on the payment jumped to.
 func TestJumpKeysActOnTheMarkedRow(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, envOpts{withV1: true})
 	s := newShell(e, 120, 30)
 	p := e.payments()

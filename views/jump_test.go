@@ -110,6 +110,7 @@ func (e *env) stickyErrors() []ui.ErrorMsg {
 }
 
 func TestJumpByIDAndOrderNumber(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, envOpts{})
 	e.size(80, 24)
 	e.init()
@@ -178,6 +179,7 @@ func TestJumpByIDAndOrderNumber(t *testing.T) {
 }
 
 func TestJumpByIDWidensThePeriod(t *testing.T) {
+	t.Parallel()
 	e, l := newLookupEnv(t, envOpts{})
 	p := e.payments()
 	merchants := e.srv.Info().MerchantIDs
@@ -215,6 +217,7 @@ func TestJumpByIDWidensThePeriod(t *testing.T) {
 }
 
 func TestJumpByOrderNumberAsksV1(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name string
 		o    envOpts
@@ -278,6 +281,7 @@ func stepJump(e *env, query string) []string {
 }
 
 func TestJumpByOrderNumberSearchesBackWithProgress(t *testing.T) {
+	t.Parallel()
 	e, l := newLookupEnv(t, envOpts{})
 	p := e.payments()
 	old := e.oldPayment(e.scope.MerchantID, 60)
@@ -321,6 +325,7 @@ func TestJumpByOrderNumberSearchesBackWithProgress(t *testing.T) {
 }
 
 func TestJumpSearchStopsOnEsc(t *testing.T) {
+	t.Parallel()
 	e, _ := newLookupEnv(t, envOpts{})
 	p := e.payments()
 
@@ -349,6 +354,7 @@ func TestJumpSearchStopsOnEsc(t *testing.T) {
 }
 
 func TestJumpStaleResultAfterScopeChangeIsDropped(t *testing.T) {
+	t.Parallel()
 	e, _ := newLookupEnv(t, envOpts{})
 	p := e.payments()
 	old := e.oldPayment(e.scope.MerchantID, 60)
@@ -386,6 +392,7 @@ func TestJumpStaleResultAfterScopeChangeIsDropped(t *testing.T) {
 }
 
 func TestJumpSpansGoBackAndSkipTheLoadedPeriod(t *testing.T) {
+	t.Parallel()
 	top := time.Date(2026, 11, 21, 0, 0, 0, 0, time.UTC)
 	bottom := top.AddDate(0, 0, -jumpBackDays)
 	covered := func(spans []jumpSpan) time.Duration {

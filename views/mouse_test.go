@@ -12,6 +12,7 @@ import (
 )
 
 func TestNewAboveMarkAfterRefreshAndG(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, envOpts{})
 	e.size(80, 24)
 	e.init()
@@ -49,6 +50,7 @@ func TestNewAboveMarkAfterRefreshAndG(t *testing.T) {
 }
 
 func TestDoubleClickOpensDetail(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, envOpts{})
 	e.size(80, 24)
 	e.init()

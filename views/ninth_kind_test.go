@@ -120,6 +120,7 @@ func (tipLink) Created(req action.Request, o action.Outcome) (action.Created, bo
 }
 
 func TestANinthKindRunsTheWholePath(t *testing.T) {
+	t.Parallel()
 	tipLose.Store(1)
 	t.Cleanup(func() { tipLose.Store(0) })
 	e := newEnv(t, envOpts{})

@@ -13,6 +13,7 @@ import (
 // loaded rows but off screen, one of the period not loaded yet, and one
 // outside the period (the period widens and the list loads afresh).
 func TestTheSelectedRowIsThePanesPaymentAtEverySize(t *testing.T) {
+	t.Parallel()
 	for _, size := range [][2]int{{80, 24}, {120, 40}, {200, 50}} {
 		t.Run(fmt.Sprintf("%dx%d", size[0], size[1]), func(t *testing.T) {
 			e := newEnv(t, envOpts{withV1: true})

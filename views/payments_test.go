@@ -19,6 +19,7 @@ import (
 )
 
 func TestFirstPageLoads(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, envOpts{})
 	e.size(80, 24)
 	e.init()
@@ -44,6 +45,7 @@ func TestFirstPageLoads(t *testing.T) {
 }
 
 func TestPagingAsksOnceNearTheEnd(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, envOpts{})
 	e.size(80, 24)
 	e.init()
@@ -81,6 +83,7 @@ func TestPagingAsksOnceNearTheEnd(t *testing.T) {
 }
 
 func TestOldGenerationIsDropped(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, envOpts{})
 	e.size(80, 24)
 	first := e.tab.Init(e.scope)
@@ -103,6 +106,7 @@ func TestOldGenerationIsDropped(t *testing.T) {
 }
 
 func TestFilterNarrowsAndEscClears(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, envOpts{})
 	e.size(80, 24)
 	e.init()
@@ -147,6 +151,7 @@ func TestFilterNarrowsAndEscClears(t *testing.T) {
 }
 
 func TestPageErrorsLeaveTheListUsable(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, envOpts{})
 	e.size(80, 24)
 	e.count.fail.Store(1)
@@ -175,6 +180,7 @@ func TestPageErrorsLeaveTheListUsable(t *testing.T) {
 }
 
 func TestRefreshReadsAsManyPagesAsLoaded(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, envOpts{})
 	e.size(80, 24)
 	e.init()
@@ -188,6 +194,7 @@ func TestRefreshReadsAsManyPagesAsLoaded(t *testing.T) {
 }
 
 func TestRefreshBringsNewPaymentToTheTop(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, envOpts{})
 	e.size(80, 24)
 	e.init()
@@ -238,6 +245,7 @@ func (e *env) findSettledWithRefund() sandbox.Payment {
 }
 
 func TestDetailShowsRefundsAndV1View(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, envOpts{withV1: true})
 	e.size(160, 48)
 	e.init()
@@ -286,6 +294,7 @@ func TestDetailShowsRefundsAndV1View(t *testing.T) {
 }
 
 func TestRawViewToggles(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, envOpts{withV1: true})
 	e.size(120, 30)
 	e.init()
@@ -313,6 +322,7 @@ func TestRawViewToggles(t *testing.T) {
 }
 
 func TestAvailableReasons(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, envOpts{})
 	e.size(80, 24)
 	e.init()
@@ -370,6 +380,7 @@ func TestAvailableReasons(t *testing.T) {
 }
 
 func TestViewsFitEverySize(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, envOpts{withV1: true})
 	e.size(80, 24)
 	e.init()
@@ -393,6 +404,7 @@ func TestViewsFitEverySize(t *testing.T) {
 var goldenNow = time.Date(2026, 11, 20, 12, 0, 0, 0, time.UTC)
 
 func TestGoldenPayments80x24(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, envOpts{fixed: goldenNow})
 	e.size(80, 24)
 	e.init()
@@ -403,6 +415,7 @@ func TestGoldenPayments80x24(t *testing.T) {
 // At 200x50 the description is as wide as its longest text, no wider:
 // the width no column needs stays at the right, not in the middle of a row.
 func TestGoldenPayments200x50(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, envOpts{fixed: goldenNow})
 	e.size(200, 50)
 	e.init()
@@ -423,6 +436,7 @@ func TestGoldenPayments200x50(t *testing.T) {
 }
 
 func TestGoldenPayments160x48(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, envOpts{fixed: goldenNow})
 	e.size(160, 48)
 	e.init()
@@ -431,6 +445,7 @@ func TestGoldenPayments160x48(t *testing.T) {
 }
 
 func TestPaymentsOverV1Only(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, envOpts{v1Only: true})
 	e.size(80, 24)
 	e.init()
@@ -456,6 +471,7 @@ func TestPaymentsOverV1Only(t *testing.T) {
 
 // A list whose first page failed must not say the period is empty.
 func TestFailedLoadDoesNotClaimAnEmptyPeriod(t *testing.T) {
+	t.Parallel()
 	b, err := backend.Open(backend.Config{BaseURL: "https://127.0.0.1:1", V2Token: "x", MerchantIDs: []string{"1001"}})
 	require.NoError(t, err)
 	j, err := journal.Open(filepath.Join(t.TempDir(), "journal.jsonl"))
@@ -477,6 +493,7 @@ func TestFailedLoadDoesNotClaimAnEmptyPeriod(t *testing.T) {
 // is wide (the payment URL of a payment waiting for confirmation) wraps
 // under its label instead of being cut.
 func TestPaymentPaneWrapsLongValues(t *testing.T) {
+	t.Parallel()
 	for _, sz := range [][2]int{{80, 24}, {200, 50}} {
 		e := newEnv(t, envOpts{fixed: goldenNow})
 		e.size(sz[0], sz[1])

@@ -47,6 +47,7 @@ func qrCases() []struct {
 // screen, on a dark and on a light terminal, with and without colour, in
 // a roomy window and at 80×24 (the narrower quiet zone, the smaller code).
 func TestQRCodeOfAResultScansOnEveryTerminal(t *testing.T) {
+	t.Parallel()
 	for _, c := range qrCases() {
 		for _, at := range []struct {
 			w, h int
@@ -66,6 +67,7 @@ func TestQRCodeOfAResultScansOnEveryTerminal(t *testing.T) {
 
 // So does the code in the sticker pane.
 func TestQRCodeOfAStickerScansOnEveryTerminal(t *testing.T) {
+	t.Parallel()
 	for _, c := range qrCases() {
 		lines := qrLines(c.th, qrLink, 60, 80)
 		require.NotEmpty(t, lines)

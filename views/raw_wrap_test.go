@@ -17,6 +17,7 @@ import (
 // every character of the answer can be read, at 80 columns and beside the
 // list.
 func TestTheRawViewWrapsLongLines(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, envOpts{})
 	st := e.srv.Store()
 	m, ok := st.Merchant(e.scope.MerchantID)

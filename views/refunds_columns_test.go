@@ -99,6 +99,7 @@ func lineOf(t *testing.T, view, id string) string {
 }
 
 func TestRefundsOrderColumnReadsOnlyTheRowsOnScreen(t *testing.T) {
+	t.Parallel()
 	e, reads := newFactsEnv(t, envOpts{})
 	// Six lines: more refunds are loaded than the screen shows.
 	e.size(200, 6)
@@ -157,6 +158,7 @@ func keysOf(m map[string]int) []string {
 }
 
 func TestRefundsFailedPaymentReadIsNotRepeated(t *testing.T) {
+	t.Parallel()
 	e, reads := newFactsEnv(t, envOpts{})
 	reads.fail = true
 	e.size(200, 50)
@@ -196,6 +198,7 @@ func TestRefundsFailedPaymentReadIsNotRepeated(t *testing.T) {
 }
 
 func TestRefundsAt80ColumnsKeepTheColumnsThatMatter(t *testing.T) {
+	t.Parallel()
 	e, _ := newFactsEnv(t, envOpts{})
 	e.size(80, 24)
 	e.init()
@@ -218,6 +221,7 @@ func TestRefundsAt80ColumnsKeepTheColumnsThatMatter(t *testing.T) {
 }
 
 func TestRefundPaneShowsOrderAndCustomer(t *testing.T) {
+	t.Parallel()
 	e, _ := newFactsEnv(t, envOpts{withV1: true})
 	e.size(80, 24)
 	e.init()
@@ -244,6 +248,7 @@ func TestRefundPaneShowsOrderAndCustomer(t *testing.T) {
 }
 
 func TestRefundsUseThePaymentsTheOtherTabLoaded(t *testing.T) {
+	t.Parallel()
 	facts := NewPaymentFacts()
 	var pay *Payments
 	e, reads := newFactsEnv(t, envOpts{tab: func(d Deps) ui.Tab {
@@ -279,6 +284,7 @@ func TestRefundsUseThePaymentsTheOtherTabLoaded(t *testing.T) {
 }
 
 func TestRefundFactReadsOfAnOldScopeAreDropped(t *testing.T) {
+	t.Parallel()
 	e, _ := newFactsEnv(t, envOpts{})
 	e.size(200, 50)
 	e.init()
@@ -296,6 +302,7 @@ func TestRefundFactReadsOfAnOldScopeAreDropped(t *testing.T) {
 // OnScreen gives the rows on screen without moving the screen or the
 // selection, whatever the special row after the last one does.
 func TestOnScreenLeavesTheScreenAlone(t *testing.T) {
+	t.Parallel()
 	cols := []datatable.Column[int]{{Key: "n", Title: "N", Width: 5, Text: strconv.Itoa}}
 	for _, tc := range []struct {
 		name         string
@@ -344,6 +351,7 @@ func TestOnScreenLeavesTheScreenAlone(t *testing.T) {
 }
 
 func TestGoldenRefunds(t *testing.T) {
+	t.Parallel()
 	for _, sz := range [][2]int{{80, 24}, {200, 50}} {
 		t.Run(fmt.Sprint(sz[0]), func(t *testing.T) {
 			e, _ := newFactsEnv(t, envOpts{fixed: goldenNow, withV1: true})

@@ -13,6 +13,7 @@ import (
 )
 
 func TestRefundsListDetailAndPaymentLink(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, envOpts{refunds: true})
 	e.size(80, 24)
 	e.init()
@@ -67,6 +68,7 @@ func TestRefundsListDetailAndPaymentLink(t *testing.T) {
 }
 
 func TestRefundsOverV1Only(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, envOpts{refunds: true, v1Only: true})
 	e.size(100, 30)
 	e.init()
@@ -94,6 +96,7 @@ func TestRefundsOverV1Only(t *testing.T) {
 }
 
 func TestRefundsFilterAndScope(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, envOpts{refunds: true})
 	e.size(80, 24)
 	e.init()

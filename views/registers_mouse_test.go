@@ -25,6 +25,7 @@ func wheel(down bool) ui.MouseMsg {
 }
 
 func TestRegistersMouseOnTheTransfers(t *testing.T) {
+	t.Parallel()
 	e := newRegistersEnv(t, envOpts{})
 	e.size(100, 14)
 	e.init()
@@ -58,6 +59,7 @@ func TestRegistersMouseOnTheTransfers(t *testing.T) {
 }
 
 func TestRegistersDoubleClickOpensNothingWhileTheFilterHasTheFocus(t *testing.T) {
+	t.Parallel()
 	e := newRegistersEnv(t, envOpts{})
 	e.size(100, 14)
 	e.init()
@@ -75,6 +77,7 @@ func TestRegistersDoubleClickOpensNothingWhileTheFilterHasTheFocus(t *testing.T)
 }
 
 func TestRegisterPaneMouse(t *testing.T) {
+	t.Parallel()
 	e := newRegistersEnv(t, envOpts{})
 	e.size(100, 20)
 	e.init()
@@ -142,6 +145,7 @@ func TestRegisterPaneMouse(t *testing.T) {
 }
 
 func TestRegistersDocumentsMouse(t *testing.T) {
+	t.Parallel()
 	e := newRegistersEnv(t, envOpts{})
 	e.size(200, 40)
 	e.init()
@@ -207,6 +211,7 @@ func TestRegistersDocumentsMouse(t *testing.T) {
 }
 
 func TestRegistersMouseWithoutV1DoesNothing(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, envOpts{tab: NewRegisters})
 	e.size(100, 20)
 	e.init()

@@ -261,6 +261,7 @@ func searchCount(p *registerPane, query string) int {
 // --- the list and the register, against the sandbox ------------------------
 
 func TestRegistersListsItsOwnPeriodAndOpensARegisterThatAddsUp(t *testing.T) {
+	t.Parallel()
 	e := newRegistersEnv(t, envOpts{})
 	e.size(120, 40)
 	e.init()
@@ -341,6 +342,7 @@ func TestRegistersListsItsOwnPeriodAndOpensARegisterThatAddsUp(t *testing.T) {
 }
 
 func TestRegisterXMLViewSearchesAndEscBacksOutStepByStep(t *testing.T) {
+	t.Parallel()
 	e := newRegistersEnv(t, envOpts{})
 	e.size(120, 40)
 	e.init()
@@ -426,6 +428,7 @@ func TestRegisterXMLViewSearchesAndEscBacksOutStepByStep(t *testing.T) {
 }
 
 func TestRegisterSavesTheXMLAsReceivedAndTheOperationsAsCSV(t *testing.T) {
+	t.Parallel()
 	e := newRegistersEnv(t, envOpts{})
 	e.size(120, 40)
 	e.init()
@@ -516,6 +519,7 @@ func TestRegisterSavesTheXMLAsReceivedAndTheOperationsAsCSV(t *testing.T) {
 // ctrl+s on the lists exports the rows shown (export.go); a register and
 // a document are saved from their panes (the tests above and below).
 func TestRegistersListsExportTheRowsShown(t *testing.T) {
+	t.Parallel()
 	e := newRegistersEnv(t, envOpts{})
 	e.size(120, 40)
 	e.init()
@@ -576,6 +580,7 @@ func TestRegistersListsExportTheRowsShown(t *testing.T) {
 }
 
 func TestRegisterOperationOpensItsPayment(t *testing.T) {
+	t.Parallel()
 	e := newRegistersEnv(t, envOpts{})
 	e.size(120, 40)
 	e.init()
@@ -631,6 +636,7 @@ func TestRegisterOperationOpensItsPayment(t *testing.T) {
 }
 
 func TestRegisterRefundOverV1OnlyLooksForItsPaymentByOrderNumber(t *testing.T) {
+	t.Parallel()
 	e := newRegistersEnv(t, envOpts{v1Only: true})
 	e.size(120, 40)
 	e.init()
@@ -743,6 +749,7 @@ func fakeRegister(id string, ops ...[3]string) []byte {
 }
 
 func TestRegisterTotalsThatDoNotAddUpAreFlagged(t *testing.T) {
+	t.Parallel()
 	b := fakeV1(t, []fakeTransfer{
 		{created: "2026-11-19T06:00:00", amount: "1000.00", currency: "RUB", order: "100001", registerID: "501"},
 		{created: "2026-11-18T06:00:00", amount: "1000.00", currency: "RUB", order: "100002", registerID: "502"},
@@ -854,6 +861,7 @@ func hostileButValid() []byte {
 }
 
 func TestRegisterHostileContentNeverReachesTheTerminal(t *testing.T) {
+	t.Parallel()
 	bad := hostileRegister()
 	b := fakeV1(t, []fakeTransfer{
 		{created: "2026-11-19T06:00:00", amount: "1.00", currency: "RUB", order: "\x1b]0;pwned\x07\u009b31m\u202e1", registerID: "666"},
@@ -944,6 +952,7 @@ func TestRegisterHostileContentNeverReachesTheTerminal(t *testing.T) {
 // --- documents -------------------------------------------------------------------
 
 func TestRegistersDocumentsShowsACSVAsATableAndSavesUnderItsName(t *testing.T) {
+	t.Parallel()
 	e := newRegistersEnv(t, envOpts{})
 	const w, h = 200, 40
 	e.size(w, h)
@@ -1042,6 +1051,7 @@ func TestRegistersDocumentsShowsACSVAsATableAndSavesUnderItsName(t *testing.T) {
 // --- rights --------------------------------------------------------------------------
 
 func TestRegistersWithoutV1SaysWhatIsNeeded(t *testing.T) {
+	t.Parallel()
 	var count *countingRegisters
 	e := newEnv(t, envOpts{tab: NewRegisters, fixed: goldenNow, wrap: func(b backend.Backend) backend.Backend {
 		count = &countingRegisters{Backend: b}
@@ -1076,6 +1086,7 @@ func TestRegistersWithoutV1SaysWhatIsNeeded(t *testing.T) {
 }
 
 func TestRegistersWithACashierLoginSaysWhy(t *testing.T) {
+	t.Parallel()
 	e := newRegistersEnv(t, envOpts{})
 	var cashier sandbox.V1User
 	for _, u := range e.srv.Info().V1Users {
@@ -1110,6 +1121,7 @@ func TestRegistersWithACashierLoginSaysWhy(t *testing.T) {
 // --- its own period ---------------------------------------------------------------
 
 func TestRegistersKeepsItsOwnPeriod(t *testing.T) {
+	t.Parallel()
 	var count *countingRegisters
 	e := newRegistersEnv(t, envOpts{wrap: func(b backend.Backend) backend.Backend {
 		count = &countingRegisters{Backend: b}
@@ -1159,6 +1171,7 @@ func TestRegistersKeepsItsOwnPeriod(t *testing.T) {
 // --- keys of one screen do not act on another ---------------------------------------
 
 func TestRegistersKeysStayOnTheirScreen(t *testing.T) {
+	t.Parallel()
 	e := newRegistersEnv(t, envOpts{})
 	e.size(120, 40)
 	e.init()
@@ -1218,6 +1231,7 @@ func TestRegistersKeysStayOnTheirScreen(t *testing.T) {
 }
 
 func TestRegistersPastedTextGoesWhereTheFocusIs(t *testing.T) {
+	t.Parallel()
 	e := newRegistersEnv(t, envOpts{})
 	e.size(120, 40)
 	e.init()
@@ -1250,6 +1264,7 @@ func TestRegistersPastedTextGoesWhereTheFocusIs(t *testing.T) {
 // --- golden screens ---------------------------------------------------------------
 
 func TestRegistersGoldenScreens(t *testing.T) {
+	t.Parallel()
 	e := newRegistersEnv(t, envOpts{})
 	e.size(80, 24)
 	e.init()
@@ -1277,6 +1292,7 @@ func TestRegistersGoldenScreens(t *testing.T) {
 // same operation, at the same XML line; the periodic refresh leaves an
 // open register alone (a register never changes once made).
 func TestRegisterReadAgainKeepsThePlace(t *testing.T) {
+	t.Parallel()
 	e := newRegistersEnv(t, envOpts{})
 	e.size(120, 40)
 	e.init()

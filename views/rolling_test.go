@@ -17,6 +17,7 @@ func loadedIDs(t *Payments) []string { return paymentIDs(t.list.table.Rows()) }
 // payment made after the sandbox's clock was moved on 70 minutes shows,
 // although the period was chosen before it.
 func TestARollingPeriodShowsPaymentsMadeAfterItWasChosen(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, envOpts{fixed: goldenNow})
 	clock := e.srv.Store()
 	e.scope = ui.PresetScope(e.scope.MerchantID, ui.PresetToday, clock.Now())
@@ -41,6 +42,7 @@ func TestARollingPeriodShowsPaymentsMadeAfterItWasChosen(t *testing.T) {
 // rows older than it leave the list, and the cursor's row, if it stays,
 // stays selected.
 func TestRowsOlderThanARollingPeriodsNewStartLeave(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, envOpts{fixed: goldenNow})
 	clock := e.srv.Store()
 	e.scope = ui.PresetScope(e.scope.MerchantID, ui.PresetToday, clock.Now())
@@ -70,6 +72,7 @@ func TestRowsOlderThanARollingPeriodsNewStartLeave(t *testing.T) {
 
 // A fixed period does not move at a refresh, whatever the service's time.
 func TestAFixedPeriodDoesNotMoveAtARefresh(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, envOpts{fixed: goldenNow})
 	clock := e.srv.Store()
 	now := clock.Now()

@@ -39,6 +39,7 @@ func (e *env) search(text string) {
 // A comparison typed without the colon is a condition: the rows are those
 // held above the amount, not none.
 func TestSearchAmountWithoutColonGivesRows(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name string
 		o    envOpts
@@ -73,6 +74,7 @@ func TestSearchAmountWithoutColonGivesRows(t *testing.T) {
 
 // The prompt says a field typed apart from its value as it is typed.
 func TestSearchSaysDidYouMean(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, envOpts{})
 	e.size(80, 24)
 	e.init()
@@ -84,6 +86,7 @@ func TestSearchSaysDidYouMean(t *testing.T) {
 // A search that read the whole period and found nothing says so, and where
 // else to look: ":" for a payment of any period, "p" for a longer period.
 func TestSearchNothingFoundSaysWhereElseToLook(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name string
 		o    envOpts

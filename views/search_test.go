@@ -58,6 +58,7 @@ func shownIDs(p *Payments) map[string]bool {
 // The prompt says what is wrong with a search as it is typed, and the list
 // keeps the last search that made sense meanwhile.
 func TestSearchErrorsAtThePrompt(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, envOpts{})
 	e.size(100, 24)
 	e.init()
@@ -104,6 +105,7 @@ func TestSearchErrorsAtThePrompt(t *testing.T) {
 // every condition, and no row that passes is missing once the period is
 // read.
 func TestSearchFieldsAgainstTheWholePeriod(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, envOpts{})
 	e.size(120, 30)
 	e.init()
@@ -166,6 +168,7 @@ func TestSearchFieldsAgainstTheWholePeriod(t *testing.T) {
 // its progress; matches appear as pages come; esc stops it and keeps what
 // was read; enter reads on.
 func TestSearchWhileLoadingAndEscStops(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, envOpts{})
 	e.size(120, 30)
 	e.init()
@@ -239,6 +242,7 @@ func runOne(t *testing.T, e *env, cmd tea.Cmd) tea.Cmd {
 // the service (listPaymentsFilter state and invoiceID), and its rows carry
 // the customer, whom free words and email: find.
 func TestSearchNarrowedByTheLegacyInterface(t *testing.T) {
+	t.Parallel()
 	for _, mode := range []string{"v1", "both"} {
 		t.Run(mode, func(t *testing.T) {
 			fb := &filteringBackend{}

@@ -80,6 +80,7 @@ func byCurrencyThenAmount(rows []backend.Payment, desc bool) []backend.Payment {
 // S on a period whose rows do not fit a page reads the whole period: the
 // top is the oldest payment of the period, not of the loaded page.
 func TestSortReverseReadsTheWholePeriod(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, envOpts{fixed: goldenNow})
 	e.scope.Start = goldenNow.AddDate(0, 0, -30)
 	e.size(120, 40)
@@ -109,6 +110,7 @@ func TestSortReverseReadsTheWholePeriod(t *testing.T) {
 
 // s a: the largest amount of the period on top, not of the loaded page.
 func TestSortByAmountReadsTheWholePeriod(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, envOpts{fixed: goldenNow})
 	e.scope.Start = goldenNow.AddDate(0, 0, -30)
 	e.size(120, 40)
@@ -132,6 +134,7 @@ func TestSortByAmountReadsTheWholePeriod(t *testing.T) {
 // A merchant taking RUB, EUR and USD: amounts sort within their currency,
 // the currencies A → Z in either direction, never as bare numbers.
 func TestSortAmountsWithinTheirCurrency(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, envOpts{fixed: goldenNow})
 	e.scope.MerchantID = "1003"
 	e.size(120, 40)
@@ -158,6 +161,7 @@ func TestSortAmountsWithinTheirCurrency(t *testing.T) {
 // line as pages arrive; esc stops the read, and the line then says the
 // sort is of the loaded rows; s enter reads on.
 func TestSortReadingSaysWhatIsSortedAndEscStops(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, envOpts{fixed: goldenNow})
 	e.scope.Start = goldenNow.AddDate(0, 0, -30)
 	e.size(120, 40)
@@ -212,6 +216,7 @@ func TestSortReadingSaysWhatIsSortedAndEscStops(t *testing.T) {
 // Another period with a sort on: the sort stays and reads the whole new
 // period.
 func TestSortReadsANewPeriodWhole(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, envOpts{fixed: goldenNow})
 	e.size(120, 40)
 	e.init()

@@ -112,6 +112,7 @@ func (e *env) bottomLine(w, h int) string {
 const sortedMark = `(↑ [\d,]+ sorted above · g  )?`
 
 func TestSortByALetterOrdersEveryLoadedRow(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, envOpts{fixed: goldenNow})
 	e.scope.Start = goldenNow.AddDate(0, 0, -30)
 	e.size(120, 40)
@@ -174,6 +175,7 @@ func TestSortByALetterOrdersEveryLoadedRow(t *testing.T) {
 }
 
 func TestSortChooserKeysInTheList(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, envOpts{fixed: goldenNow})
 	e.size(120, 40)
 	e.init()
@@ -232,6 +234,7 @@ func TestSortChooserKeysInTheList(t *testing.T) {
 }
 
 func TestSortReverseOfTheOwnOrder(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, envOpts{fixed: goldenNow})
 	e.size(100, 30)
 	e.init()
@@ -260,6 +263,7 @@ func TestSortReverseOfTheOwnOrder(t *testing.T) {
 // With the pane open the list behind it sorts; the pane stays, the view
 // keeps its size (the bottom line comes with the sort).
 func TestSortWithThePaneOpen(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, envOpts{fixed: goldenNow})
 	e.size(160, 40)
 	e.init()
@@ -277,6 +281,7 @@ func TestSortWithThePaneOpen(t *testing.T) {
 }
 
 func TestSortOnTheOtherTabs(t *testing.T) {
+	t.Parallel()
 	// Refunds.
 	e := newEnv(t, envOpts{fixed: goldenNow, refunds: true})
 	e.size(120, 40)
@@ -332,6 +337,7 @@ func TestSortOnTheOtherTabs(t *testing.T) {
 // Less does (the datatable sorts by them), within a Group (a currency):
 // checked on the sandbox's rows, every pair of a sample, for every list.
 func TestRanksAgreeWithLess(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, envOpts{withV1: true, fixed: goldenNow})
 	ctx := context.Background()
 	var payments []backend.Payment
@@ -411,6 +417,7 @@ func checkRanks[T any](t *testing.T, cols []datatable.Column[T], rows []T) {
 // Sorting by a column the Rank cannot read (an id that is not a number)
 // falls back to Less.
 func TestSortFallsBackToLess(t *testing.T) {
+	t.Parallel()
 	cfg := datatable.Config[backend.Payment]{ID: func(p backend.Payment) string { return p.ID }, Columns: paymentColumns(nil)}
 	l := newPagedList(cfg, keys.Default(), ui.NewTheme(true, true), paymentTime)
 	l.setSize(80, 20, 80)
@@ -424,6 +431,7 @@ func TestSortFallsBackToLess(t *testing.T) {
 // --- golden screens -------------------------------------------------------------
 
 func TestGoldenSortedPayments(t *testing.T) {
+	t.Parallel()
 	for _, sz := range [][2]int{{80, 24}, {200, 50}} {
 		e := newEnv(t, envOpts{fixed: goldenNow})
 		e.size(sz[0], sz[1])
@@ -439,6 +447,7 @@ func trimRight(s string) string { return strings.TrimRight(s, " ") }
 // A sorted, searched list: the period read whole for the search, its
 // matches in the sort's order, the search and the sort on the bottom line.
 func TestGoldenSortedSearchedPayments(t *testing.T) {
+	t.Parallel()
 	for _, sz := range [][2]int{{80, 24}, {200, 50}} {
 		e := newEnv(t, envOpts{fixed: goldenNow})
 		e.size(sz[0], sz[1])

@@ -48,6 +48,7 @@ func (e *env) stickerInService(id string) backend.Sticker {
 }
 
 func TestStickerToggleOffThenOnAgain(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, envOpts{tab: NewStickers})
 	e.size(120, 40)
 	e.init()
@@ -154,6 +155,7 @@ func TestStickerToggleOffThenOnAgain(t *testing.T) {
 // The confirmation is of the sticker as the service has it when t is
 // pressed: switched off behind the tab's back, it offers to switch it on.
 func TestStickerToggleReadsTheStickerAgain(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, envOpts{tab: NewStickers})
 	e.size(120, 40)
 	e.init()
@@ -175,6 +177,7 @@ func TestStickerToggleReadsTheStickerAgain(t *testing.T) {
 }
 
 func TestStickerToggleReadOnlyIsRefused(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, envOpts{tab: NewStickers, readOnly: true})
 	e.size(120, 40)
 	e.init()
@@ -249,6 +252,7 @@ func (h *holdingStickers) waitSent(t *testing.T) {
 // key, not from a preparation that was under way, not from the dialog's
 // Confirm called again.
 func TestStickerSecondToggleWhileSentIsRefused(t *testing.T) {
+	t.Parallel()
 	hold := newHoldingStickers()
 	e := newEnv(t, envOpts{tab: NewStickers, wrap: func(b backend.Backend) backend.Backend {
 		hold.Backend = b
@@ -318,6 +322,7 @@ func TestStickerSecondToggleWhileSentIsRefused(t *testing.T) {
 
 // A double y in the shell's dialog confirms once.
 func TestStickerToggleDoubleYSendsOnce(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, envOpts{tab: NewStickers})
 	e.size(120, 40)
 	e.init()
@@ -344,6 +349,7 @@ func TestStickerToggleDoubleYSendsOnce(t *testing.T) {
 // The answer of a switch that comes after the merchant was changed goes
 // to no list: the sticker is not the new merchant's.
 func TestStickerToggleAnsweredAfterTheMerchantChanged(t *testing.T) {
+	t.Parallel()
 	hold := newHoldingStickers()
 	e := newEnv(t, envOpts{tab: NewStickers, wrap: func(b backend.Backend) backend.Backend {
 		hold.Backend = b
@@ -383,6 +389,7 @@ func TestStickerToggleAnsweredAfterTheMerchantChanged(t *testing.T) {
 // The Stickers tab at 120×40 with a sticker's pane open: its facts and its
 // payload as a QR code, whole, which reads back to the payload.
 func TestGoldenStickersPane120x40(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, envOpts{tab: NewStickers, fixed: goldenNow})
 	e.size(120, 40)
 	e.init()

@@ -13,6 +13,7 @@ import (
 )
 
 func TestStickersListAndQRDecodesToPayload(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, envOpts{tab: NewStickers})
 	e.size(200, 50)
 	e.init()
@@ -44,6 +45,7 @@ func TestStickersListAndQRDecodesToPayload(t *testing.T) {
 }
 
 func TestStickersWithoutV2SaysWhy(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, envOpts{tab: NewStickers, v1Only: true})
 	e.size(80, 24)
 	e.init()
@@ -56,6 +58,7 @@ func TestStickersWithoutV2SaysWhy(t *testing.T) {
 // its label, never cut, at 80x24 (the pane instead of the list) and at
 // 200x50 (beside it); Y copies it whole too (TestCopyMoreStickers).
 func TestGoldenStickerPaneShowsThePayloadWhole(t *testing.T) {
+	t.Parallel()
 	for _, sz := range [][2]int{{80, 24}, {200, 50}} {
 		e := newEnv(t, envOpts{tab: NewStickers, fixed: goldenNow})
 		e.size(sz[0], sz[1])

@@ -17,6 +17,7 @@ import (
 // search is kept, leaves that line whole: the shell draws it above the
 // tab's footer (ui.TabStatus.Footer).
 func TestToastLeavesTheSearchLineWhole(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, envOpts{})
 	e.size(80, 21) // the tab area of an 80x24 screen
 	e.init()

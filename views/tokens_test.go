@@ -206,6 +206,7 @@ func phases(j []journal.Entry) []string {
 // --- lookup by id (":") ------------------------------------------------------------
 
 func TestTokenLookupOpensItAndRemembersIt(t *testing.T) {
+	t.Parallel()
 	path := filepath.Join(t.TempDir(), "known-tokens.json")
 	store, err := known.Open(path)
 	require.NoError(t, err)
@@ -268,6 +269,7 @@ func TestTokenLookupOpensItAndRemembersIt(t *testing.T) {
 }
 
 func TestTokenLookupOfAnUnknownIDSaysSo(t *testing.T) {
+	t.Parallel()
 	store := known.NewMemory()
 	e := newEnv(t, envOpts{tab: withKnown(store)})
 	e.size(120, 30)
@@ -298,6 +300,7 @@ func TestTokenLookupOfAnUnknownIDSaysSo(t *testing.T) {
 // --- revoke from the Tokens tab ------------------------------------------------------
 
 func TestRevokeTokenHappyPath(t *testing.T) {
+	t.Parallel()
 	store := known.NewMemory()
 	e := newEnv(t, envOpts{tab: withKnown(store)})
 	e.size(140, 30)
@@ -375,6 +378,7 @@ func TestRevokeTokenHappyPath(t *testing.T) {
 }
 
 func TestRevokeRefusedForARevokedToken(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, envOpts{tab: NewTokens})
 	e.size(140, 30)
 	e.init()
@@ -405,6 +409,7 @@ func TestRevokeRefusedForARevokedToken(t *testing.T) {
 // A token revoked elsewhere after the tab last read it: the read before
 // the confirmation finds it out, refuses, and shows it.
 func TestRevokeRefusedWhenRevokedMeanwhile(t *testing.T) {
+	t.Parallel()
 	store := known.NewMemory()
 	e := newEnv(t, envOpts{tab: withKnown(store)})
 	e.size(140, 30)
@@ -436,6 +441,7 @@ func TestRevokeRefusedWhenRevokedMeanwhile(t *testing.T) {
 }
 
 func TestRevokeRefusedWithAReadOnlyToken(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, envOpts{tab: NewTokens, readOnly: true})
 	e.size(140, 30)
 	e.init()
@@ -469,6 +475,7 @@ func TestRevokeRefusedWithAReadOnlyToken(t *testing.T) {
 }
 
 func TestRevokeRefusedWithoutASelection(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, envOpts{tab: NewTokens})
 	e.size(120, 30)
 	e.init()
@@ -490,6 +497,7 @@ func TestRevokeRefusedWithoutASelection(t *testing.T) {
 }
 
 func TestTokensWithoutV2SaysWhy(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, envOpts{tab: NewTokens, v1Only: true})
 	e.size(80, 24)
 	e.init()
@@ -516,6 +524,7 @@ func TestTokensWithoutV2SaysWhy(t *testing.T) {
 // --- revoke from a payment's pane ---------------------------------------------------
 
 func TestRevokeFromAPaymentsPaneIsSeenByTheTokensTab(t *testing.T) {
+	t.Parallel()
 	hold := newHoldRevoke(t)
 	tt := newTwoTabs(t, envOpts{wrap: func(b backend.Backend) backend.Backend { hold.Backend = b; return hold }})
 	pay, tok := tt.pay, tt.tok
@@ -640,6 +649,7 @@ func TestRevokeFromAPaymentsPaneIsSeenByTheTokensTab(t *testing.T) {
 // While the Payments tab sends a revoke, the Tokens tab's row says so
 // too, though the Tokens tab drew it before (the tabs share InFlight).
 func TestRevokeFromAPaymentsPaneShowsInTheTokensRow(t *testing.T) {
+	t.Parallel()
 	tt := newTwoTabs(t, envOpts{})
 	pay, tok := tt.pay, tt.tok
 	pay.size(140, 40)
@@ -672,6 +682,7 @@ func TestRevokeFromAPaymentsPaneShowsInTheTokensRow(t *testing.T) {
 
 // A payment without a token, and a pane closed between v and the dialog.
 func TestRevokeFromAPaymentsPaneRefusals(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, envOpts{})
 	e.size(140, 40)
 	e.init()
@@ -713,6 +724,7 @@ func TestRevokeFromAPaymentsPaneRefusals(t *testing.T) {
 // --- the dialog is bound to the token of the key --------------------------------------
 
 func TestRevokeSendsTheTokenOfTheDialog(t *testing.T) {
+	t.Parallel()
 	store := known.NewMemory()
 	e := newEnv(t, envOpts{tab: withKnown(store)})
 	e.size(140, 30)

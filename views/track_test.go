@@ -18,6 +18,7 @@ import (
 // their kind, whatever the order the tabs are built in, and each blocks
 // its object in every tab sharing the register until it is found out.
 func TestEachTabAdoptsItsKindOfPendingAction(t *testing.T) {
+	t.Parallel()
 	revoke := action.NewRevoke("5100001", backend.V2)
 	toggle := action.NewToggle("20001", false, backend.V2)
 	capture := action.New(backend.ActionCapture, "43000001", backend.Payment{}.Amount, backend.V2)
@@ -42,6 +43,7 @@ func TestEachTabAdoptsItsKindOfPendingAction(t *testing.T) {
 // Every kind of action an earlier run can leave open is found out at the
 // next start by exactly one tab: none is forgotten, none checked twice.
 func TestEveryKindOfPendingActionHasOneTab(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, envOpts{})
 	amount := money.Amount{Value: money.MustParse("10.00"), Currency: "RUB"}
 	pending := []action.Request{
@@ -69,6 +71,7 @@ func TestEveryKindOfPendingActionHasOneTab(t *testing.T) {
 // across every tab that shares the register, oldest first; an action
 // whose outcome became known is not listed.
 func TestOpenListsEveryActionWithoutAKnownOutcome(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, envOpts{})
 	refund := action.New(backend.ActionRefund, "43019998", money.Amount{Value: money.MustParse("260.00"), Currency: "RUB"}, backend.V2)
 	refund.Sent = time.Date(2026, 11, 27, 10, 0, 0, 0, time.UTC)

@@ -13,6 +13,7 @@ import (
 
 // A full disk under the journal says what to do about it.
 func TestAJournalOnAFullDiskSaysToFreeSpace(t *testing.T) {
+	t.Parallel()
 	full := &os.PathError{Op: "write", Path: "/state/journal.jsonl", Err: syscall.ENOSPC}
 	err := fmt.Errorf("%w: %w", action.ErrNotRecorded, fmt.Errorf("journal: writing /state/journal.jsonl: %w", full))
 	assert.Equal(t, "nothing was sent; free space on the disk that holds the journal, then try again", hintOf(err))
