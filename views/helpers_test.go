@@ -2,7 +2,6 @@ package views
 
 import (
 	"context"
-	"flag"
 	"os"
 	"path/filepath"
 	"strings"
@@ -12,6 +11,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
+	"github.com/charmbracelet/x/exp/golden"
 	"github.com/stretchr/testify/require"
 
 	"paydash/backend"
@@ -23,8 +23,6 @@ import (
 	"paydash/keys"
 	"paydash/ui"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files under testdata")
 
 // longWait bounds the waits for what a correct program does in well under
 // a second (a held action reaching the backend, a command answering): a
@@ -437,15 +435,10 @@ func (c *countingPager[T]) Next(ctx context.Context) (backend.Page[T], error) {
 	return c.p.Next(ctx)
 }
 
-// goldenCheck compares got with testdata/<name>.golden (-update rewrites).
+// goldenCheck compares got with testdata/<TestName>/<name>.golden, as
+// github.com/charmbracelet/x/exp/golden does for the subtest name
+// (go test ./views -update rewrites them).
 func goldenCheck(t *testing.T, name, got string) {
 	t.Helper()
-	path := filepath.Join("testdata", name+".golden")
-	if *update {
-		require.NoError(t, os.MkdirAll("testdata", 0o755))
-		require.NoError(t, os.WriteFile(path, []byte(got), 0o644))
-	}
-	want, err := os.ReadFile(path)
-	require.NoError(t, err, "run go test ./views -update to write %s", path)
-	require.Equal(t, string(want), got, "screen differs from %s (go test ./views -update rewrites it)", path)
+	t.Run(name, func(t *testing.T) { golden.RequireEqual(t, got) })
 }
