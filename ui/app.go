@@ -591,7 +591,7 @@ func (a *App) startAction(action keys.Action) tea.Cmd {
 			title = t
 		}
 	}
-	a.openModal(newPreparing(a.nextTicket, title, a.km, a.theme, a.spin.View))
+	a.openModal(newPreparing(a.nextTicket, a.active, title, a.km, a.theme, a.spin.View))
 	return a.updateTab(a.active, ActionMsg{Action: action, Ticket: a.nextTicket})
 }
 

@@ -31,6 +31,7 @@ type Payments struct {
 	d     Deps // the journal, the clock, the keys and the typed-check thresholds
 	owner uint64
 	theme ui.Theme
+	prep  preparation // the read before an action's confirmation (actions.go)
 
 	list   *pagedList[backend.Payment]
 	detail *detail[backend.Payment]
@@ -389,8 +390,10 @@ func (t *Payments) Update(msg tea.Msg) (ui.Tab, tea.Cmd) {
 		return t, t.startAction(msg.Action, msg.Ticket)
 	case prepareMsg:
 		return t, t.onPrepared(msg)
+	case ui.CancelActionMsg:
+		t.prep.giveUp(msg.Ticket)
 	case readAgainMsg:
-		if msg.owner == t.owner {
+		if t.prep.answered(msg.stamp) {
 			return t, t.onTokenRead(msg)
 		}
 	case ui.AbandonMsg:

@@ -15,19 +15,54 @@ import (
 // before its confirmation opens, so that the dialog names it as it is now
 // (a token revoked meanwhile, a sticker switched by a colleague).
 type readAgainMsg struct {
-	owner  uint64
+	stamp  stamp // the tab's preparation's
 	ticket int
 	act    keys.Action
 	obj    any
 	err    error
 }
 
-// readAgain reads the object of an action key in a command.
-func readAgain[T any](owner uint64, ticket int, act keys.Action, read func(context.Context) (T, error)) tea.Cmd {
+// readAgain reads the object of an action key in a command, in the tab's
+// preparation of ticket.
+func readAgain[T any](prep *preparation, ticket int, act keys.Action, read func(context.Context) (T, error)) tea.Cmd {
+	ctx, st := prep.begin(ticket)
 	return func() tea.Msg {
-		obj, err := read(context.Background())
-		return readAgainMsg{owner: owner, ticket: ticket, act: act, obj: obj, err: err}
+		obj, err := read(ctx)
+		return readAgainMsg{stamp: st, ticket: ticket, act: act, obj: obj, err: err}
 	}
+}
+
+// preparation is a tab's read before an action's confirmation, while the
+// shell's preparing dialog is on screen: one at a time. The dialog's give
+// up (esc, ui.CancelActionMsg) cancels the read and its answer is dropped:
+// no confirmation opens and nothing is said.
+type preparation struct {
+	reads  reader
+	ticket int
+}
+
+// begin starts the read of ticket: its context and the stamp its answer
+// carries.
+func (p *preparation) begin(ticket int) (context.Context, stamp) {
+	p.ticket = ticket
+	return p.reads.next()
+}
+
+// giveUp cancels the read of ticket, if it is the one under way.
+func (p *preparation) giveUp(ticket int) {
+	if ticket == p.ticket {
+		p.reads.stop()
+	}
+}
+
+// answered reports whether an answer stamped s is the read under way's,
+// and if so ends that read.
+func (p *preparation) answered(s stamp) bool {
+	if !p.reads.fresh(s) {
+		return false
+	}
+	p.reads.stop()
+	return true
 }
 
 // capable is the part of the backend that says whether an action may be

@@ -35,6 +35,7 @@ type Tokens struct {
 	now   func() time.Time
 	owner uint64
 	acts  *tracker
+	prep  preparation // the read before an action's confirmation
 	memo  tokenMemo
 
 	// noV2 is why the tab has nothing to show ("" when v2 is configured):
@@ -348,8 +349,10 @@ func (t *Tokens) Update(msg tea.Msg) (ui.Tab, tea.Cmd) {
 		return t, cmd
 	case ui.ActionMsg:
 		return t, t.startAction(msg.Action, msg.Ticket)
+	case ui.CancelActionMsg:
+		t.prep.giveUp(msg.Ticket)
 	case readAgainMsg:
-		if msg.owner == t.owner {
+		if t.prep.answered(msg.stamp) {
 			return t, t.onReadAgain(msg)
 		}
 	case ui.AbandonMsg:
@@ -496,7 +499,7 @@ func (t *Tokens) startAction(act keys.Action, ticket int) tea.Cmd {
 	case keys.ActRevoke:
 		v, _ := t.target()
 		src, id := t.src, v.ID
-		return readAgain(t.owner, ticket, act, func(ctx context.Context) (backend.Token, error) {
+		return readAgain(&t.prep, ticket, act, func(ctx context.Context) (backend.Token, error) {
 			return src.GetToken(ctx, id)
 		})
 	}
