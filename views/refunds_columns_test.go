@@ -262,7 +262,7 @@ func TestRefundsUseThePaymentsTheOtherTabLoaded(t *testing.T) {
 		require.NoError(t, err)
 		ps = append(ps, p)
 	}
-	pay.Update(pageMsg[backend.Payment]{list: pay.list.id, gen: pay.list.gen, page: backend.Page[backend.Payment]{Items: ps}})
+	pay.Update(pageMsg[backend.Payment]{stamp: pay.list.loads.stamp(), page: backend.Page[backend.Payment]{Items: ps}})
 	for _, p := range ps {
 		pf, ok := facts.get(p.ID)
 		require.True(t, ok)
