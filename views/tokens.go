@@ -48,7 +48,7 @@ type Tokens struct {
 	scope  ui.Scope
 	w, h   int
 
-	lgen      uint64 // the lookup (":") under way; older answers are dropped
+	lookups   reader // the lookup (":") under way; older answers are dropped
 	looking   bool
 	saveWarns int // save failures told (only the first is)
 
@@ -80,10 +80,10 @@ func (v tokenView) status() backend.TokenStatus {
 
 // tokenLookupMsg is the answer of a lookup by id (":").
 type tokenLookupMsg struct {
-	owner, gen uint64
-	id         string
-	tok        backend.Token
-	err        error
+	stamp stamp // the lookup's
+	id    string
+	tok   backend.Token
+	err   error
 }
 
 // NewTokens makes the Tokens tab.
@@ -225,7 +225,7 @@ func (t *Tokens) start(s ui.Scope) tea.Cmd {
 	}
 	t.detail.close()
 	t.looking = false
-	t.lgen++
+	t.lookups.stop()
 	t.layout()
 	memo, merchant := t.memo, s.MerchantID
 	return t.list.start(func() backend.Pager[tokenView] {
@@ -435,18 +435,17 @@ func (t *Tokens) lookup(query string) tea.Cmd {
 		t.layout()
 		return cmd
 	}
-	t.lgen++
 	t.looking = true
-	owner, gen, src := t.owner, t.lgen, t.src
-	ctx := t.list.context()
+	ctx, st := t.lookups.start(t.list.context())
+	src := t.src
 	return func() tea.Msg {
 		tok, err := src.GetToken(ctx, id)
-		return tokenLookupMsg{owner: owner, gen: gen, id: id, tok: tok, err: err}
+		return tokenLookupMsg{stamp: st, id: id, tok: tok, err: err}
 	}
 }
 
 func (t *Tokens) onLookup(msg tokenLookupMsg) tea.Cmd {
-	if msg.owner != t.owner || msg.gen != t.lgen {
+	if !t.lookups.fresh(msg.stamp) {
 		return nil
 	}
 	t.looking = false
