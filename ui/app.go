@@ -260,9 +260,7 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			cmds = append(cmds, a.setScope(a.scope.At(at), now)...)
 		}
 	case OpenModalMsg:
-		if msg.Modal != nil && a.modal == nil {
-			a.openModal(msg.Modal)
-		}
+		cmds = append(cmds, a.showDialog(msg.Modal, nil))
 	case OpenConfirmMsg:
 		if p := a.preparing(msg.Ticket); p != nil {
 			c := NewConfirm(msg.Spec, now, a.km, a.theme).(*confirmModal)
@@ -275,14 +273,11 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			for range p.extra {
 				c.swallow(whyPreparing)
 			}
-			a.modal = c
+			cmds = append(cmds, a.showDialog(c, p))
 		}
 	case OpenDialogMsg:
-		if p := a.preparing(msg.Ticket); p != nil && msg.Modal != nil {
-			a.modal = msg.Modal
-			if in, ok := msg.Modal.(Initer); ok {
-				cmds = append(cmds, in.Init())
-			}
+		if p := a.preparing(msg.Ticket); p != nil {
+			cmds = append(cmds, a.showDialog(msg.Modal, p))
 		}
 	case ModalMsg:
 		if a.modal != nil {
@@ -444,11 +439,8 @@ func (a *App) updateTab(i int, msg tea.Msg) tea.Cmd {
 		a.tabs[i] = t
 	}
 	if d, ok := a.tabs[i].(DialogOpener); ok {
-		if m := d.TakeDialog(); m != nil && a.modal == nil {
-			a.openModal(m)
-			if in, ok := m.(Initer); ok {
-				cmd = tea.Batch(cmd, in.Init())
-			}
+		if m := d.TakeDialog(); m != nil {
+			cmd = tea.Batch(cmd, a.showDialog(m, nil))
 		}
 	}
 	return cmd
@@ -570,6 +562,28 @@ func (a *App) openModal(m Modal) {
 	a.modal = m
 }
 
+// showDialog is the one way a tab's dialog opens, whatever message
+// brought it: in place of the preparing dialog prep when it is set and
+// still open (one the user gave up is gone, and so is its dialog), else
+// only when no dialog is open (a dialog never stacks on another); it is
+// dropped otherwise. The dialog's Init, when it has one, runs once it is
+// on screen.
+func (a *App) showDialog(m Modal, prep *preparingModal) tea.Cmd {
+	switch {
+	case m == nil:
+		return nil
+	case prep != nil && a.modal != Modal(prep): // the user gave it up
+		return nil
+	case prep == nil && a.modal != nil: // a dialog never stacks
+		return nil
+	}
+	a.openModal(m)
+	if in, ok := m.(Initer); ok {
+		return in.Init()
+	}
+	return nil
+}
+
 // preparing is the open preparing dialog of ticket (any ticket when 0),
 // nil when there is none.
 func (a *App) preparing(ticket int) *preparingModal {
@@ -591,7 +605,7 @@ func (a *App) startAction(action keys.Action) tea.Cmd {
 			title = t
 		}
 	}
-	a.openModal(newPreparing(a.nextTicket, title, a.km, a.theme, a.spin.View))
+	a.openModal(newPreparing(a.nextTicket, a.active, title, a.km, a.theme, a.spin.View))
 	return a.updateTab(a.active, ActionMsg{Action: action, Ticket: a.nextTicket})
 }
 

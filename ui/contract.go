@@ -155,13 +155,18 @@ type (
 	// (a key of the keymap's Actions group that the tab said it can act
 	// on). The shell has already put a "preparing" dialog on screen for
 	// Ticket, which takes every key until the tab answers with exactly one
-	// OpenConfirmMsg or ActionRefusedMsg carrying the same Ticket. The
+	// OpenConfirmMsg or ActionRefusedMsg carrying the same Ticket, or the
+	// user gives up and the tab gets CancelActionMsg for it. The
 	// dialog must name the object the key was pressed on, whatever happens
 	// to the list behind it meanwhile.
 	ActionMsg struct {
 		Action keys.Action
 		Ticket int
 	}
+	// CancelActionMsg tells the tab that was asked to prepare Ticket
+	// (ActionMsg) that the user gave up its preparing dialog (esc): the
+	// tab cancels what it reads for it and answers nothing.
+	CancelActionMsg struct{ Ticket int }
 	// ShutdownMsg asks the dashboard to stop, as q does: at once when no
 	// action is being sent, else once their answers came (at most
 	// QuitWait); a second one stops it at once. main sends it on SIGTERM,

@@ -16,9 +16,11 @@ import (
 // will name. It takes every key until the confirmation replaces it, so that
 // keys typed meanwhile cannot reach the list (or open a second dialog); it
 // keeps them, and the confirmation that replaces it counts them as ignored
-// (saying so in words when they would have changed the amount). esc gives up.
+// (saying so in words when they would have changed the amount). esc gives
+// up: the shell tells the tab (CancelActionMsg), which cancels its read.
 type preparingModal struct {
 	ticket int
+	tab    int // the tab asked to prepare it: esc tells it (CancelActionMsg)
 	title  string
 	held   []tea.Msg // the keys and pastes it took, oldest first (at most maxHeld)
 	extra  int       // those beyond maxHeld: counted, not kept
@@ -33,8 +35,8 @@ type targetNamer interface {
 	ActionTarget(action keys.Action) string
 }
 
-func newPreparing(ticket int, title string, km keys.Map, th Theme, frame func() string) *preparingModal {
-	return &preparingModal{ticket: ticket, title: textsafe.Line(title, 120), km: km, th: th, frame: frame}
+func newPreparing(ticket, tab int, title string, km keys.Map, th Theme, frame func() string) *preparingModal {
+	return &preparingModal{ticket: ticket, tab: tab, title: textsafe.Line(title, 120), km: km, th: th, frame: frame}
 }
 
 func (p *preparingModal) Context() keys.Context { return keys.ContextModal }

@@ -279,6 +279,10 @@ func (a *App) updateModal(msg tea.Msg, now time.Time) tea.Cmd {
 		return cmd
 	}
 	a.modal = nil
+	if p, gaveUp := m.(*preparingModal); gaveUp {
+		// The tab reads what the confirmation would name: that read ends.
+		return tea.Batch(cmd, a.updateTab(p.tab, CancelActionMsg{Ticket: p.ticket}))
+	}
 	if _, isConfirm := m.(*confirmModal); isConfirm {
 		if _, byKey := msg.(tea.KeyPressMsg); byKey {
 			a.confirmClosed = now

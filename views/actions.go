@@ -49,7 +49,7 @@ type (
 	// prepareMsg brings a payment read in full (and its refunds) before its
 	// confirmation opens.
 	prepareMsg struct {
-		owner   uint64
+		stamp   stamp // the tab's preparation's
 		ticket  int
 		action  keys.Action
 		id      string
@@ -157,10 +157,10 @@ func (t *Payments) startAction(act keys.Action, ticket int) tea.Cmd {
 	if ok, why := t.availableFor(act, p); !ok {
 		return refusedCmd(ticket, ui.ToastWarning, why)
 	}
-	owner, b, id := t.owner, t.src, p.ID
+	ctx, st := t.prep.begin(ticket)
+	b, id := t.src, p.ID
 	return func() tea.Msg {
-		ctx := context.Background()
-		msg := prepareMsg{owner: owner, ticket: ticket, action: act, id: id}
+		msg := prepareMsg{stamp: st, ticket: ticket, action: act, id: id}
 		msg.p, msg.err = b.GetPayment(ctx, id)
 		if msg.err == nil && act == keys.ActRefund && msg.p.Status == backend.PaymentSettled {
 			msg.refunds, msg.err = b.RefundsOfPayment(ctx, msg.p)
@@ -174,7 +174,7 @@ func refusedCmd(ticket int, level ui.ToastLevel, text string) tea.Cmd {
 }
 
 func (t *Payments) onPrepared(msg prepareMsg) tea.Cmd {
-	if msg.owner != t.owner {
+	if !t.prep.answered(msg.stamp) {
 		return nil
 	}
 	ai := actionInfos[msg.action]
@@ -327,7 +327,7 @@ func (t *Payments) startOther(act keys.Action, ticket int) tea.Cmd {
 		return openCreate(ticket, createInvoice, formDefaults(t.scope, t.theme, t.d.now), t.d.Keys, t.acts)
 	}
 	src, id := t.src, t.detail.obj.Token.ID
-	return readAgain(t.owner, ticket, act, func(ctx context.Context) (backend.Token, error) {
+	return readAgain(&t.prep, ticket, act, func(ctx context.Context) (backend.Token, error) {
 		return src.GetToken(ctx, id)
 	})
 }

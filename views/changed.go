@@ -47,11 +47,10 @@ func (m changedMsg) revokedToken() string {
 
 // paneTokenMsg brings the token of the payment in the pane, read with the
 // pane so that its Token section shows the token's state (Active,
-// Revoked, …) whatever the Tokens tab knew of it; gen is the pane's read
-// generation.
+// Revoked, …) whatever the Tokens tab knew of it.
 type paneTokenMsg struct {
-	owner, gen uint64
-	merchant   string
-	tok        backend.Token
-	err        error
+	stamp    stamp // the pane's read it was asked in
+	merchant string
+	tok      backend.Token
+	err      error
 }

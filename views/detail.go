@@ -17,7 +17,6 @@ import (
 // again. It is a component: the tab routes it its answers (update) and the
 // pane keys (key) and gives it the content to draw.
 type detail[T any] struct {
-	id   uint64 // this pane's own: its answers carry it
 	open bool
 	obj  T
 	// read reads the object in full (nil: the row is all there is); it
@@ -27,9 +26,9 @@ type detail[T any] struct {
 	loading bool
 	err     error
 
-	gen    uint64          // bumped on every read and close: older answers are dropped
-	ctx    context.Context // the reads of this generation
-	cancel context.CancelFunc
+	// reads are the pane's reads of its object: a new one and close
+	// abandon those under way, and their answers are dropped.
+	reads reader
 
 	raw bool
 	// rawSrc is the raw view's lines as received, built when the raw view
@@ -49,13 +48,13 @@ type detail[T any] struct {
 
 // detailMsg is the answer of a detail read.
 type detailMsg[T any] struct {
-	pane, gen uint64
-	obj       T
-	err       error
+	stamp stamp
+	obj   T
+	err   error
 }
 
 func newDetail[T any](read func(context.Context, T) (T, error), facts func() []string, rawOf func(T) []string) *detail[T] {
-	return &detail[T]{id: newOwner(), read: read, facts: facts, rawOf: rawOf}
+	return &detail[T]{read: read, facts: facts, rawOf: rawOf}
 }
 
 // show opens the pane on obj (in the raw view or not) in a new read
@@ -65,7 +64,7 @@ func (d *detail[T]) show(obj T, raw, full bool) tea.Cmd {
 	d.sc, d.rsc = scroller{}, scroller{}
 	d.rebuildRaw()
 	if full {
-		d.newRead()
+		d.reads.next()
 		return nil
 	}
 	return d.reload()
@@ -77,15 +76,15 @@ func (d *detail[T]) reload() tea.Cmd {
 	if !d.open {
 		return nil
 	}
-	ctx, gen := d.newRead()
+	ctx, st := d.reads.next()
 	if d.read == nil {
 		return nil
 	}
 	d.loading = true
-	id, read, obj := d.id, d.read, d.obj
+	read, obj := d.read, d.obj
 	return func() tea.Msg {
 		got, err := read(ctx, obj)
-		return detailMsg[T]{pane: id, gen: gen, obj: got, err: err}
+		return detailMsg[T]{stamp: st, obj: got, err: err}
 	}
 }
 
@@ -93,49 +92,26 @@ func (d *detail[T]) reload() tea.Cmd {
 func (d *detail[T]) close() {
 	var none T
 	d.open, d.obj, d.loading, d.err = false, none, false, nil
-	d.abandon()
-	d.gen++
+	d.reads.stop()
 }
 
-func (d *detail[T]) abandon() {
-	if d.cancel != nil {
-		d.cancel()
-		d.cancel = nil
-	}
-}
+// readStamp is the context and stamp of the pane's current read, for
+// reads of the tab's own about the object (a payment's refunds): they
+// end with it, and current accepts their answers.
+func (d *detail[T]) readStamp() (context.Context, stamp) { return d.reads.current() }
 
-// newRead abandons the pane's reads under way and starts a new generation:
-// the context for the new reads and the generation their answers carry.
-// A tab uses it for reads of its own about the object (a payment's
-// refunds), and current to accept their answers.
-func (d *detail[T]) newRead() (context.Context, uint64) {
-	d.abandon()
-	d.gen++
-	d.ctx, d.cancel = context.WithCancel(context.Background())
-	return d.ctx, d.gen
-}
-
-// readContext is the context of the current read generation: reads of
-// the tab's own about the object end with it.
-func (d *detail[T]) readContext() context.Context {
-	if d.ctx == nil {
-		return context.Background()
-	}
-	return d.ctx
-}
-
-// current reports whether an answer of generation gen is for the pane as
-// it is now.
-func (d *detail[T]) current(gen uint64) bool { return d.open && gen == d.gen }
+// current reports whether an answer stamped s is for the pane as it is
+// now.
+func (d *detail[T]) current(s stamp) bool { return d.open && d.reads.fresh(s) }
 
 // update takes the pane's answers; ok is false for other messages, loaded
 // is true when the object was read (the tab may put it in the list).
 func (d *detail[T]) update(msg tea.Msg) (loaded, ok bool) {
 	m, isMine := msg.(detailMsg[T])
-	if !isMine || m.pane != d.id {
+	if !isMine || !d.reads.owns(m.stamp) {
 		return false, false
 	}
-	if !d.current(m.gen) {
+	if !d.current(m.stamp) {
 		return false, true
 	}
 	d.loading = false

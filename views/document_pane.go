@@ -28,11 +28,10 @@ type documentPane struct {
 	src   registerSource
 	km    keys.Map
 	theme ui.Theme
-	id    uint64
 
 	open    bool
 	doc     backend.Document
-	reads   reads
+	reads   reader
 	loading bool
 	got     *documentData // nil until downloaded
 	asText  bool          // the text view of a CSV
@@ -54,8 +53,8 @@ type documentData struct {
 }
 
 type documentMsg struct {
-	pane, gen uint64
-	data      *documentData
+	stamp stamp
+	data  *documentData
 }
 
 // maxCSVRows bounds the table of a document; the text view and the saved
@@ -73,7 +72,7 @@ type csvTable struct {
 }
 
 func newDocumentPane(src registerSource, km keys.Map, th ui.Theme) *documentPane {
-	p := &documentPane{src: src, km: km, theme: th, id: newOwner()}
+	p := &documentPane{src: src, km: km, theme: th}
 	p.table = newCSVTable(nil, km, th)
 	return p
 }
@@ -99,12 +98,12 @@ func (p *documentPane) reload() tea.Cmd {
 	if !p.open {
 		return nil
 	}
-	ctx, gen := p.reads.next()
+	ctx, st := p.reads.next()
 	p.loading = true
-	pane, src, id := p.id, p.src, p.doc.ID
+	src, id := p.src, p.doc.ID
 	return func() tea.Msg {
 		c, err := src.GetDocument(ctx, id)
-		return documentMsg{pane: pane, gen: gen, data: prepareDocument(c, err)}
+		return documentMsg{stamp: st, data: prepareDocument(c, err)}
 	}
 }
 
@@ -229,10 +228,10 @@ func (p *documentPane) close() {
 // update takes the pane's answers; ok is false for other messages.
 func (p *documentPane) update(msg tea.Msg) (tea.Cmd, bool) {
 	m, mine := msg.(documentMsg)
-	if !mine || m.pane != p.id {
+	if !mine || !p.reads.owns(m.stamp) {
 		return nil, false
 	}
-	if !p.open || !p.reads.current(m.gen) {
+	if !p.open || !p.reads.fresh(m.stamp) {
 		return nil, true
 	}
 	p.loading = false

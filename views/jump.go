@@ -37,9 +37,10 @@ const jumpDay = 24 * time.Hour
 
 // jumpState is the Payments tab's search for a payment.
 type jumpState struct {
-	gen      uint64 // bumped on every jump and stop: older answers are dropped
-	active   bool   // a search is under way
-	cancel   context.CancelFunc
+	// reads is the search's: a new one and a stop abandon the one under
+	// way, and its answers are dropped.
+	reads    reader
+	active   bool // a search is under way
 	query    string
 	progress string // how far the search got, for the status bar
 	// widen is a payment found outside the scope, waiting for the ScopeMsg
@@ -59,21 +60,21 @@ type jumpWiden struct {
 // jumpProgressMsg is a step of a search: how far it got, and the command
 // that goes on.
 type jumpProgressMsg struct {
-	owner, gen uint64
-	progress   string
-	next       tea.Cmd
+	stamp    stamp // the search's
+	progress string
+	next     tea.Cmd
 }
 
 // jumpResultMsg is the end of a search for a payment: found, failed, or
 // not found (notFound says where it was looked for).
 type jumpResultMsg struct {
-	owner, gen uint64
-	query      string
-	p          backend.Payment
-	found      bool
-	err        error
-	notFound   string
-	hint       string
+	stamp    stamp // the search's
+	query    string
+	p        backend.Payment
+	found    bool
+	err      error
+	notFound string
+	hint     string
 }
 
 // orderFinder is the service's lookup by order number (backend.Backend).
@@ -121,15 +122,11 @@ func (t *Payments) noteOrders(rows []backend.Payment) tea.Cmd {
 // stopJump abandons a search for a payment under way, and a payment
 // waiting for its scope.
 func (t *Payments) stopJump() {
-	t.jump.gen++
+	t.jump.reads.stop()
 	t.jump.active = false
 	t.jump.progress = ""
 	t.jump.widen = nil
 	t.jump.selectID = ""
-	if t.jump.cancel != nil {
-		t.jump.cancel()
-		t.jump.cancel = nil
-	}
 }
 
 // escJump is esc during a search: it stops it (keyRoute.stop).
@@ -157,12 +154,12 @@ func (t *Payments) startJump(query string) tea.Cmd {
 			return tea.Batch(t.openDetail(sel, false), clearJumpError)
 		}
 	}
-	ctx, cancel := context.WithCancel(t.list.context())
-	t.jump.active, t.jump.cancel, t.jump.query = true, cancel, q
+	ctx, st := t.jump.reads.start(t.list.context())
+	t.jump.active, t.jump.query = true, q
 	// esc reaches the tab through its keyRoute: there it stops the search.
 	t.route.stop = t.escJump
 	s := &jumpSearch{
-		owner: t.owner, gen: t.jump.gen, ctx: ctx, src: t.src, finder: t.d.Backend,
+		stamp: st, ctx: ctx, src: t.src, finder: t.d.Backend,
 		query: q, merchant: t.scope.MerchantID, byID: isDigits(q), localID: localID,
 	}
 	mk, pk := keys.Label(t.d.Keys.Global.Merchant.Keys()), keys.Label(t.d.Keys.Global.Period.Keys())
@@ -191,7 +188,7 @@ func (t *Payments) startJump(query string) tea.Cmd {
 
 // onJumpProgress shows how far a search got and lets it go on.
 func (t *Payments) onJumpProgress(msg jumpProgressMsg) tea.Cmd {
-	if msg.owner != t.owner || msg.gen != t.jump.gen || !t.jump.active {
+	if !t.jump.reads.fresh(msg.stamp) || !t.jump.active {
 		return nil
 	}
 	t.jump.progress = msg.progress
@@ -201,15 +198,12 @@ func (t *Payments) onJumpProgress(msg jumpProgressMsg) tea.Cmd {
 // onJump ends a search: the payment opens (the scope widened to show it
 // first, when it lies outside), or a failure or "not found" is said.
 func (t *Payments) onJump(msg jumpResultMsg) tea.Cmd {
-	if msg.owner != t.owner || msg.gen != t.jump.gen || !t.jump.active {
+	if !t.jump.reads.fresh(msg.stamp) || !t.jump.active {
 		return nil
 	}
 	t.jump.active = false
 	t.jump.progress = ""
-	if t.jump.cancel != nil {
-		t.jump.cancel()
-		t.jump.cancel = nil
-	}
+	t.jump.reads.stop()
 	q := textsafe.Line(msg.query, 60)
 	switch {
 	case msg.err != nil && cancelled(msg.err):
@@ -370,10 +364,10 @@ func jumpEarlier(a, b time.Time) time.Time {
 // runs in a command and answers with the next step (jumpProgressMsg) or
 // the end (jumpResultMsg). Only the step running touches it.
 type jumpSearch struct {
-	owner, gen uint64
-	ctx        context.Context
-	src        paymentSource
-	finder     orderFinder
+	stamp  stamp
+	ctx    context.Context
+	src    paymentSource
+	finder orderFinder
 
 	query, merchant string
 	byID            bool   // the query may be an id
@@ -434,7 +428,7 @@ func (s *jumpSearch) next() tea.Msg {
 	if s.i >= len(s.spans) {
 		return s.notFound("", s.hintOlder)
 	}
-	return jumpProgressMsg{owner: s.owner, gen: s.gen, progress: s.progressText(), next: s.page}
+	return jumpProgressMsg{stamp: s.stamp, progress: s.progressText(), next: s.page}
 }
 
 // page reads one page of the search back.
@@ -481,11 +475,11 @@ func (s *jumpSearch) progressText() string {
 }
 
 func (s *jumpSearch) found(p backend.Payment) tea.Msg {
-	return jumpResultMsg{owner: s.owner, gen: s.gen, query: s.query, p: p, found: true}
+	return jumpResultMsg{stamp: s.stamp, query: s.query, p: p, found: true}
 }
 
 func (s *jumpSearch) failed(err error) tea.Msg {
-	return jumpResultMsg{owner: s.owner, gen: s.gen, query: s.query, err: err}
+	return jumpResultMsg{stamp: s.stamp, query: s.query, err: err}
 }
 
 // notFound says where the search looked: the service's lookup (how, when
@@ -512,5 +506,5 @@ func (s *jumpSearch) notFound(how, hint string) tea.Msg {
 		}
 	}
 	text += ": " + strings.Join(where, "; ")
-	return jumpResultMsg{owner: s.owner, gen: s.gen, query: s.query, notFound: text, hint: hint}
+	return jumpResultMsg{stamp: s.stamp, query: s.query, notFound: text, hint: hint}
 }

@@ -56,10 +56,10 @@ func (p *onePager[T]) Next(ctx context.Context) (backend.Page[T], error) {
 // Its properties, whatever the query: only the visible rows are drawn (the
 // datatable), the selection stays on its row id when rows arrive, at most
 // one page request is out, answers of an older load or refresh are
-// dropped by generation, and "end of the list" is shown once the pager
+// dropped by their stamp, and "end of the list" is shown once the pager
 // says Done.
 type pagedList[T any] struct {
-	id    uint64 // this list's own: its answers carry it
+	id    uint64 // this list's own: its sort chooser's answer carries it
 	table datatable.Model[T]
 	// when orders rows newest first (a refresh stops at known rows and
 	// keeps rows older than the loaded ones for their page); nil for lists
@@ -69,10 +69,10 @@ type pagedList[T any] struct {
 
 	load    Loader[T]
 	belongs func(T) bool // whether a row read elsewhere belongs here (nil: every row)
-	gen     uint64       // the load's generation; answers of older ones are dropped
-	ctx     context.Context
-	cancel  context.CancelFunc
-	pager   backend.Pager[T]
+	// loads are the list's loads: a new one (start) abandons the pages
+	// under way, and answers of older ones are dropped.
+	loads reader
+	pager backend.Pager[T]
 
 	inflight bool // a page request is out
 	done     bool // the pager said Done
@@ -81,8 +81,10 @@ type pagedList[T any] struct {
 	oldest   time.Time
 
 	refreshing bool
-	rgen       uint64
-	refreshed  time.Time
+	// refreshes are the list's refreshes, each under its load's context:
+	// a new load abandons the one under way.
+	refreshes reader
+	refreshed time.Time
 	// pick is a row the user just made or changed (own): it is selected,
 	// and so on screen, as soon as it is loaded; "" when none.
 	pick string
@@ -146,16 +148,16 @@ type pagedList[T any] struct {
 }
 
 type pageMsg[T any] struct {
-	list, gen uint64
-	page      backend.Page[T]
-	err       error
+	stamp stamp // the list's load's
+	page  backend.Page[T]
+	err   error
 }
 
 type refreshMsg[T any] struct {
-	list, gen, rgen uint64
-	rows            []T
-	done            bool // the refresh read to the end of the list
-	err             error
+	stamp stamp // the list's refresh's
+	rows  []T
+	done  bool // the refresh read to the end of the list
+	err   error
 }
 
 func newPagedList[T any](cfg datatable.Config[T], km keys.Map, theme ui.Theme, when func(T) time.Time) *pagedList[T] {
@@ -166,7 +168,6 @@ func newPagedList[T any](cfg datatable.Config[T], km keys.Map, theme ui.Theme, w
 		table: datatable.New(cfg),
 		when:  when,
 		rowID: cfg.ID,
-		ctx:   context.Background(),
 		cols:  cfg.Columns,
 		km:    km,
 
@@ -220,7 +221,7 @@ func (l *pagedList[T]) start(load Loader[T], belongs func(T) bool) tea.Cmd {
 func (l *pagedList[T]) load0(load Loader[T], belongs func(T) bool) tea.Cmd {
 	l.stop()
 	l.load, l.belongs = load, belongs
-	l.ctx, l.cancel = context.WithCancel(context.Background())
+	l.loads.next()
 	l.pager = load()
 	l.table.SetRows(nil)
 	l.table.SetEnd(false)
@@ -236,15 +237,16 @@ func (l *pagedList[T]) load0(load Loader[T], belongs func(T) bool) tea.Cmd {
 
 // stop abandons what the list is loading: its answers will be dropped.
 func (l *pagedList[T]) stop() {
-	if l.cancel != nil {
-		l.cancel()
-	}
-	l.gen++
+	l.loads.stop()
+	l.refreshes.stop()
 }
 
 // context is the context of the current load: a tab's own reads about the
 // list (a search through it) end with it.
-func (l *pagedList[T]) context() context.Context { return l.ctx }
+func (l *pagedList[T]) context() context.Context {
+	ctx, _ := l.loads.current()
+	return ctx
+}
 
 // next asks for the next page unless one is out or the list has ended.
 func (l *pagedList[T]) next() tea.Cmd {
@@ -253,10 +255,11 @@ func (l *pagedList[T]) next() tea.Cmd {
 	}
 	l.inflight = true
 	l.table.SetLoading(true)
-	list, gen, pager, ctx := l.id, l.gen, l.pager, l.ctx
+	ctx, st := l.loads.current()
+	pager := l.pager
 	return func() tea.Msg {
 		page, err := pager.Next(ctx)
-		return pageMsg[T]{list: list, gen: gen, page: page, err: err}
+		return pageMsg[T]{stamp: st, page: page, err: err}
 	}
 }
 
@@ -273,13 +276,13 @@ func (l *pagedList[T]) maybeNext() tea.Cmd {
 func (l *pagedList[T]) update(msg tea.Msg, now time.Time) (cmd tea.Cmd, rows []T, ok bool) {
 	switch msg := msg.(type) {
 	case pageMsg[T]:
-		if msg.list != l.id {
+		if !l.loads.owns(msg.stamp) {
 			return nil, nil, false
 		}
 		cmd, rows = l.onPage(msg, now)
 		return cmd, rows, true
 	case refreshMsg[T]:
-		if msg.list != l.id {
+		if !l.refreshes.owns(msg.stamp) {
 			return nil, nil, false
 		}
 		cmd, rows = l.onRefresh(msg, now)
@@ -300,7 +303,7 @@ func (l *pagedList[T]) update(msg tea.Msg, now time.Time) (cmd tea.Cmd, rows []T
 }
 
 func (l *pagedList[T]) onPage(msg pageMsg[T], now time.Time) (tea.Cmd, []T) {
-	if msg.gen != l.gen {
+	if !l.loads.fresh(msg.stamp) {
 		return nil, nil
 	}
 	l.inflight = false
@@ -445,8 +448,8 @@ func (l *pagedList[T]) refresh() tea.Cmd {
 		return nil
 	}
 	l.refreshing, l.again = true, false
-	l.rgen++
-	list, gen, rgen, ctx := l.id, l.gen, l.rgen, l.ctx
+	loadCtx, _ := l.loads.current()
+	ctx, st := l.refreshes.start(loadCtx)
 	pager := l.load()
 	newest, loaded, when := l.newest, l.pages, l.when
 	return func() tea.Msg {
@@ -454,18 +457,18 @@ func (l *pagedList[T]) refresh() tea.Cmd {
 		for n := 1; n <= refreshMaxPages; n++ {
 			page, err := pager.Next(ctx)
 			if err != nil {
-				return refreshMsg[T]{list: list, gen: gen, rgen: rgen, err: err}
+				return refreshMsg[T]{stamp: st, err: err}
 			}
 			rows = append(rows, page.Items...)
 			if page.Done {
-				return refreshMsg[T]{list: list, gen: gen, rgen: rgen, rows: rows, done: true}
+				return refreshMsg[T]{stamp: st, rows: rows, done: true}
 			}
 			allNewer := when != nil && len(page.Items) > 0 && when(page.Items[len(page.Items)-1]).After(newest)
 			if !allNewer && n >= loaded {
 				break
 			}
 		}
-		return refreshMsg[T]{list: list, gen: gen, rgen: rgen, rows: rows}
+		return refreshMsg[T]{stamp: st, rows: rows}
 	}
 }
 
@@ -473,7 +476,7 @@ func (l *pagedList[T]) refresh() tea.Cmd {
 // (flashed), loaded rows the refresh no longer found taken out; rows older
 // than everything loaded wait for their page.
 func (l *pagedList[T]) onRefresh(msg refreshMsg[T], now time.Time) (tea.Cmd, []T) {
-	if msg.gen != l.gen || msg.rgen != l.rgen {
+	if !l.refreshes.fresh(msg.stamp) {
 		return nil, nil
 	}
 	l.refreshing = false

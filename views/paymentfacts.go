@@ -102,12 +102,11 @@ const maxFactReads = 4
 // is remembered, so that it is not tried again on every key; retryFailed
 // (a refresh) forgets the failures. reset (a new scope) drops everything
 // out: the reads run under the list's context, which the scope change
-// cancels, and their answers carry the generation.
+// cancels, and their answers carry the stamp of the scope's.
 type factReads struct {
-	owner uint64
-	gen   uint64
-	src   paymentReader
-	facts *PaymentFacts
+	scopes reader // only its stamps: the reads run under the list's context
+	src    paymentReader
+	facts  *PaymentFacts
 	// withCustomer: the legacy interface is configured, so a payment
 	// known only from a list without its legacy view is read for its
 	// customer.
@@ -125,21 +124,21 @@ type paymentReader interface {
 
 // paymentFactMsg is the answer of one payment read.
 type paymentFactMsg struct {
-	owner, gen uint64
-	id         string
-	p          backend.Payment
-	err        error
+	stamp stamp // the scope's it was asked in
+	id    string
+	p     backend.Payment
+	err   error
 }
 
 func newFactReads(src paymentReader, facts *PaymentFacts, withCustomer bool) *factReads {
-	r := &factReads{owner: newOwner(), src: src, facts: facts, withCustomer: withCustomer}
+	r := &factReads{src: src, facts: facts, withCustomer: withCustomer}
 	r.reset()
 	return r
 }
 
 // reset forgets the reads of the last scope; their answers will be dropped.
 func (r *factReads) reset() {
-	r.gen++
+	r.scopes.stop()
 	r.asked = map[string]bool{}
 	r.refunds = map[string][]string{}
 	r.out = 0
@@ -207,10 +206,10 @@ func (r *factReads) read(ctx context.Context, ids []string) tea.Cmd {
 		}
 		r.asked[id] = false
 		r.out++
-		owner, gen, src := r.owner, r.gen, r.src
+		st, src := r.scopes.stamp(), r.src
 		cmds = append(cmds, func() tea.Msg {
 			p, err := src.GetPayment(ctx, id)
-			return paymentFactMsg{owner: owner, gen: gen, id: id, p: p, err: err}
+			return paymentFactMsg{stamp: st, id: id, p: p, err: err}
 		})
 	}
 	return tea.Batch(cmds...)
@@ -221,10 +220,10 @@ func (r *factReads) read(ctx context.Context, ids []string) tea.Cmd {
 // message.
 func (r *factReads) update(msg tea.Msg) (redraw []string, ok bool) {
 	m, mine := msg.(paymentFactMsg)
-	if !mine || m.owner != r.owner {
+	if !mine || !r.scopes.owns(m.stamp) {
 		return nil, false
 	}
-	if m.gen != r.gen {
+	if !r.scopes.fresh(m.stamp) {
 		return nil, true // a scope since left
 	}
 	r.out = max(r.out-1, 0)

@@ -31,6 +31,7 @@ type Payments struct {
 	d     Deps // the journal, the clock, the keys and the typed-check thresholds
 	owner uint64
 	theme ui.Theme
+	prep  preparation // the read before an action's confirmation (actions.go)
 
 	list   *pagedList[backend.Payment]
 	detail *detail[backend.Payment]
@@ -89,9 +90,9 @@ type paneRefunds struct {
 // payRefundsMsg brings the refunds of the payment in the pane; gen is the
 // pane's read generation.
 type payRefundsMsg struct {
-	owner, gen uint64
-	refunds    []backend.Refund
-	err        error
+	stamp   stamp // the pane's read it was asked in
+	refunds []backend.Refund
+	err     error
 }
 
 // NewPayments makes the Payments tab.
@@ -389,8 +390,10 @@ func (t *Payments) Update(msg tea.Msg) (ui.Tab, tea.Cmd) {
 		return t, t.startAction(msg.Action, msg.Ticket)
 	case prepareMsg:
 		return t, t.onPrepared(msg)
+	case ui.CancelActionMsg:
+		t.prep.giveUp(msg.Ticket)
 	case readAgainMsg:
-		if msg.owner == t.owner {
+		if t.prep.answered(msg.stamp) {
 			return t, t.onTokenRead(msg)
 		}
 	case ui.AbandonMsg:
@@ -466,17 +469,17 @@ func (t *Payments) loadToken() tea.Cmd {
 		return nil
 	}
 	t.paneToken.id = tk.ID
-	owner, gen, src, id, merchant := t.owner, t.detail.gen, t.src, tk.ID, t.paneMerchant()
-	ctx := t.detail.readContext()
+	ctx, st := t.detail.readStamp()
+	src, id, merchant := t.src, tk.ID, t.paneMerchant()
 	return func() tea.Msg {
 		tok, err := src.GetToken(ctx, id)
-		return paneTokenMsg{owner: owner, gen: gen, merchant: merchant, tok: tok, err: err}
+		return paneTokenMsg{stamp: st, merchant: merchant, tok: tok, err: err}
 	}
 }
 
 // onPaneToken keeps the state of the pane's token as just read.
 func (t *Payments) onPaneToken(msg paneTokenMsg) tea.Cmd {
-	if msg.owner != t.owner || !t.detail.current(msg.gen) {
+	if !t.detail.current(msg.stamp) {
 		return nil
 	}
 	if msg.err != nil {
@@ -499,17 +502,16 @@ func (t *Payments) readPayment(ctx context.Context, p backend.Payment) (backend.
 // current read generation.
 func (t *Payments) loadRefunds() tea.Cmd {
 	t.refunds.loading = true
-	gen := t.detail.gen
-	ctx := t.detail.readContext()
-	owner, src, p := t.owner, t.src, t.detail.obj
+	ctx, st := t.detail.readStamp()
+	src, p := t.src, t.detail.obj
 	return func() tea.Msg {
 		rs, err := src.RefundsOfPayment(ctx, p)
-		return payRefundsMsg{owner: owner, gen: gen, refunds: rs, err: err}
+		return payRefundsMsg{stamp: st, refunds: rs, err: err}
 	}
 }
 
 func (t *Payments) onRefunds(msg payRefundsMsg) {
-	if msg.owner != t.owner || !t.detail.current(msg.gen) {
+	if !t.detail.current(msg.stamp) {
 		return
 	}
 	t.refunds.loading = false

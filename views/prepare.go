@@ -15,19 +15,54 @@ import (
 // before its confirmation opens, so that the dialog names it as it is now
 // (a token revoked meanwhile, a sticker switched by a colleague).
 type readAgainMsg struct {
-	owner  uint64
+	stamp  stamp // the tab's preparation's
 	ticket int
 	act    keys.Action
 	obj    any
 	err    error
 }
 
-// readAgain reads the object of an action key in a command.
-func readAgain[T any](owner uint64, ticket int, act keys.Action, read func(context.Context) (T, error)) tea.Cmd {
+// readAgain reads the object of an action key in a command, in the tab's
+// preparation of ticket.
+func readAgain[T any](prep *preparation, ticket int, act keys.Action, read func(context.Context) (T, error)) tea.Cmd {
+	ctx, st := prep.begin(ticket)
 	return func() tea.Msg {
-		obj, err := read(context.Background())
-		return readAgainMsg{owner: owner, ticket: ticket, act: act, obj: obj, err: err}
+		obj, err := read(ctx)
+		return readAgainMsg{stamp: st, ticket: ticket, act: act, obj: obj, err: err}
 	}
+}
+
+// preparation is a tab's read before an action's confirmation, while the
+// shell's preparing dialog is on screen: one at a time. The dialog's give
+// up (esc, ui.CancelActionMsg) cancels the read and its answer is dropped:
+// no confirmation opens and nothing is said.
+type preparation struct {
+	reads  reader
+	ticket int
+}
+
+// begin starts the read of ticket: its context and the stamp its answer
+// carries.
+func (p *preparation) begin(ticket int) (context.Context, stamp) {
+	p.ticket = ticket
+	return p.reads.next()
+}
+
+// giveUp cancels the read of ticket, if it is the one under way.
+func (p *preparation) giveUp(ticket int) {
+	if ticket == p.ticket {
+		p.reads.stop()
+	}
+}
+
+// answered reports whether an answer stamped s is the read under way's,
+// and if so ends that read.
+func (p *preparation) answered(s stamp) bool {
+	if !p.reads.fresh(s) {
+		return false
+	}
+	p.reads.stop()
+	return true
 }
 
 // capable is the part of the backend that says whether an action may be
@@ -58,41 +93,3 @@ func couldNotRead(ticket int, what string, err error) tea.Cmd {
 	}
 	return refusedCmd(ticket, ui.ToastError, text)
 }
-
-// reads are a pane's reads of its object: a new one abandons the one under
-// way, and every answer carries the generation it was asked in, so that
-// an answer for what the pane no longer shows is dropped.
-type reads struct {
-	gen    uint64
-	ctx    context.Context
-	cancel context.CancelFunc
-}
-
-// next abandons the read under way and starts a generation: the context
-// of the new read and the generation its answer carries.
-func (r *reads) next() (context.Context, uint64) {
-	r.stop()
-	r.ctx, r.cancel = context.WithCancel(context.Background())
-	return r.ctx, r.gen
-}
-
-// context is the last read's context and generation, for the pane's own
-// further reads about the same object: they end with it.
-func (r *reads) context() (context.Context, uint64) {
-	if r.ctx == nil {
-		return context.Background(), r.gen
-	}
-	return r.ctx, r.gen
-}
-
-// stop abandons the read under way; its answer will be dropped.
-func (r *reads) stop() {
-	if r.cancel != nil {
-		r.cancel()
-		r.cancel = nil
-	}
-	r.gen++
-}
-
-// current reports whether an answer of generation gen is the last read's.
-func (r *reads) current(gen uint64) bool { return gen == r.gen }

@@ -25,8 +25,8 @@ func BenchmarkRefreshList(b *testing.B) {
 		l.pages = 1000
 		b.ReportAllocs()
 		for b.Loop() {
-			l.rgen++
-			l.onRefresh(refreshMsg[backend.Payment]{list: l.id, gen: l.gen, rgen: l.rgen, rows: read}, now)
+			_, st := l.refreshes.next()
+			l.onRefresh(refreshMsg[backend.Payment]{stamp: st, rows: read}, now)
 		}
 	})
 	b.Run(fmt.Sprintf("baseline/rows=%d", benchRows), func(b *testing.B) {

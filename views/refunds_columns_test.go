@@ -267,7 +267,7 @@ func TestRefundsUseThePaymentsTheOtherTabLoaded(t *testing.T) {
 		require.NoError(t, err)
 		ps = append(ps, p)
 	}
-	pay.Update(pageMsg[backend.Payment]{list: pay.list.id, gen: pay.list.gen, page: backend.Page[backend.Payment]{Items: ps}})
+	pay.Update(pageMsg[backend.Payment]{stamp: pay.list.loads.stamp(), page: backend.Page[backend.Payment]{Items: ps}})
 	for _, p := range ps {
 		pf, ok := facts.get(p.ID)
 		require.True(t, ok)
@@ -289,11 +289,11 @@ func TestRefundFactReadsOfAnOldScopeAreDropped(t *testing.T) {
 	e.size(200, 50)
 	e.init()
 	r := e.refundsTab()
-	old := r.reads.gen
+	old := r.reads.scopes.stamp()
 	other := e.scope
 	other.MerchantID = e.srv.Info().MerchantIDs[1]
 	e.send(ui.ScopeMsg{Scope: other})
-	e.deliver(paymentFactMsg{owner: r.reads.owner, gen: old, id: "x-old", p: backend.Payment{ID: "x-old", OrderNo: "OLD"}})
+	e.deliver(paymentFactMsg{stamp: old, id: "x-old", p: backend.Payment{ID: "x-old", OrderNo: "OLD"}})
 	_, known := r.facts.get("x-old")
 	assert.False(t, known)
 	assert.LessOrEqual(t, r.reads.out, maxFactReads)

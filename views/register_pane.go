@@ -31,11 +31,10 @@ type registerPane struct {
 	src   registerSource
 	km    keys.Map
 	theme ui.Theme
-	id    uint64 // this pane's own: its answers carry it
 
 	open     bool
 	transfer backend.Transfer // the list's row: what the register is checked against
-	reads    reads            // the register's read: older answers are dropped
+	reads    reader           // the register's read: older answers are dropped
 	loading  bool
 	data     *registerData // nil until read
 	showXML  bool
@@ -64,22 +63,21 @@ type registerData struct {
 }
 
 type registerMsg struct {
-	pane, gen uint64
-	data      *registerData
+	stamp stamp
+	data  *registerData
 }
 
 // operationTargetMsg is where enter on a refund's row leads, found in a
 // command: its payment, or its order number when the payment is unknown.
 type operationTargetMsg struct {
-	pane  uint64
-	gen   uint64
+	stamp stamp
 	jump  string
 	toast string
 	err   error
 }
 
 func newRegisterPane(src registerSource, km keys.Map, th ui.Theme) *registerPane {
-	p := &registerPane{src: src, km: km, id: newOwner(), cur: -1}
+	p := &registerPane{src: src, km: km, cur: -1}
 	p.searchInput = textinput.New()
 	p.searchInput.Prompt = "/ "
 	p.searchInput.Placeholder = "search the XML"
@@ -128,11 +126,11 @@ func (p *registerPane) reload() tea.Cmd {
 	if !p.open {
 		return nil
 	}
-	ctx, gen := p.reads.next()
+	ctx, st := p.reads.next()
 	p.loading = true
-	pane, src, id := p.id, p.src, p.transfer.RegisterID
+	src, id := p.src, p.transfer.RegisterID
 	return func() tea.Msg {
-		return registerMsg{pane: pane, gen: gen, data: readRegister(ctx, src, id)}
+		return registerMsg{stamp: st, data: readRegister(ctx, src, id)}
 	}
 }
 
@@ -158,17 +156,17 @@ func (p *registerPane) close() {
 func (p *registerPane) update(msg tea.Msg) (tea.Cmd, bool) {
 	switch msg := msg.(type) {
 	case registerMsg:
-		if msg.pane != p.id {
+		if !p.reads.owns(msg.stamp) {
 			return nil, false
 		}
-		if !p.open || !p.reads.current(msg.gen) {
+		if !p.open || !p.reads.fresh(msg.stamp) {
 			return nil, true
 		}
 		p.loading = false
 		p.adopt(msg.data)
 		return nil, true
 	case operationTargetMsg:
-		if msg.pane != p.id {
+		if !p.reads.owns(msg.stamp) {
 			return nil, false
 		}
 		return p.onTarget(msg), true
@@ -537,28 +535,28 @@ func (p *registerPane) openOperation() tea.Cmd {
 	if op.OperationAmount >= 0 {
 		return msgCmd(ui.SwitchTabMsg{Tab: ui.TabPayments, Then: ui.JumpMsg{Query: op.ID}})
 	}
-	ctx, gen := p.reads.context()
-	pane, src := p.id, p.src
+	ctx, st := p.reads.current()
+	src := p.src
 	return func() tea.Msg {
 		r, err := src.GetRefund(ctx, op.ID)
 		switch {
 		case err == nil && r.PaymentID != "":
-			return operationTargetMsg{pane: pane, gen: gen, jump: r.PaymentID}
+			return operationTargetMsg{stamp: st, jump: r.PaymentID}
 		case op.InvoiceID != "":
-			return operationTargetMsg{pane: pane, gen: gen, jump: op.InvoiceID,
+			return operationTargetMsg{stamp: st, jump: op.InvoiceID,
 				toast: "Refund " + textsafe.Line(op.ID, 30) + " cannot be read here; looking for its payment by order number " +
 					textsafe.Line(op.InvoiceID, 40)}
 		case err == nil:
 			err = fmt.Errorf("refund %s names no payment", textsafe.Line(op.ID, 30))
 		}
-		return operationTargetMsg{pane: pane, gen: gen, err: err}
+		return operationTargetMsg{stamp: st, err: err}
 	}
 }
 
 // onTarget goes to the refund's payment, unless the register was closed
 // or read again meanwhile: then the user has moved on.
 func (p *registerPane) onTarget(msg operationTargetMsg) tea.Cmd {
-	if !p.open || !p.reads.current(msg.gen) || cancelled(msg.err) {
+	if !p.open || !p.reads.fresh(msg.stamp) || cancelled(msg.err) {
 		return nil
 	}
 	if msg.err != nil {

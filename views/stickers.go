@@ -31,6 +31,7 @@ type Stickers struct {
 	now   func() time.Time
 	owner uint64
 	acts  *tracker
+	prep  preparation // the read before an action's confirmation
 
 	// noV2 is why the tab has nothing to show ("" when v2 is configured):
 	// stickers exist only in the current interface.
@@ -262,8 +263,10 @@ func (t *Stickers) Update(msg tea.Msg) (ui.Tab, tea.Cmd) {
 		t.theme = msg.Theme
 	case ui.ActionMsg:
 		return t, t.startAction(msg.Action, msg.Ticket)
+	case ui.CancelActionMsg:
+		t.prep.giveUp(msg.Ticket)
 	case readAgainMsg:
-		if msg.owner == t.owner {
+		if t.prep.answered(msg.stamp) {
 			return t, t.onReadAgain(msg)
 		}
 	case ui.AbandonMsg:
@@ -419,7 +422,7 @@ func (t *Stickers) startAction(act keys.Action, ticket int) tea.Cmd {
 	case keys.ActToggleSticker:
 		s, _ := t.target()
 		src, id := t.src, s.ID
-		return readAgain(t.owner, ticket, act, func(ctx context.Context) (backend.Sticker, error) {
+		return readAgain(&t.prep, ticket, act, func(ctx context.Context) (backend.Sticker, error) {
 			return src.GetSticker(ctx, id)
 		})
 	}

@@ -35,6 +35,7 @@ type Tokens struct {
 	now   func() time.Time
 	owner uint64
 	acts  *tracker
+	prep  preparation // the read before an action's confirmation
 	memo  tokenMemo
 
 	// noV2 is why the tab has nothing to show ("" when v2 is configured):
@@ -47,7 +48,7 @@ type Tokens struct {
 	scope  ui.Scope
 	w, h   int
 
-	lgen      uint64 // the lookup (":") under way; older answers are dropped
+	lookups   reader // the lookup (":") under way; older answers are dropped
 	looking   bool
 	saveWarns int // save failures told (only the first is)
 
@@ -79,10 +80,10 @@ func (v tokenView) status() backend.TokenStatus {
 
 // tokenLookupMsg is the answer of a lookup by id (":").
 type tokenLookupMsg struct {
-	owner, gen uint64
-	id         string
-	tok        backend.Token
-	err        error
+	stamp stamp // the lookup's
+	id    string
+	tok   backend.Token
+	err   error
 }
 
 // NewTokens makes the Tokens tab.
@@ -224,7 +225,7 @@ func (t *Tokens) start(s ui.Scope) tea.Cmd {
 	}
 	t.detail.close()
 	t.looking = false
-	t.lgen++
+	t.lookups.stop()
 	t.layout()
 	memo, merchant := t.memo, s.MerchantID
 	return t.list.start(func() backend.Pager[tokenView] {
@@ -348,8 +349,10 @@ func (t *Tokens) Update(msg tea.Msg) (ui.Tab, tea.Cmd) {
 		return t, cmd
 	case ui.ActionMsg:
 		return t, t.startAction(msg.Action, msg.Ticket)
+	case ui.CancelActionMsg:
+		t.prep.giveUp(msg.Ticket)
 	case readAgainMsg:
-		if msg.owner == t.owner {
+		if t.prep.answered(msg.stamp) {
 			return t, t.onReadAgain(msg)
 		}
 	case ui.AbandonMsg:
@@ -432,18 +435,17 @@ func (t *Tokens) lookup(query string) tea.Cmd {
 		t.layout()
 		return cmd
 	}
-	t.lgen++
 	t.looking = true
-	owner, gen, src := t.owner, t.lgen, t.src
-	ctx := t.list.context()
+	ctx, st := t.lookups.start(t.list.context())
+	src := t.src
 	return func() tea.Msg {
 		tok, err := src.GetToken(ctx, id)
-		return tokenLookupMsg{owner: owner, gen: gen, id: id, tok: tok, err: err}
+		return tokenLookupMsg{stamp: st, id: id, tok: tok, err: err}
 	}
 }
 
 func (t *Tokens) onLookup(msg tokenLookupMsg) tea.Cmd {
-	if msg.owner != t.owner || msg.gen != t.lgen {
+	if !t.lookups.fresh(msg.stamp) {
 		return nil
 	}
 	t.looking = false
@@ -496,7 +498,7 @@ func (t *Tokens) startAction(act keys.Action, ticket int) tea.Cmd {
 	case keys.ActRevoke:
 		v, _ := t.target()
 		src, id := t.src, v.ID
-		return readAgain(t.owner, ticket, act, func(ctx context.Context) (backend.Token, error) {
+		return readAgain(&t.prep, ticket, act, func(ctx context.Context) (backend.Token, error) {
 			return src.GetToken(ctx, id)
 		})
 	}
