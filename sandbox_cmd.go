@@ -16,6 +16,7 @@ import (
 
 	"paydash/backend/sandbox"
 	"paydash/backend/textsafe"
+	"paydash/config"
 )
 
 // The ranges of the sandbox's numeric flags: out of them a flag is refused
@@ -50,11 +51,11 @@ func runSandbox(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	payments := int64Flag(fs, "payments", sandbox.DefaultPayments, 0, maxSeedPayments,
 		"number of seeded payments, spread over the last 90 days: `N` from 0 to "+thousands(maxSeedPayments))
 	infoFile := fs.String("info-file", "", "write base URL, CA file and credentials as JSON to `PATH` once ready (mode 600, the CA beside it in PATH-ca.pem; only a regular file or none is replaced)")
-	faults := fs.String("faults", "", "inject network faults into API requests: `SPEC` such as latency=200ms,error=0.05,drop=0.01,malformed=0.01 (latency: up to "+shortDur(maxFaultLatency)+", half before the request is served, half before the answer; drop: half of them after serving, so the answer is lost)")
+	faults := fs.String("faults", "", "inject network faults into API requests: `SPEC` such as latency=200ms,error=0.05,drop=0.01,malformed=0.01 (latency: up to "+config.ShortDuration(maxFaultLatency)+", half before the request is served, half before the answer; drop: half of them after serving, so the answer is lost)")
 	settle := durationFlag(fs, "settle-delay", 5*time.Second, minSettleDelay, maxSettleDelay, false,
-		"how long new payments and refunds stay Pending: `DURATION` from "+shortDur(minSettleDelay)+" to "+shortDur(maxSettleDelay))
+		"how long new payments and refunds stay Pending: `DURATION` from "+config.ShortDuration(minSettleDelay)+" to "+config.ShortDuration(maxSettleDelay))
 	arrivals := durationFlag(fs, "arrivals", 3*time.Second, minArrivals, maxArrivals, true,
-		"a new payment arrives every `DURATION`: 0 (none) or from "+shortDur(minArrivals)+" to "+shortDur(maxArrivals))
+		"a new payment arrives every `DURATION`: 0 (none) or from "+config.ShortDuration(minArrivals)+" to "+config.ShortDuration(maxArrivals))
 	verbose := fs.Bool("v", false, "log every request and state change to stderr")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -80,7 +81,7 @@ func runSandbox(ctx context.Context, args []string, stdout, stderr io.Writer) in
 		return bad("--faults: %v", err)
 	}
 	if f.Latency > maxFaultLatency {
-		return bad("--faults: latency %s is out of range; give a duration from 0 to %s", f.Latency, shortDur(maxFaultLatency))
+		return bad("--faults: latency %s is out of range; give a duration from 0 to %s", f.Latency, config.ShortDuration(maxFaultLatency))
 	}
 	// The info file's path is checked before the seed, so that a bad one
 	// is refused at once and nothing is written beside it.
@@ -188,7 +189,7 @@ func (f *rangeFlag) String() string {
 		return ""
 	}
 	if f.duration {
-		return shortDur(time.Duration(f.n))
+		return config.ShortDuration(time.Duration(f.n))
 	}
 	return strconv.FormatInt(f.n, 10)
 }
@@ -226,23 +227,11 @@ func (f *rangeFlag) want() string {
 		}
 		return fmt.Sprintf("give a whole number from %d to %s", f.lo, hi)
 	}
-	lo, hi := shortDur(time.Duration(f.lo)), shortDur(time.Duration(f.hi))
+	lo, hi := config.ShortDuration(time.Duration(f.lo)), config.ShortDuration(time.Duration(f.hi))
 	if f.zeroOK {
 		return fmt.Sprintf("give 0 (none) or a duration from %s to %s, such as 3s", lo, hi)
 	}
 	return fmt.Sprintf("give a duration from %s to %s, such as 5s", lo, hi)
-}
-
-// shortDur writes 24h rather than 24h0m0s, 1m rather than 1m0s.
-func shortDur(d time.Duration) string {
-	s := d.String()
-	if strings.HasSuffix(s, "m0s") {
-		s = strings.TrimSuffix(s, "0s")
-	}
-	if strings.HasSuffix(s, "h0m") {
-		s = strings.TrimSuffix(s, "0m")
-	}
-	return s
 }
 
 // thousands writes 100000 as "100,000".

@@ -394,11 +394,11 @@ func (src sources) refresh(s *Settings) error {
 	}
 	if d < minRefresh {
 		return Usagef("%s is too short; refresh at most once a second: give a duration from %s to %s (e.g. 10s)",
-			Describe(from, shortDur(d)), shortDur(minRefresh), shortDur(maxRefresh))
+			Describe(from, ShortDuration(d)), ShortDuration(minRefresh), ShortDuration(maxRefresh))
 	}
 	if d > maxRefresh {
 		return Usagef("%s is too long; give a duration from %s to %s (e.g. 10s)",
-			Describe(from, shortDur(d)), shortDur(minRefresh), shortDur(maxRefresh))
+			Describe(from, ShortDuration(d)), ShortDuration(minRefresh), ShortDuration(maxRefresh))
 	}
 	s.Refresh = d
 	return nil
@@ -490,8 +490,9 @@ func Describe(from, val string) string {
 	return from + " " + val
 }
 
-// shortDur writes 24h rather than 24h0m0s, 1m rather than 1m0s.
-func shortDur(d time.Duration) string {
+// ShortDuration writes 24h rather than 24h0m0s, 1m rather than 1m0s: a
+// duration as a person gives it in a flag or the config file.
+func ShortDuration(d time.Duration) string {
 	s := d.String()
 	if strings.HasSuffix(s, "m0s") {
 		s = strings.TrimSuffix(s, "0s")
