@@ -14,6 +14,7 @@ import (
 	"strings"
 	"time"
 
+	"paydash/backend/money"
 	"paydash/backend/sandbox"
 	"paydash/backend/textsafe"
 	"paydash/config"
@@ -49,7 +50,7 @@ func runSandbox(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	public := fs.Bool("public", false, "allow a non-loopback --addr")
 	seed := int64Flag(fs, "seed", 1, 1, math.MaxInt64, "seed of the generated data (same seed, same data): `N` from 1")
 	payments := int64Flag(fs, "payments", sandbox.DefaultPayments, 0, maxSeedPayments,
-		"number of seeded payments, spread over the last 90 days: `N` from 0 to "+thousands(maxSeedPayments))
+		"number of seeded payments, spread over the last 90 days: `N` from 0 to "+money.Count(maxSeedPayments))
 	infoFile := fs.String("info-file", "", "write base URL, CA file and credentials as JSON to `PATH` once ready (mode 600, the CA beside it in PATH-ca.pem; only a regular file or none is replaced)")
 	faults := fs.String("faults", "", "inject network faults into API requests: `SPEC` such as latency=200ms,error=0.05,drop=0.01,malformed=0.01 (latency: up to "+config.ShortDuration(maxFaultLatency)+", half before the request is served, half before the answer; drop: half of them after serving, so the answer is lost)")
 	settle := durationFlag(fs, "settle-delay", 5*time.Second, minSettleDelay, maxSettleDelay, false,
@@ -130,7 +131,7 @@ func runSandbox(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	}
 	info := srv.Info()
 	fmt.Fprintf(stdout, "paydash sandbox: %s payments, merchants %s, ready in %s\n\n",
-		thousands(int(*payments)), strings.Join(info.MerchantIDs, " "), time.Since(start).Round(time.Millisecond))
+		money.Count(int(*payments)), strings.Join(info.MerchantIDs, " "), time.Since(start).Round(time.Millisecond))
 	fmt.Fprintf(stdout, "  base URL        %s\n", info.BaseURL)
 	fmt.Fprintf(stdout, "  CA certificate  %s\n", info.CAFile)
 	fmt.Fprintf(stdout, "  info file       %s\n", path)
@@ -223,7 +224,7 @@ func (f *rangeFlag) want() string {
 	if !f.duration {
 		hi := strconv.FormatInt(f.hi, 10)
 		if f.hi < 1e9 {
-			hi = thousands(int(f.hi))
+			hi = money.Count(int(f.hi))
 		}
 		return fmt.Sprintf("give a whole number from %d to %s", f.lo, hi)
 	}
@@ -232,15 +233,6 @@ func (f *rangeFlag) want() string {
 		return fmt.Sprintf("give 0 (none) or a duration from %s to %s, such as 3s", lo, hi)
 	}
 	return fmt.Sprintf("give a duration from %s to %s, such as 5s", lo, hi)
-}
-
-// thousands writes 100000 as "100,000".
-func thousands(n int) string {
-	s := strconv.Itoa(n)
-	for i := len(s) - 3; i > 0; i -= 3 {
-		s = s[:i] + "," + s[i:]
-	}
-	return s
 }
 
 func first(ids []string) string {

@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 
+	"paydash/backend/money"
+
 	"github.com/BurntSushi/toml"
 )
 
@@ -235,7 +237,7 @@ func (e *notRegularError) Error() string {
 type tooLargeError struct{ size, limit int64 }
 
 func (e *tooLargeError) Error() string {
-	return fmt.Sprintf("larger than %s (%s bytes)", sizeName(e.limit), thousands(int(e.size)))
+	return fmt.Sprintf("larger than %s (%s bytes)", sizeName(e.limit), money.Count(int(e.size)))
 }
 
 func sizeName(n int64) string {
@@ -297,13 +299,4 @@ func DescribeFileErr(err error) string {
 		return pe.Err.Error()
 	}
 	return err.Error()
-}
-
-// thousands writes 100000 as "100,000".
-func thousands(n int) string {
-	s := strconv.Itoa(n)
-	for i := len(s) - 3; i > 0; i -= 3 {
-		s = s[:i] + "," + s[i:]
-	}
-	return s
 }

@@ -3,6 +3,8 @@ package ui
 import (
 	"testing"
 
+	"paydash/backend/money"
+
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/stretchr/testify/assert"
@@ -44,6 +46,6 @@ func stripAll(ls []string) []string {
 
 func TestThousands(t *testing.T) {
 	for n, want := range map[int]string{0: "0", 999: "999", 1000: "1,000", 1234567: "1,234,567", -1500: "-1,500"} {
-		assert.Equal(t, want, thousands(n))
+		assert.Equal(t, want, money.Count(n))
 	}
 }

@@ -2,7 +2,6 @@ package ui
 
 import (
 	"net/url"
-	"strconv"
 	"strings"
 	"time"
 
@@ -10,6 +9,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"paydash/backend"
+	"paydash/backend/money"
 	"paydash/backend/textsafe"
 	"paydash/keys"
 )
@@ -269,7 +269,7 @@ func plural(n int, one, many string) string {
 	if n == 1 {
 		return "1 " + one
 	}
-	return thousands(n) + " " + many
+	return money.Count(n) + " " + many
 }
 
 func (a *App) host() string {
@@ -334,28 +334,10 @@ func rowsLabel(st TabStatus) string {
 		more = "+"
 	}
 	if st.Filter != "" {
-		return thousands(st.Shown) + " of " + thousands(st.Rows) + more + " rows"
+		return money.Count(st.Shown) + " of " + money.Count(st.Rows) + more + " rows"
 	}
 	if st.Rows == 1 && st.AtEnd {
 		return "1 row"
 	}
-	return thousands(st.Rows) + more + " rows"
-}
-
-// thousands writes n with comma separators: 1,250,000.
-func thousands(n int) string {
-	s := strconv.Itoa(n)
-	neg := strings.HasPrefix(s, "-")
-	s = strings.TrimPrefix(s, "-")
-	var b strings.Builder
-	for i, r := range s {
-		if i > 0 && (len(s)-i)%3 == 0 {
-			b.WriteByte(',')
-		}
-		b.WriteRune(r)
-	}
-	if neg {
-		return "-" + b.String()
-	}
-	return b.String()
+	return money.Count(st.Rows) + more + " rows"
 }

@@ -380,7 +380,7 @@ func (p *documentPane) head() []string {
 		out = append(out, th.Warning.Render(fit("The CSV cannot be read as a table ("+errText(p.got.csvErr)+
 			"); its text is shown", p.w)))
 	case p.got.csv != nil && p.got.csv.truncated:
-		out = append(out, th.Warning.Render(fit("The table shows the first "+thousands(maxCSVRows)+
+		out = append(out, th.Warning.Render(fit("The table shows the first "+money.Count(maxCSVRows)+
 			" rows; w shows all the text, ctrl+s saves the file", p.w)))
 	}
 	return out

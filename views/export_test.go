@@ -126,7 +126,7 @@ func TestPaymentsExportAfterFilterAndSort(t *testing.T) {
 	screen := boxText(d.screen())
 	assert.Contains(t, screen, "Export the payments shown")
 	assert.Contains(t, screen, "> payments-"+e.scope.MerchantID+"-2026-11-20.csv")
-	assert.Contains(t, screen, "the "+thousands(len(shown))+" payments shown (filter “settled”; sorted by Amount ▼ largest first in each currency)", "enter read the whole period for the search")
+	assert.Contains(t, screen, "the "+money.Count(len(shown))+" payments shown (filter “settled”; sorted by Amount ▼ largest first in each currency)", "enter read the whole period for the search")
 	assert.Contains(t, screen, "amounts exact, times UTC (ISO 8601). A path ending in .json saves JSON")
 	d.saveTo(filepath.Join(dir, "payments.csv"))
 	require.True(t, d.closed, d.screen())

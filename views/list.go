@@ -10,6 +10,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"paydash/backend"
+	"paydash/backend/money"
 	"paydash/backend/textsafe"
 	"paydash/keys"
 	"paydash/ui"
@@ -799,7 +800,7 @@ func (l *pagedList[T]) clearFilter() tea.Cmd {
 // seekProgress is how far a search has read: "searched 12,300 rows, back
 // to 14 Nov 10:32 (34% of the period)…".
 func (l *pagedList[T]) seekProgress() string {
-	return l.readProgress("searched " + thousands(l.table.Len()) + " rows")
+	return l.readProgress("searched " + money.Count(l.table.Len()) + " rows")
 }
 
 // readProgress is text, what has been read, with how far back in the

@@ -613,7 +613,7 @@ func (p *registerPane) saveCSV() tea.Cmd {
 	reg := d.reg
 	spec := ui.SaveSpec{
 		Title:       "Save the operations of register " + cleanName(name),
-		What:        "the operations as CSV (" + thousands(len(reg.Operations)) + " rows, amounts exact, times UTC)",
+		What:        "the operations as CSV (" + money.Count(len(reg.Operations)) + " rows, amounts exact, times UTC)",
 		DefaultPath: ui.SafeFileName("register-"+name+".csv", "register.csv"),
 		Data:        func(context.Context) ([]byte, error) { return operationsCSV(reg), nil },
 	}
@@ -719,7 +719,7 @@ func (p *registerPane) xmlView() []string {
 	total, body := p.xmlCount(), p.xmlBody()
 	pos := ""
 	if total > 0 {
-		pos = fmt.Sprintf("lines %s–%s of %s", thousands(p.xmlTop+1), thousands(min(p.xmlTop+body, total)), thousands(total))
+		pos = fmt.Sprintf("lines %s–%s of %s", money.Count(p.xmlTop+1), money.Count(min(p.xmlTop+body, total)), money.Count(total))
 	}
 	size := ""
 	if d.doc != nil {
@@ -780,7 +780,7 @@ func (p *registerPane) searchLine() string {
 	case p.matches != nil && p.cur >= 0:
 		n := keyName(p.km, keys.ActNextMatch, "n")
 		prev := keyName(p.km, keys.ActPrevMatch, "N")
-		text := fmt.Sprintf("match %s of %s for \"%s\"", thousands(p.cur+1), thousands(p.matches.Len()),
+		text := fmt.Sprintf("match %s of %s for \"%s\"", money.Count(p.cur+1), money.Count(p.matches.Len()),
 			textsafe.Line(p.matches.Query(), 40))
 		return fit(th.Accent.Render(text)+th.Muted.Render(" · "+n+" next · "+prev+" previous · esc clears"), p.w)
 	}
@@ -818,20 +818,4 @@ func spread(left, right string, w int) string {
 		left = fit(left, w-rw-2)
 	}
 	return left + strings.Repeat(" ", w-ansi.StringWidth(left)-rw) + right
-}
-
-// thousands writes n with comma separators: 1,250,000.
-func thousands(n int) string {
-	s := strconv.Itoa(n)
-	if n < 0 {
-		return "-" + thousands(-n)
-	}
-	var b strings.Builder
-	for i := range len(s) {
-		if i > 0 && (len(s)-i)%3 == 0 {
-			b.WriteByte(',')
-		}
-		b.WriteByte(s[i])
-	}
-	return b.String()
 }

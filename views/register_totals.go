@@ -124,7 +124,7 @@ func plural(n int, one, many string) string {
 	if n == 1 {
 		return "1 " + one
 	}
-	return thousands(n) + " " + many
+	return money.Count(n) + " " + many
 }
 
 // operationsCSV is a register's operations as CSV for a spreadsheet:

@@ -354,7 +354,7 @@ func TestRegisterXMLViewSearchesAndEscBacksOutStepByStep(t *testing.T) {
 	view := ansi.Strip(e.view(120, 40))
 	lines := strings.Split(view, "\n")
 	assert.Contains(t, lines[0], "XML as received, "+ui.HumanBytes(int64(len(p.data.reg.Raw))))
-	assert.Regexp(t, `lines 1–\d+ of `+regexp.QuoteMeta(thousands(p.data.doc.Len())), lines[0])
+	assert.Regexp(t, `lines 1–\d+ of `+regexp.QuoteMeta(money.Count(p.data.doc.Len())), lines[0])
 	assert.Equal(t, `<?xml version="1.0" encoding="UTF-8"?>`, strings.TrimSpace(lines[1]))
 	assert.Contains(t, lines[len(lines)-1], "/ search")
 
@@ -372,7 +372,7 @@ func TestRegisterXMLViewSearchesAndEscBacksOutStepByStep(t *testing.T) {
 		ls := strings.Split(ansi.Strip(e.view(120, 40)), "\n")
 		return strings.TrimSpace(ls[len(ls)-1])
 	}
-	total := thousands(n)
+	total := money.Count(n)
 	assert.True(t, strings.HasPrefix(matchLine(), "match 1 of "+total+` for "invoiceid"`), matchLine())
 
 	// The matches are drawn reversed, and nothing else is.

@@ -182,7 +182,7 @@ func TestSearchWhileLoadingAndEscStops(t *testing.T) {
 	require.NotNil(t, cmd)
 	st := p.Status()
 	assert.True(t, st.Loading)
-	assert.Contains(t, st.Progress, "searched "+thousands(st.Rows)+" rows, back to ")
+	assert.Contains(t, st.Progress, "searched "+money.Count(st.Rows)+" rows, back to ")
 	assert.Contains(t, st.Progress, "% of the period)…")
 	assert.Contains(t, ansi.Strip(e.view(120, 30)), "reading the rest of the list · esc stops")
 

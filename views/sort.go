@@ -180,7 +180,7 @@ func (l *pagedList[T]) chooseSort(title string, relayout func()) tea.Cmd {
 		if l.sortReading {
 			spec.Now += ": reading the rest"
 		} else {
-			spec.Now += ": " + thousands(l.table.Len()) + " loaded rows only"
+			spec.Now += ": " + money.Count(l.table.Len()) + " loaded rows only"
 		}
 	}
 	if cur == "" {
@@ -335,9 +335,9 @@ func (l *pagedList[T]) sortReach() (text, hint string) {
 	}
 	n := l.table.Len()
 	if l.sortReading {
-		text = "loaded " + thousands(n)
+		text = "loaded " + money.Count(n)
 		if est, ok := l.estimate(); ok {
-			text += " of ~" + thousands(est)
+			text += " of ~" + money.Count(est)
 		}
 		return text + " — reading the rest", " · " + keyName(l.km, keys.ActClose, "esc") + " stops"
 	}
@@ -345,7 +345,7 @@ func (l *pagedList[T]) sortReach() (text, hint string) {
 	if n == 1 {
 		rows = " loaded row"
 	}
-	return "the " + thousands(n) + rows + " — the " + l.whole() + " holds more",
+	return "the " + money.Count(n) + rows + " — the " + l.whole() + " holds more",
 		" (" + keyName(l.km, keys.ActSort, "s") + " enter reads on)"
 }
 
@@ -399,7 +399,7 @@ func roundSignificant(n, digits int) int {
 // "read 12,300 rows for the sort, back to 14 Nov 10:32 (34% of the
 // period)…".
 func (l *pagedList[T]) sortProgress() string {
-	return l.readProgress("read " + thousands(l.table.Len()) + " rows for the sort")
+	return l.readProgress("read " + money.Count(l.table.Len()) + " rows for the sort")
 }
 
 // aboveMark is the start of the line under the list when rows are above
@@ -412,7 +412,7 @@ func (l *pagedList[T]) aboveMark(theme ui.Theme) string {
 		marks = append(marks, fmt.Sprintf("↑ %d new", n))
 	}
 	if n := l.table.SortedAbove(); n > 0 {
-		m := thousands(n) + " sorted above"
+		m := money.Count(n) + " sorted above"
 		if len(marks) == 0 {
 			m = "↑ " + m
 		}

@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"paydash/backend"
+	"paydash/backend/money"
 	"paydash/ui"
 )
 
@@ -177,7 +178,7 @@ func TestSortReadingSaysWhatIsSortedAndEscStops(t *testing.T) {
 	reading := regexp.MustCompile(`^sorted by Created ▲ oldest first: loaded ([\d,]+) of ~([\d,]+) — reading the rest · esc stops$`)
 	m := reading.FindStringSubmatch(trimRight(e.bottomLine(120, 40)))
 	require.NotNil(t, m, "%q", e.bottomLine(120, 40))
-	assert.Equal(t, thousands(p.list.table.Len()), m[1])
+	assert.Equal(t, money.Count(p.list.table.Len()), m[1])
 	st := p.list.status()
 	assert.True(t, st.Loading)
 	assert.Regexp(t, `^read [\d,]+ rows for the sort, back to .* \(\d+% of the period\)…$`, st.Progress)
@@ -197,14 +198,14 @@ func TestSortReadingSaysWhatIsSortedAndEscStops(t *testing.T) {
 	require.False(t, p.list.done)
 	assert.False(t, p.list.sortReading)
 	loaded := p.list.table.Len()
-	assert.Regexp(t, `sorted by Created ▲ oldest first: the `+thousands(loaded)+` loaded rows — the period holds more \(s enter reads on\)$`,
+	assert.Regexp(t, `sorted by Created ▲ oldest first: the `+money.Count(loaded)+` loaded rows — the period holds more \(s enter reads on\)$`,
 		trimRight(e.bottomLine(120, 40)))
 	assert.Equal(t, sel, p.list.table.SelectedID())
 	assert.Empty(t, p.list.status().Progress)
 
 	// s enter: the current sort again reads on to the end.
 	d := e.openSort()
-	assert.Contains(t, d.screen(), "now: Created ▲ oldest first: "+thousands(loaded)+" loaded rows only", "the chooser says what is sorted now")
+	assert.Contains(t, d.screen(), "now: Created ▲ oldest first: "+money.Count(loaded)+" loaded rows only", "the chooser says what is sorted now")
 	d.press("enter")
 	require.True(t, d.closed)
 	assert.True(t, p.list.done)

@@ -247,17 +247,36 @@ func Group(d Decimal, currency string) string {
 	intPart, frac, _ := strings.Cut(s, ".")
 	var b strings.Builder
 	b.WriteString(sign)
-	for i := range len(intPart) {
-		if i > 0 && (len(intPart)-i)%3 == 0 {
-			b.WriteByte(',')
-		}
-		b.WriteByte(intPart[i])
-	}
+	writeGrouped(&b, intPart)
 	if frac != "" {
 		b.WriteByte('.')
 		b.WriteString(frac)
 	}
 	return b.String()
+}
+
+// Count writes a whole number with its thousands grouped by commas, as
+// Group does an amount: "1,250,000" rows, "100,000" payments.
+func Count(n int) string {
+	s := strconv.Itoa(n)
+	var b strings.Builder
+	if n < 0 {
+		b.WriteByte('-')
+		s = s[1:]
+	}
+	writeGrouped(&b, s)
+	return b.String()
+}
+
+// writeGrouped writes the digits with a comma before each group of three
+// from the right.
+func writeGrouped(b *strings.Builder, digits string) {
+	for i := range len(digits) {
+		if i > 0 && (len(digits)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteByte(digits[i])
+	}
 }
 
 // Display is an amount for people: "1,250.00 RUB" (just the number when the

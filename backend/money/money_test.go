@@ -76,3 +76,10 @@ func TestGroupAndDisplay(t *testing.T) {
 	assert.Equal(t, "39,840.00 RUB", Amount{Value: MustParse("39840"), Currency: "RUB"}.Display())
 	assert.Equal(t, "12.50", Amount{Value: MustParse("12.5")}.Display(), "no currency: the number alone")
 }
+
+func TestCount(t *testing.T) {
+	for n, want := range map[int]string{0: "0", 7: "7", 999: "999", 1000: "1,000", 100000: "100,000",
+		1250000: "1,250,000", -1: "-1", -1234: "-1,234", -123456: "-123,456"} {
+		assert.Equal(t, want, Count(n), n)
+	}
+}
