@@ -71,7 +71,7 @@ func (t *Payments) Available(act keys.Action) (bool, string) {
 	case keys.ActRevoke:
 		return t.mayRevokeToken()
 	case keys.ActNew:
-		return mayAct(t.src, t.d.Journal, backend.ActionCreateInvoice)
+		return mayAct(t.src, t.deps.Journal, backend.ActionCreateInvoice)
 	case keys.ActToggleSticker, keys.ActDocuments:
 		return false, ""
 	case keys.ActExport:
@@ -98,21 +98,21 @@ func (t *Payments) mayRevokeToken() (bool, string) {
 		}
 		return false, "payment " + textsafe.Clean(p.ID) + " used no saved card token"
 	}
-	return mayRevoke(t.src, t.d, t.acts, p.Token.ID, t.memo.status(t.paneMerchant(), p.Token.ID))
+	return mayRevoke(t.src, t.deps, t.acts, p.Token.ID, t.memo.status(t.paneMerchant(), p.Token.ID))
 }
 
 // availableFor checks an action on p: the credentials, the journal, an
 // action under way or of unknown outcome on it, the payment's state.
 func (t *Payments) availableFor(act keys.Action, p backend.Payment) (bool, string) {
-	ai := actionInfos[act]
-	if ok, why := mayAct(t.src, t.d.Journal, ai.kind); !ok {
+	info := actionInfos[act]
+	if ok, why := mayAct(t.src, t.deps.Journal, info.kind); !ok {
 		return false, why
 	}
 	if tr := t.acts.on(paymentRef(p.ID)); tr != nil {
 		return false, tr.busyReason()
 	}
-	if p.Status != ai.required {
-		return false, fmt.Sprintf(ai.wrong, textsafe.Clean(string(p.Status)))
+	if p.Status != info.required {
+		return false, fmt.Sprintf(info.wrong, textsafe.Clean(string(p.Status)))
 	}
 	if act == keys.ActRefund && t.detail.isOpen() && t.detail.obj.ID == p.ID && t.refunds.loaded && t.refunds.err == nil {
 		refunded, left := refundable(p, t.refunds.items)
@@ -135,11 +135,11 @@ func (t *Payments) ActionTarget(act keys.Action) string {
 		}
 	}
 	p, ok := t.target()
-	ai, known := actionInfos[act]
+	info, known := actionInfos[act]
 	if !ok || !known {
 		return ""
 	}
-	return fmt.Sprintf(ai.title, textsafe.Clean(p.ID))
+	return fmt.Sprintf(info.title, textsafe.Clean(p.ID))
 }
 
 // startAction prepares the confirmation of an action on the payment the
@@ -177,12 +177,12 @@ func (t *Payments) onPrepared(msg prepareMsg) tea.Cmd {
 	if !t.prep.answered(msg.stamp) {
 		return nil
 	}
-	ai := actionInfos[msg.action]
+	info := actionInfos[msg.action]
 	id := textsafe.Clean(msg.id)
 	if msg.err != nil {
-		return couldNotRead(msg.ticket, "payment "+id+" before "+ai.noun, msg.err)
+		return couldNotRead(msg.ticket, "payment "+id+" before "+info.noun, msg.err)
 	}
-	now := t.d.now()
+	now := t.deps.now()
 	t.list.upsert(msg.p, now)
 	if d := t.detail; d.isOpen() && d.obj.ID == msg.p.ID {
 		d.set(msg.p)
@@ -206,7 +206,7 @@ func (t *Payments) onPrepared(msg prepareMsg) tea.Cmd {
 // confirmSpec is the confirmation of an action on p, in words that leave
 // no doubt; its Confirm sends exactly what the dialog shows, on p.
 func (t *Payments) confirmSpec(act keys.Action, p backend.Payment, refunds []backend.Refund) ui.ConfirmSpec {
-	ai := actionInfos[act]
+	info := actionInfos[act]
 	c := textsafe.Clean
 	id := c(p.ID)
 	order := c(p.OrderNo)
@@ -217,7 +217,7 @@ func (t *Payments) confirmSpec(act keys.Action, p backend.Payment, refunds []bac
 		"Payment " + id + " · order " + order + " · merchant " + c(p.MerchantID),
 		"Customer: " + customerText(p),
 	}
-	spec := ui.ConfirmSpec{Title: fmt.Sprintf(ai.title, id), Verb: ai.verb}
+	spec := ui.ConfirmSpec{Title: fmt.Sprintf(info.title, id), Verb: info.verb}
 	amount := p.Amount
 	switch act {
 	case keys.ActCapture:
@@ -252,10 +252,10 @@ func (t *Payments) confirmSpec(act keys.Action, p backend.Payment, refunds []bac
 // typedOver is the amount above which a confirmation in currency asks for
 // typed digits: the currency's own, else the one for every currency ("*").
 func (t *Payments) typedOver(currency string) (money.Decimal, bool) {
-	if over, ok := t.d.TypedOver[strings.ToUpper(currency)]; ok {
+	if over, ok := t.deps.TypedOver[strings.ToUpper(currency)]; ok {
 		return over, true
 	}
-	over, ok := t.d.TypedOver["*"]
+	over, ok := t.deps.TypedOver["*"]
 	return over, ok
 }
 
@@ -305,7 +305,7 @@ func (t *Payments) confirmFunc(act keys.Action, p backend.Payment) func(money.Am
 func (t *Payments) showPayment(msg outcomeMsg) tea.Cmd {
 	p := msg.out.Payment
 	if p.ID != "" {
-		t.list.upsert(p, t.d.now())
+		t.list.upsert(p, t.deps.now())
 	}
 	d := t.detail
 	if !d.isOpen() || d.obj.ID != msg.req.ObjectID {
@@ -324,7 +324,7 @@ func (t *Payments) startOther(act keys.Action, ticket int) tea.Cmd {
 		return refusedCmd(ticket, ui.ToastWarning, why)
 	}
 	if act == keys.ActNew {
-		return openCreate(ticket, createInvoice, formDefaults(t.scope, t.theme, t.d.now), t.d.Keys, t.acts)
+		return openCreate(ticket, createInvoice, formDefaults(t.scope, t.theme, t.deps.now), t.deps.Keys, t.acts)
 	}
 	src, id := t.src, t.detail.obj.Token.ID
 	return readAgain(&t.prep, ticket, act, func(ctx context.Context) (backend.Token, error) {
@@ -346,7 +346,7 @@ func (t *Payments) onTokenRead(msg readAgainMsg) tea.Cmd {
 	merchant := t.paneMerchant()
 	t.tokenMerchant[tok.ID] = merchant
 	save := t.memo.note(merchant, known.FromToken(tok, known.LookedUp))
-	if ok, why := mayRevoke(t.src, t.d, t.acts, tok.ID, tok.Status); !ok {
+	if ok, why := mayRevoke(t.src, t.deps, t.acts, tok.ID, tok.Status); !ok {
 		return tea.Batch(save, refusedCmd(msg.ticket, ui.ToastWarning, why))
 	}
 	k, _ := t.memo.get(merchant, tok.ID)
@@ -369,7 +369,7 @@ func (t *Payments) showOutcome(msg outcomeMsg) tea.Cmd {
 		if msg.out.State == action.Done {
 			// The payment made is selected as soon as the refresh brings it.
 			t.list.own(made.ID)
-			return tea.Batch(createdDialog(msg.req, msg.out, t.d.Keys, t.theme), t.list.refresh())
+			return tea.Batch(createdDialog(msg.req, msg.out, t.deps.Keys, t.theme), t.list.refresh())
 		}
 		return nil
 	}

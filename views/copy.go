@@ -171,7 +171,7 @@ func (t *Payments) copyMore() tea.Cmd {
 	if !ok {
 		return nil
 	}
-	return copyMore(t.d.Keys, t.theme, &t.dialogs, "payment "+p.ID, paymentCopyFields(p))
+	return copyMore(t.deps.Keys, t.theme, &t.dialogs, "payment "+p.ID, paymentCopyFields(p))
 }
 
 func (t *Refunds) copyMore() tea.Cmd {

@@ -526,7 +526,7 @@ func (t *Payments) export() tea.Cmd {
 		refunded[p.ID], _ = refundable(p, t.refunds.items)
 	}
 	spec := exportSpec[backend.Payment]{noun: "payments",
-		stem: exportStem("payments", t.scope.MerchantID), fields: paymentFields(refunded), now: t.d.now()}
+		stem: exportStem("payments", t.scope.MerchantID), fields: paymentFields(refunded), now: t.deps.now()}
 	toRead := 0
 	for _, p := range t.list.table.Shown() {
 		if !p.Detailed {

@@ -159,16 +159,16 @@ func (t *Payments) startJump(query string) tea.Cmd {
 	// esc reaches the tab through its keyRoute: there it stops the search.
 	t.route.stop = t.escJump
 	s := &jumpSearch{
-		stamp: st, ctx: ctx, src: t.src, finder: t.d.Backend,
+		stamp: st, ctx: ctx, src: t.src, finder: t.deps.Backend,
 		query: q, merchant: t.scope.MerchantID, byID: isDigits(q), localID: localID,
 	}
-	mk, pk := keys.Label(t.d.Keys.Global.Merchant.Keys()), keys.Label(t.d.Keys.Global.Period.Keys())
+	mk, pk := keys.Label(t.deps.Keys.Global.Merchant.Keys()), keys.Label(t.deps.Keys.Global.Period.Keys())
 	s.hintOther = "it may be another merchant's: " + mk + " switches the merchant"
 	s.hintOlder = "it may be older, or another merchant's: search by its id, or choose the merchant (" + mk +
 		") or a period (" + pk + ") that holds it"
 	// From today, or from the period's end when that is later: a rolling
 	// period ends at the service's now, which a clock here may be behind.
-	from := t.d.now()
+	from := t.deps.now()
 	if t.scope.End.After(from) {
 		from = t.scope.End
 	}

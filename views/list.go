@@ -212,14 +212,14 @@ func (l *pagedList[T]) start(load Loader[T], belongs func(T) bool) tea.Cmd {
 	if l.narrow != nil && l.seeking {
 		if nl, key := l.narrow(l.query); key != "" {
 			l.narrowed = key
-			return l.load0(nl, belongs)
+			return l.loadFrom(nl, belongs)
 		}
 	}
-	return l.load0(load, belongs)
+	return l.loadFrom(load, belongs)
 }
 
-// load0 loads from load in a new generation, dropping the rows.
-func (l *pagedList[T]) load0(load Loader[T], belongs func(T) bool) tea.Cmd {
+// loadFrom loads from load in a new generation, dropping the rows.
+func (l *pagedList[T]) loadFrom(load Loader[T], belongs func(T) bool) tea.Cmd {
 	l.stop()
 	l.load, l.belongs = load, belongs
 	l.loads.next()
@@ -752,7 +752,7 @@ func (l *pagedList[T]) commitSearch() tea.Cmd {
 		case key != "" && key != l.narrowed:
 			l.narrowed = key
 			l.seeking = true
-			return l.load0(nl, l.baseIn)
+			return l.loadFrom(nl, l.baseIn)
 		case key == "":
 			if cmd := l.unnarrow(); cmd != nil {
 				l.seeking = true
@@ -771,7 +771,7 @@ func (l *pagedList[T]) unnarrow() tea.Cmd {
 		return nil
 	}
 	l.narrowed = ""
-	return l.load0(l.base, l.baseIn)
+	return l.loadFrom(l.base, l.baseIn)
 }
 
 // escape is esc in the list: it stops a search reading the list (the page

@@ -28,7 +28,7 @@ import (
 // (actions.go).
 type Payments struct {
 	src   paymentSource
-	d     Deps // the journal, the clock, the keys and the typed-check thresholds
+	deps  Deps // the journal, the clock, the keys and the typed-check thresholds
 	owner uint64
 	theme ui.Theme
 	prep  preparation // the read before an action's confirmation (actions.go)
@@ -99,7 +99,7 @@ type payRefundsMsg struct {
 func NewPayments(d Deps) ui.Tab {
 	t := &Payments{
 		src:    d.Backend,
-		d:      d,
+		deps:   d,
 		owner:  newOwner(),
 		theme:  d.Theme,
 		orders: map[string]string{},
@@ -136,7 +136,7 @@ func NewPayments(d Deps) ui.Tab {
 	t.list.dialogs = &t.dialogs
 	t.list.failText = "Could not load this period (the reason is below); press r to try again"
 	t.detail = newDetail(t.readPayment, t.detailLines, func(p backend.Payment) []string { return paymentRawLines(p, t.theme) })
-	t.route = keyRoute[backend.Payment]{km: t.d.Keys, list: t.list, pane: t.detail, context: t.Context, available: t.Available, open: t.openDetail, closePane: t.closeDetail}
+	t.route = keyRoute[backend.Payment]{km: t.deps.Keys, list: t.list, pane: t.detail, context: t.Context, available: t.Available, open: t.openDetail, closePane: t.closeDetail}
 	t.acts.adopt(d.Pending, backend.ActionCapture, backend.ActionCancelHold, backend.ActionRefund,
 		backend.ActionCreateInvoice)
 	return t
@@ -328,16 +328,16 @@ func (t *Payments) target() (backend.Payment, bool) {
 
 // Update implements ui.Tab: each message to the part it is for.
 func (t *Payments) Update(msg tea.Msg) (ui.Tab, tea.Cmd) {
-	if cmd, rows, ok := t.list.update(msg, t.d.now()); ok {
+	if cmd, rows, ok := t.list.update(msg, t.deps.now()); ok {
 		t.layout() // the bottom line comes or goes with the "↑ new" mark
 		// A jump's payment not loaded yet: the list reads on to it.
 		found := t.noteOrders(rows)
-		t.d.Facts.notePayments(rows) // the Refunds tab shows their order numbers and customers
+		t.deps.Facts.notePayments(rows) // the Refunds tab shows their order numbers and customers
 		return t, tea.Batch(cmd, found, t.memo.notePayments(t.scope.MerchantID, rows))
 	}
 	if loaded, ok := t.detail.update(msg); ok {
 		if loaded {
-			t.list.upsert(t.detail.obj, t.d.now())
+			t.list.upsert(t.detail.obj, t.deps.now())
 			t.layout()
 			var readToken tea.Cmd
 			if tk := t.detail.obj.Token; tk != nil && tk.ID != t.paneToken.id {

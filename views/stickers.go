@@ -25,7 +25,7 @@ import (
 // off (t) and making a new one (n), each behind a confirmation.
 type Stickers struct {
 	src   stickerSource
-	d     Deps
+	deps  Deps
 	keys  keys.Map
 	theme ui.Theme
 	now   func() time.Time
@@ -57,7 +57,7 @@ type stickerSource interface {
 
 // NewStickers makes the Stickers tab.
 func NewStickers(d Deps) ui.Tab {
-	t := &Stickers{src: d.Backend, d: d, keys: d.Keys, theme: d.Theme, now: d.now, owner: newOwner(),
+	t := &Stickers{src: d.Backend, deps: d, keys: d.Keys, theme: d.Theme, now: d.now, owner: newOwner(),
 		noV2: needsV2(d.Backend, "stickers")}
 	t.acts = newTracker(t.owner, d, func(ref objectRef) {
 		if ref.kind == "sticker" && t.list != nil {
@@ -202,7 +202,7 @@ func (t *Stickers) Available(action keys.Action) (bool, string) {
 		if t.noV2 != "" {
 			return false, t.noV2
 		}
-		return mayAct(t.src, t.d.Journal, backend.ActionCreateSticker)
+		return mayAct(t.src, t.deps.Journal, backend.ActionCreateSticker)
 	case keys.ActOpen, keys.ActRaw, keys.ActCopyID, keys.ActCopyMore:
 		if t.noV2 != "" {
 			return false, t.noV2
@@ -379,7 +379,7 @@ func qrLines(th ui.Theme, payload string, room, width int) []string {
 
 // mayToggle says whether s can be switched on or off now.
 func (t *Stickers) mayToggle(s backend.Sticker) (bool, string) {
-	if ok, why := mayAct(t.src, t.d.Journal, backend.ActionToggleSticker); !ok {
+	if ok, why := mayAct(t.src, t.deps.Journal, backend.ActionToggleSticker); !ok {
 		return false, why
 	}
 	if tr := t.acts.on(stickerRef(s.ID)); tr != nil {

@@ -29,7 +29,7 @@ import (
 // makes a card-saving link, each behind a confirmation.
 type Tokens struct {
 	src   tokenSource
-	d     Deps
+	deps  Deps
 	keys  keys.Map
 	theme ui.Theme
 	now   func() time.Time
@@ -88,7 +88,7 @@ type tokenLookupMsg struct {
 
 // NewTokens makes the Tokens tab.
 func NewTokens(d Deps) ui.Tab {
-	t := &Tokens{src: d.Backend, d: d, keys: d.Keys, theme: d.Theme, now: d.now, owner: newOwner(),
+	t := &Tokens{src: d.Backend, deps: d, keys: d.Keys, theme: d.Theme, now: d.now, owner: newOwner(),
 		memo: newTokenMemo(d), noV2: needsV2(d.Backend, "saved card tokens")}
 	t.acts = newTracker(t.owner, d, func(ref objectRef) {
 		if ref.kind == "token" && t.list != nil {
@@ -270,12 +270,12 @@ func (t *Tokens) Available(act keys.Action) (bool, string) {
 		if !ok {
 			return false, "no token is selected"
 		}
-		return mayRevoke(t.src, t.d, t.acts, v.ID, v.status())
+		return mayRevoke(t.src, t.deps, t.acts, v.ID, v.status())
 	case keys.ActNew:
 		if t.noV2 != "" {
 			return false, t.noV2
 		}
-		return mayAct(t.src, t.d.Journal, backend.ActionCreateTokenization)
+		return mayAct(t.src, t.deps.Journal, backend.ActionCreateTokenization)
 	case keys.ActOpen, keys.ActRaw, keys.ActCopyID, keys.ActCopyMore:
 		if t.noV2 != "" {
 			return false, t.noV2
@@ -519,7 +519,7 @@ func (t *Tokens) onReadAgain(msg readAgainMsg) tea.Cmd {
 	if t.detail.isOpen() && t.detail.obj.ID == tok.ID {
 		t.detail.set(v)
 	}
-	if ok, why := mayRevoke(t.src, t.d, t.acts, tok.ID, tok.Status); !ok {
+	if ok, why := mayRevoke(t.src, t.deps, t.acts, tok.ID, tok.Status); !ok {
 		return tea.Batch(save, refusedCmd(msg.ticket, ui.ToastWarning, why))
 	}
 	return tea.Batch(save, msgCmd(ui.OpenConfirmMsg{Ticket: msg.ticket, Spec: revokeSpec(tok, v.Payments, "", t.acts)}))
