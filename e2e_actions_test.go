@@ -252,7 +252,7 @@ func (v *vt) resize(w, h int) {
 // confirmed is what the user confirmed: the action, the payment and the
 // amount the dialog showed.
 type confirmed struct {
-	kind   backend.Action
+	kind   backend.ActionName
 	pay    v2.PaymentListItem
 	amount money.Amount
 }

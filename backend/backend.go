@@ -22,7 +22,7 @@ type Backend interface {
 	// Describe says what the UI is connected to, for the status bar.
 	Describe() Description
 	// Can reports whether an action may be tried, and if not, why.
-	Can(a Action) (ok bool, reason string)
+	Can(a ActionName) (ok bool, reason string)
 	// Probe checks that the credentials work and learns what they may do
 	// (the v1 role), and whether the service is a sandbox (Describe); the
 	// UI runs it once at start, in a command.

@@ -21,7 +21,7 @@ func (b *overBoth) Describe() Description {
 }
 
 // Can answers from the interface that would do the work.
-func (b *overBoth) Can(a Action) (bool, string) {
+func (b *overBoth) Can(a ActionName) (bool, string) {
 	if a == ReadRegisters {
 		return b.legacy.Can(a)
 	}

@@ -24,11 +24,11 @@ type overV1 struct {
 const needV2 = "the legacy interface cannot do this; set PAYDASH_V2_TOKEN to use the current one"
 
 // v2Only are the actions that exist only in v2.
-var v2Only = []Action{ActionRevokeToken, ActionToggleSticker, ActionCreateInvoice, ActionCreateSticker, ActionCreateTokenization}
+var v2Only = []ActionName{ActionRevokeToken, ActionToggleSticker, ActionCreateInvoice, ActionCreateSticker, ActionCreateTokenization}
 
 // accountantOnly are what a v1 Cashier may not do (docs/service.md, the
 // roles).
-var accountantOnly = []Action{ActionCapture, ActionCancelHold, ActionRefund, ReadRefunds, ReadRegisters}
+var accountantOnly = []ActionName{ActionCapture, ActionCancelHold, ActionRefund, ReadRefunds, ReadRegisters}
 
 func openV1(cfg Config, host string, ans *answers) (*overV1, error) {
 	// The client sends through our HTTP client (the CAs are in it), so
@@ -71,11 +71,11 @@ func openV1(cfg Config, host string, ans *answers) (*overV1, error) {
 	return b, nil
 }
 
-func (b *overV1) Describe() Description                 { return b.ans.describe(b.desc) }
-func (b *overV1) ServiceNow() time.Time                 { return b.ans.clock.Now() }
-func (b *overV1) Can(a Action) (ok bool, reason string) { return b.caps.Can(a) }
+func (b *overV1) Describe() Description                     { return b.ans.describe(b.desc) }
+func (b *overV1) ServiceNow() time.Time                     { return b.ans.clock.Now() }
+func (b *overV1) Can(a ActionName) (ok bool, reason string) { return b.caps.Can(a) }
 
-func (b *overV1) guard(a Action, op string) error {
+func (b *overV1) guard(a ActionName, op string) error {
 	if ok, reason := b.caps.Can(a); !ok {
 		kind := KindNotAuthorized
 		if reason == needV2 {

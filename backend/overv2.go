@@ -63,12 +63,12 @@ func openV2(cfg Config, host string, ans *answers) (*overV2, error) {
 	return b, nil
 }
 
-func (b *overV2) Describe() Description                 { return b.ans.describe(b.desc) }
-func (b *overV2) ServiceNow() time.Time                 { return b.ans.clock.Now() }
-func (b *overV2) Can(a Action) (ok bool, reason string) { return b.caps.Can(a) }
+func (b *overV2) Describe() Description                     { return b.ans.describe(b.desc) }
+func (b *overV2) ServiceNow() time.Time                     { return b.ans.clock.Now() }
+func (b *overV2) Can(a ActionName) (ok bool, reason string) { return b.caps.Can(a) }
 
 // guard refuses an action the capabilities rule out, before any request.
-func (b *overV2) guard(a Action, op string) error {
+func (b *overV2) guard(a ActionName, op string) error {
 	if ok, reason := b.caps.Can(a); !ok {
 		return &Error{Kind: KindNotAuthorized, Op: op, Message: reason}
 	}

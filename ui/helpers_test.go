@@ -37,10 +37,10 @@ type fakeBackend struct {
 	probeErr        error
 }
 
-func (f *fakeBackend) Describe() backend.Description     { return f.desc }
-func (f *fakeBackend) Can(backend.Action) (bool, string) { return true, "" }
-func (f *fakeBackend) Probe(ctx context.Context) error   { return f.probeErr }
-func sandboxBackend() *fakeBackend                       { return &fakeBackend{desc: sandboxDesc()} }
+func (f *fakeBackend) Describe() backend.Description         { return f.desc }
+func (f *fakeBackend) Can(backend.ActionName) (bool, string) { return true, "" }
+func (f *fakeBackend) Probe(ctx context.Context) error       { return f.probeErr }
+func sandboxBackend() *fakeBackend                           { return &fakeBackend{desc: sandboxDesc()} }
 func sandboxDesc() backend.Description {
 	return backend.Description{
 		Sandbox: true, BaseURL: "https://127.0.0.1:8443", Host: "127.0.0.1:8443",

@@ -27,7 +27,7 @@ import (
 
 // actionInfo describes one of the tab's actions.
 type actionInfo struct {
-	kind     backend.Action
+	kind     backend.ActionName
 	verb     string // the confirm button's verb ("Refund 500.00 RUB")
 	noun     string // "the release of the hold" in "Could not read payment … before …"
 	title    string // the dialog's title, %s = the payment id

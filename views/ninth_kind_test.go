@@ -31,7 +31,7 @@ import (
 // whose journal params are its own.
 type tipLink struct{ action.Base }
 
-const actionTip backend.Action = "test_tip_link"
+const actionTip backend.ActionName = "test_tip_link"
 
 // tipLose is how many answers of the tip's send are still to be lost
 // (the request reaches the service, its answer does not come back).
@@ -50,8 +50,8 @@ func newTip(merchant string, amount money.Amount) action.Request {
 		Invoice:        backend.InvoiceLinkRequest{MerchantID: merchant, Amount: amount}}
 }
 
-func (tipLink) Action() backend.Action { return actionTip }
-func (tipLink) V2Only() bool           { return true }
+func (tipLink) Action() backend.ActionName { return actionTip }
+func (tipLink) V2Only() bool               { return true }
 
 func (tipLink) Validate(req action.Request) error {
 	if req.Invoice.MerchantID == "" || req.IdempotencyKey == "" || req.Amount != req.Invoice.Amount {

@@ -71,7 +71,7 @@ type Payments struct {
 // paymentSource is what the Payments tab asks of the backend (the actions
 // go through action.Runner).
 type paymentSource interface {
-	Can(a backend.Action) (bool, string)
+	Can(a backend.ActionName) (bool, string)
 	GetToken(ctx context.Context, id string) (backend.Token, error)
 	ListPayments(q backend.PeriodQuery) backend.Pager[backend.Payment]
 	FilterPayments(q backend.PeriodQuery, f backend.PaymentFilter) (backend.Pager[backend.Payment], bool)

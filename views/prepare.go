@@ -68,13 +68,13 @@ func (p *preparation) answered(s stamp) bool {
 // capable is the part of the backend that says whether an action may be
 // sent with these credentials.
 type capable interface {
-	Can(a backend.Action) (bool, string)
+	Can(a backend.ActionName) (bool, string)
 }
 
 // mayAct says whether an action of kind can be sent at all: the
 // credentials allow it (a read-only token does not) and a journal is open
 // to record it.
-func mayAct(src capable, j *journal.Journal, kind backend.Action) (bool, string) {
+func mayAct(src capable, j *journal.Journal, kind backend.ActionName) (bool, string) {
 	if ok, why := src.Can(kind); !ok {
 		return false, why
 	}

@@ -58,7 +58,7 @@ type Registers struct {
 // registerSource is what the Registers tab asks of the backend.
 type registerSource interface {
 	Describe() backend.Description
-	Can(a backend.Action) (bool, string)
+	Can(a backend.ActionName) (bool, string)
 	ListTransfers(ctx context.Context, q backend.DayQuery) ([]backend.Transfer, error)
 	GetRegister(ctx context.Context, registerID string) (backend.Register, error)
 	ListDocuments(ctx context.Context, q backend.DayQuery) ([]backend.Document, error)

@@ -50,7 +50,7 @@ type Stickers struct {
 
 // stickerSource is what the Stickers tab asks of the backend.
 type stickerSource interface {
-	Can(a backend.Action) (bool, string)
+	Can(a backend.ActionName) (bool, string)
 	ListStickers(q backend.StickerQuery) backend.Pager[backend.Sticker]
 	GetSticker(ctx context.Context, id string) (backend.Sticker, error)
 }

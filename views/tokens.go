@@ -59,7 +59,7 @@ type Tokens struct {
 
 // tokenSource is what the Tokens tab asks of the backend.
 type tokenSource interface {
-	Can(a backend.Action) (bool, string)
+	Can(a backend.ActionName) (bool, string)
 	GetToken(ctx context.Context, id string) (backend.Token, error)
 }
 

@@ -401,7 +401,7 @@ func (k *tracker) noticeCmd(tr *tracked, level ui.ToastLevel, text string) tea.C
 // adopt takes the actions of the given kinds an earlier run left without
 // an outcome: each blocks its object from the start until it is found out
 // (resume).
-func (k *tracker) adopt(pending []action.Request, kinds ...backend.Action) {
+func (k *tracker) adopt(pending []action.Request, kinds ...backend.ActionName) {
 	for _, req := range pending {
 		if slices.Contains(kinds, req.Kind) {
 			k.track(&tracked{req: req, state: stateChecking, fromStart: true})

@@ -32,7 +32,7 @@ import (
 
 // v2Only reports whether a exists only in the current interface (v2):
 // tokens, stickers and links are not in the legacy one.
-func v2Only(a backend.Action) bool {
+func v2Only(a backend.ActionName) bool {
 	k, ok := Lookup(a)
 	return ok && k.V2Only()
 }
@@ -62,8 +62,8 @@ var ErrNotRecorded = errors.New("not sent: the journal could not record the acti
 // "sent" line holds. Make one with New (capture, cancel, refund), NewRevoke,
 // NewToggle, NewCreateInvoice, NewCreateSticker or NewCreateTokenization.
 type Request struct {
-	ID   string         // unique per action (backend.NewIdempotencyKey()); every journal line of the action carries it
-	Kind backend.Action // one of backend.Actions (Pending may return another kind as written)
+	ID   string             // unique per action (backend.NewIdempotencyKey()); every journal line of the action carries it
+	Kind backend.ActionName // one of backend.Actions (Pending may return another kind as written)
 	// ObjectID is what the action works on: the payment (capture, cancel,
 	// refund), the token (revoke), the sticker (toggle); "" for a create,
 	// whose object does not exist yet (the outcome names it).
@@ -116,7 +116,7 @@ func Carrier(b backend.Backend) backend.Interface {
 // New makes a Request with a fresh ID and, for a refund, a fresh
 // idempotency key. It is for the actions on a payment (capture, cancel,
 // refund); the others have their own constructors.
-func New(kind backend.Action, objectID string, amount money.Amount, via backend.Interface) Request {
+func New(kind backend.ActionName, objectID string, amount money.Amount, via backend.Interface) Request {
 	r := Request{ID: backend.NewIdempotencyKey(), Kind: kind, ObjectID: objectID, Amount: amount, Interface: via}
 	if k, ok := Lookup(kind); ok {
 		if keyed, ok := k.(interface{ keyed() bool }); ok && keyed.keyed() {
@@ -237,7 +237,7 @@ func (o Outcome) Text(r Request) string {
 
 // Where is what to check by hand when the outcome of an action of kind k
 // cannot be found out: "the payment", "the token", "the merchant's stickers"…
-func Where(k backend.Action) string { return KindOf(k).Where() }
+func Where(k backend.ActionName) string { return KindOf(k).Where() }
 
 // heldOf is what the service holds of a capture's or a release's payment,
 // known when the payment was read and holds an amount in the currency
@@ -672,7 +672,7 @@ func Pending(entries []journal.Entry) []Request {
 // requestOf rebuilds a request from one of its journal lines.
 func requestOf(e journal.Entry) Request {
 	r := Request{
-		ID: e.ActionID, Kind: backend.Action(e.Action), ObjectID: e.ObjectID, Interface: backend.Interface(e.Interface),
+		ID: e.ActionID, Kind: backend.ActionName(e.Action), ObjectID: e.ObjectID, Interface: backend.Interface(e.Interface),
 		IdempotencyKey: e.IdempotencyKey, Sent: e.Time,
 		Amount: money.Amount{Currency: e.Currency},
 	}

@@ -124,7 +124,7 @@ func TestPendingReportsWhatItCannotRead(t *testing.T) {
 	require.Len(t, got, 2, "reported, not dropped")
 	assert.True(t, got[0].Amount.Value.IsZero())
 	assert.Equal(t, "RUB", got[0].Amount.Currency)
-	assert.Equal(t, backend.Action("revoke"), got[1].Kind)
+	assert.Equal(t, backend.ActionName("revoke"), got[1].Kind)
 	assert.False(t, action.Known(got[1].Kind))
 
 	assert.Equal(t, "refund of an unknown amount for payment 1", action.Describe(got[0]))

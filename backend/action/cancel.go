@@ -13,7 +13,7 @@ type cancelHold struct{ Base }
 
 func init() { Register(cancelHold{}) }
 
-func (cancelHold) Action() backend.Action { return backend.ActionCancelHold }
+func (cancelHold) Action() backend.ActionName { return backend.ActionCancelHold }
 
 func (cancelHold) Validate(req Request) error { return validatePayment(req) }
 

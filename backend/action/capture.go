@@ -14,7 +14,7 @@ type capture struct{ Base }
 
 func init() { Register(capture{}) }
 
-func (capture) Action() backend.Action { return backend.ActionCapture }
+func (capture) Action() backend.ActionName { return backend.ActionCapture }
 
 func (capture) Validate(req Request) error { return validatePayment(req) }
 

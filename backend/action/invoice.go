@@ -40,8 +40,8 @@ func NewCreateInvoice(req backend.InvoiceLinkRequest) Request {
 		Interface: backend.V2, IdempotencyKey: req.IdempotencyKey, Invoice: req}
 }
 
-func (createInvoice) Action() backend.Action { return backend.ActionCreateInvoice }
-func (createInvoice) V2Only() bool           { return true }
+func (createInvoice) Action() backend.ActionName { return backend.ActionCreateInvoice }
+func (createInvoice) V2Only() bool               { return true }
 
 func (createInvoice) Validate(req Request) error {
 	return validateCreate(req, req.Invoice.MerchantID, req.Invoice.IdempotencyKey, &req.Invoice.Amount)

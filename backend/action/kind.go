@@ -20,7 +20,7 @@ import (
 type Kind interface {
 	// Action is the kind's name: the journal's "action", the capability
 	// asked of the backend (backend.Backend.Can).
-	Action() backend.Action
+	Action() backend.ActionName
 	// V2Only reports whether the kind exists only in the current interface
 	// (v2): a request through v1 is refused.
 	V2Only() bool
@@ -104,8 +104,8 @@ type Created struct {
 
 var registry = struct {
 	sync.RWMutex
-	kinds map[backend.Action]Kind
-}{kinds: map[backend.Action]Kind{}}
+	kinds map[backend.ActionName]Kind
+}{kinds: map[backend.ActionName]Kind{}}
 
 // Register adds k to the kinds paydash can send and find out, under
 // k.Action(); it panics when that name is taken. The kinds of this package
@@ -120,7 +120,7 @@ func Register(k Kind) {
 }
 
 // Lookup is the registered kind a, false when there is none.
-func Lookup(a backend.Action) (Kind, bool) {
+func Lookup(a backend.ActionName) (Kind, bool) {
 	registry.RLock()
 	defer registry.RUnlock()
 	k, ok := registry.kinds[a]
@@ -130,7 +130,7 @@ func Lookup(a backend.Action) (Kind, bool) {
 // KindOf is the kind a: the registered one, or, for a name no kind has (a
 // journal line of a newer paydash), one that describes it and can neither
 // be sent nor found out.
-func KindOf(a backend.Action) Kind {
+func KindOf(a backend.ActionName) Kind {
 	if k, ok := Lookup(a); ok {
 		return k
 	}
@@ -138,8 +138,8 @@ func KindOf(a backend.Action) Kind {
 }
 
 // Known reports whether a is one of the actions this package can send and
-// find out: a registered kind (every backend.Action).
-func Known(a backend.Action) bool {
+// find out: a registered kind (every backend.ActionName).
+func Known(a backend.ActionName) bool {
 	_, ok := Lookup(a)
 	return ok
 }
@@ -165,10 +165,10 @@ func (Base) Created(Request, Outcome) (Created, bool) { return Created{}, false 
 // or found out.
 type unknownKind struct {
 	Base
-	name backend.Action
+	name backend.ActionName
 }
 
-func (k unknownKind) Action() backend.Action { return k.name }
+func (k unknownKind) Action() backend.ActionName { return k.name }
 
 func (k unknownKind) Validate(Request) error {
 	return fmt.Errorf("paydash cannot send the action %q", k.name)

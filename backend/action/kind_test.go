@@ -20,7 +20,7 @@ func TestEveryActionIsOneRegisteredKind(t *testing.T) {
 		assert.Panics(t, func() { action.Register(k) }, "%s registered twice", a)
 	}
 	k := action.KindOf("refund_twice")
-	assert.Equal(t, backend.Action("refund_twice"), k.Action())
+	assert.Equal(t, backend.ActionName("refund_twice"), k.Action())
 	_, locks := k.Locks(action.Request{Kind: "refund_twice", ObjectID: "43149010"})
 	assert.False(t, locks)
 	assert.Equal(t, `action "refund_twice" of an unknown amount on 43149010`,

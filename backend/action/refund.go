@@ -15,7 +15,7 @@ type refund struct{ Base }
 
 func init() { Register(refund{}) }
 
-func (refund) Action() backend.Action { return backend.ActionRefund }
+func (refund) Action() backend.ActionName { return backend.ActionRefund }
 
 // keyed: New gives a refund a fresh idempotency key.
 func (refund) keyed() bool { return true }

@@ -20,8 +20,8 @@ func NewRevoke(tokenID string, via backend.Interface) Request {
 	return Request{ID: backend.NewIdempotencyKey(), Kind: backend.ActionRevokeToken, ObjectID: tokenID, Interface: via}
 }
 
-func (revokeToken) Action() backend.Action { return backend.ActionRevokeToken }
-func (revokeToken) V2Only() bool           { return true }
+func (revokeToken) Action() backend.ActionName { return backend.ActionRevokeToken }
+func (revokeToken) V2Only() bool               { return true }
 
 func (revokeToken) Validate(req Request) error {
 	if req.ObjectID == "" {

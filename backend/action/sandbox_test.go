@@ -302,7 +302,7 @@ func TestCheckCaptureAndCancelReadThePayment(t *testing.T) {
 		t.Run(s.name, func(t *testing.T) {
 			f := newFixture(t, srv, s)
 			ctx := context.Background()
-			sent := func(kind backend.Action, id, amount string) action.Request {
+			sent := func(kind backend.ActionName, id, amount string) action.Request {
 				r := action.New(kind, id, rub(amount), f.via)
 				r.Sent = time.Now()
 				return r
@@ -714,7 +714,7 @@ func TestADoneThatThePaymentDeniesIsFoundOut(t *testing.T) {
 	ctx := context.Background()
 	f := newFixture(t, srv, setups[0])
 	f.run.Backend = saysDone{f.b}
-	for _, kind := range []backend.Action{backend.ActionCapture, backend.ActionCancelHold} {
+	for _, kind := range []backend.ActionName{backend.ActionCapture, backend.ActionCancelHold} {
 		hold := f.pay("80", true)
 		req, o := f.run.Send(ctx, action.New(kind, hold, rub("80"), backend.V2))
 		require.Equal(t, action.Unknown, o.State, "%s: %s", kind, o.Text(req))

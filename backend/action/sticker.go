@@ -37,8 +37,8 @@ func NewCreateSticker(req backend.StickerRequest) Request {
 		Interface: backend.V2, IdempotencyKey: req.IdempotencyKey, Sticker: req}
 }
 
-func (createSticker) Action() backend.Action { return backend.ActionCreateSticker }
-func (createSticker) V2Only() bool           { return true }
+func (createSticker) Action() backend.ActionName { return backend.ActionCreateSticker }
+func (createSticker) V2Only() bool               { return true }
 
 // Validate: backend.CreateSticker always sends an amount.
 func (createSticker) Validate(req Request) error {

@@ -27,8 +27,8 @@ func NewToggle(stickerID string, active bool, via backend.Interface) Request {
 		Active: active, Interface: via}
 }
 
-func (toggleSticker) Action() backend.Action { return backend.ActionToggleSticker }
-func (toggleSticker) V2Only() bool           { return true }
+func (toggleSticker) Action() backend.ActionName { return backend.ActionToggleSticker }
+func (toggleSticker) V2Only() bool               { return true }
 
 func (toggleSticker) Validate(req Request) error {
 	if req.ObjectID == "" {

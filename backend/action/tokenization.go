@@ -36,8 +36,8 @@ func NewCreateTokenization(req backend.TokenizationLinkRequest) Request {
 		Interface: backend.V2, IdempotencyKey: req.IdempotencyKey, Tokenization: req}
 }
 
-func (createTokenization) Action() backend.Action { return backend.ActionCreateTokenization }
-func (createTokenization) V2Only() bool           { return true }
+func (createTokenization) Action() backend.ActionName { return backend.ActionCreateTokenization }
+func (createTokenization) V2Only() bool               { return true }
 
 func (createTokenization) Validate(req Request) error {
 	return validateCreate(req, req.Tokenization.MerchantID, req.Tokenization.IdempotencyKey, nil)
