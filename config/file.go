@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"paydash/backend/money"
+	"paydash/keys"
 
 	"github.com/BurntSushi/toml"
 )
@@ -120,7 +121,7 @@ func isBool(v any) string {
 	if _, ok := v.(bool); ok {
 		return ""
 	}
-	return "must be true or false (no quotes), not " + tomlKind(v)
+	return "must be true or false (no quotes), not " + keys.TOMLKind(v)
 }
 
 // idString is a merchant id as written in the file, a string or a whole
@@ -151,7 +152,7 @@ func isString(v any) string {
 	if _, ok := v.(string); ok {
 		return ""
 	}
-	return "must be a string in quotes, not " + tomlKind(v)
+	return "must be a string in quotes, not " + keys.TOMLKind(v)
 }
 
 func isID(v any) string {
@@ -159,23 +160,7 @@ func isID(v any) string {
 	case string, int64:
 		return ""
 	}
-	return "must be a merchant id (a string or a whole number), not " + tomlKind(v)
-}
-
-func tomlKind(v any) string {
-	switch v.(type) {
-	case string:
-		return "a string"
-	case int64, float64:
-		return "a number"
-	case bool:
-		return "true or false"
-	case []any, []map[string]any:
-		return "a list"
-	case map[string]any:
-		return "a table"
-	}
-	return "a date or time"
+	return "must be a merchant id (a string or a whole number), not " + keys.TOMLKind(v)
 }
 
 // permissionWarning warns, as ssh does, about a config file holding a

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"paydash/backend/textsafe"
+	"paydash/keys"
 )
 
 // The config file's merchants is one list; each item is a
@@ -56,7 +57,7 @@ func parseMerchants(v any, text []byte) (list []configMerchant, problems, warnin
 		}
 	default:
 		return nil, []string{at(keyLine, `merchants must be a list of merchant ids or tables of id and name, like ["1001", `+
-			merchantExample+`], not `+tomlKind(v))}, nil
+			merchantExample+`], not `+keys.TOMLKind(v))}, nil
 	}
 	first := map[string]int{} // id → its item number
 	for i, el := range items {
@@ -114,7 +115,7 @@ func readMerchant(el any) (m configMerchant, bad, notes []string) {
 		if hasName {
 			name, ok := rawName.(string)
 			if !ok {
-				return m, append(bad, "name must be a string in quotes, not "+tomlKind(rawName)), nil
+				return m, append(bad, "name must be a string in quotes, not "+keys.TOMLKind(rawName)), nil
 			}
 			m.Name = textsafe.Line(name, maxMerchantName)
 			switch {
@@ -125,7 +126,7 @@ func readMerchant(el any) (m configMerchant, bad, notes []string) {
 			}
 		}
 	default:
-		return m, []string{fmt.Sprintf("must be a merchant id (a string or a whole number) or a table %s, not %s", merchantExample, tomlKind(el))}, nil
+		return m, []string{fmt.Sprintf("must be a merchant id (a string or a whole number) or a table %s, not %s", merchantExample, keys.TOMLKind(el))}, nil
 	}
 	if m.ID == "" {
 		return m, append(bad, "has an empty id; give the merchant's id"), notes

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"paydash/backend/money"
+	"paydash/keys"
 )
 
 // defaultTypedOver are the amounts above which a confirmation asks for the
@@ -68,7 +69,7 @@ func typedAmount(v any) (money.Decimal, error) {
 	case string:
 		text = strings.ReplaceAll(strings.TrimSpace(x), "_", "")
 	default:
-		return 0, fmt.Errorf("must be an amount such as 50000 or \"1000.50\", not %s", tomlKind(v))
+		return 0, fmt.Errorf("must be an amount such as 50000 or \"1000.50\", not %s", keys.TOMLKind(v))
 	}
 	d, err := money.Parse(text)
 	if err != nil || d.IsNegative() {

@@ -38,7 +38,7 @@ func ParseConfig(tomlText []byte) (map[string][]string, error) {
 	table, ok := raw.(map[string]any)
 	if !ok {
 		return nil, &ConfigError{Problems: []string{
-			at(lineOfKeysTable(text), fmt.Sprintf("keys must be a table of action = [\"key\", ...], not %s", tomlKind(raw))),
+			at(lineOfKeysTable(text), fmt.Sprintf("keys must be a table of action = [\"key\", ...], not %s", TOMLKind(raw))),
 		}}
 	}
 
@@ -65,7 +65,7 @@ func ParseConfig(tomlText []byte) (map[string][]string, error) {
 				s, isString := el.(string)
 				if !isString {
 					found = append(found, problem{where, fmt.Sprintf("keys.%s: item %d is %s; write keys in quotes, like [\"ctrl+r\"]",
-						name, i+1, tomlKind(el))})
+						name, i+1, TOMLKind(el))})
 					continue
 				}
 				keys = append(keys, s)
@@ -73,7 +73,7 @@ func ParseConfig(tomlText []byte) (map[string][]string, error) {
 			out[name] = keys
 		default:
 			found = append(found, problem{where, fmt.Sprintf("keys.%s is %s; write a list of keys, like [\"ctrl+r\"]",
-				name, tomlKind(v))})
+				name, TOMLKind(v))})
 		}
 	}
 	if len(found) > 0 {
@@ -107,13 +107,14 @@ func at(line int, msg string) string {
 	return fmt.Sprintf("line %d: %s", line, msg)
 }
 
-func tomlKind(v any) string {
+// TOMLKind names the kind of a value the TOML decoder gave, for a message
+// that says what was found instead ("not a number"): the config file's
+// messages and the [keys] table's say it alike.
+func TOMLKind(v any) string {
 	switch v.(type) {
 	case string:
 		return "a string"
-	case int64:
-		return "a number"
-	case float64:
+	case int64, float64:
 		return "a number"
 	case bool:
 		return "true or false"
