@@ -182,7 +182,7 @@ func (t *Payments) onPrepared(msg prepareMsg) tea.Cmd {
 	if msg.err != nil {
 		return couldNotRead(msg.ticket, "payment "+id+" before "+info.noun, msg.err)
 	}
-	now := t.deps.now()
+	now := t.deps.timeNow()
 	t.list.upsert(msg.p, now)
 	if d := t.detail; d.isOpen() && d.obj.ID == msg.p.ID {
 		d.set(msg.p)
@@ -305,7 +305,7 @@ func (t *Payments) confirmFunc(act keys.Action, p backend.Payment) func(money.Am
 func (t *Payments) showPayment(msg outcomeMsg) tea.Cmd {
 	p := msg.out.Payment
 	if p.ID != "" {
-		t.list.upsert(p, t.deps.now())
+		t.list.upsert(p, t.deps.timeNow())
 	}
 	d := t.detail
 	if !d.isOpen() || d.obj.ID != msg.req.ObjectID {
@@ -324,7 +324,7 @@ func (t *Payments) startOther(act keys.Action, ticket int) tea.Cmd {
 		return refusedCmd(ticket, ui.ToastWarning, why)
 	}
 	if act == keys.ActNew {
-		return openCreate(ticket, createInvoice, formDefaults(t.scope, t.theme, t.deps.now), t.deps.Keys, t.acts)
+		return openCreate(ticket, createInvoice, formDefaults(t.scope, t.theme, t.deps.timeNow), t.deps.Keys, t.acts)
 	}
 	src, id := t.src, t.detail.obj.Token.ID
 	return readAgain(&t.prep, ticket, act, func(ctx context.Context) (backend.Token, error) {

@@ -33,7 +33,14 @@ func (e *env) heldOrPaid(dual bool, value string) sandbox.Payment {
 	p := e.newPayment(dual, value)
 	e.send(ui.RefreshMsg{})
 	e.press("g")
-	require.Equal(e.t, p.ID, e.payments().list.table.SelectedID(), "the new row is at the top")
+	w, h := e.w, e.h
+	if w == 0 {
+		w, h = 80, 24
+	}
+	lines := strings.Split(ansi.Strip(e.view(w, h)), "\n")
+	at := selectedLine(strings.Join(lines, "\n"))
+	require.GreaterOrEqual(e.t, at, 0, "a row is selected")
+	require.Contains(e.t, lines[at], p.ID, "the new row is at the top, selected")
 	return p
 }
 
@@ -43,7 +50,7 @@ func TestCaptureHappyPath(t *testing.T) {
 	e.size(80, 24)
 	e.init()
 	held := e.heldOrPaid(true, "1250.00")
-	p := e.payments()
+	p := e.tab.(*Payments)
 	assert.Equal(t, "Capture payment "+held.ID, p.ActionTarget(keys.ActCapture), "the preparing dialog's title")
 
 	e.act(keys.ActCapture)
@@ -137,7 +144,7 @@ func TestRefundPartialThenOverRefundRefused(t *testing.T) {
 	e.size(80, 24)
 	e.init()
 	paid := e.heldOrPaid(false, "400.00")
-	p := e.payments()
+	p := e.tab.(*Payments)
 	cur := paid.Amount.Currency
 
 	e.act(keys.ActRefund)
@@ -367,7 +374,7 @@ func TestALostRefundAnswerIsFoundOutNotFailed(t *testing.T) {
 			confirmCmd := spec.Confirm(spec.Amount.Value)
 			msg := confirmCmd()
 			due := e.sendHold(msg)
-			p := e.payments()
+			p := e.tab.(*Payments)
 			assert.Equal(t, 1, e.tab.Status().Checking)
 			assert.Contains(t, ansi.Strip(e.view(100, 24)), "? checking", "the row says so")
 			ok, why := e.tab.Available(keys.ActRefund)
@@ -491,9 +498,9 @@ func TestPendingActionsAreFoundOutAtStart(t *testing.T) {
 		if id == held.ID {
 			p.Status = backend.PaymentAuthorized
 		}
-		ok, why := e.payments().availableFor(keys.ActRefund, p)
+		ok, why := e.tab.(*Payments).availableFor(keys.ActRefund, p)
 		if id == held.ID {
-			ok, why = e.payments().availableFor(keys.ActCapture, p)
+			ok, why = e.tab.(*Payments).availableFor(keys.ActCapture, p)
 		}
 		assert.False(t, ok, "before it is found out, nothing is sent on %s", id)
 		assert.Contains(t, why, "is not known yet")

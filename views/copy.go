@@ -127,7 +127,7 @@ func tokenCopyFields(v tokenView) []ui.CopyField {
 		{Key: "c", Label: "card", Value: card},
 		{Key: "e", Label: "expiry", Value: fmtExpiry(expires)},
 		{Key: "p", Label: "latest payment", Value: latest},
-		{Key: "s", Label: "summary", Value: summary("Token "+v.ID, card, string(v.status()),
+		{Key: "s", Label: "summary", Value: summary("Token "+v.ID, card, string(v.newestStatus()),
 			ifSet("expires ", fmtExpiry(expires)), ifSet("latest payment ", latest))},
 	}
 }

@@ -104,7 +104,7 @@ func TestCopyMorePayments(t *testing.T) {
 	e := newEnv(t, envOpts{withV1: true})
 	e.size(120, 30)
 	e.init()
-	pt := e.payments()
+	pt := e.tab.(*Payments)
 
 	// From the pane: the payment read in full, with v1's view of the
 	// customer.
@@ -176,10 +176,10 @@ func TestCopyMorePayments(t *testing.T) {
 
 func TestCopyMoreRefunds(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, envOpts{refunds: true})
+	e := newEnv(t, envOpts{tab: NewRefunds})
 	e.size(120, 30)
 	e.init()
-	sel, ok := e.refundsTab().list.selected()
+	sel, ok := e.tab.(*Refunds).list.selected()
 	require.True(t, ok)
 	require.NotEmpty(t, sel.PaymentID)
 
@@ -214,7 +214,7 @@ func TestCopyMoreTokens(t *testing.T) {
 
 	tok := e.newToken()
 	e.send(ui.JumpMsg{Query: tok.ID})
-	require.True(t, e.tokens().detail.isOpen())
+	require.True(t, e.tab.(*Tokens).detail.isOpen())
 
 	c := e.copyChooser()
 	text := chooserText(c)
@@ -224,7 +224,7 @@ func TestCopyMoreTokens(t *testing.T) {
 	assert.Equal(t, tok.Title, clip)
 	assert.Equal(t, "Copied card: "+tok.Title, toast)
 
-	v := e.tokens().detail.obj
+	v := e.tab.(*Tokens).detail.obj
 	n := len(offered(tokenCopyFields(v)))
 	clip, _ = choose(t, e.copyChooser(), lastByArrows(n)...)
 	assert.True(t, strings.HasPrefix(clip, "Token "+tok.ID+" · "+tok.Title+" · Active"), clip)
@@ -263,7 +263,7 @@ func TestCopyMoreRegisters(t *testing.T) {
 	e := newRegistersEnv(t, envOpts{})
 	e.size(120, 30)
 	e.init()
-	r := e.registers()
+	r := e.tab.(*Registers)
 	tr, ok := r.transfers.selected()
 	require.True(t, ok, "the sandbox has transfers")
 
@@ -333,7 +333,7 @@ func TestStatusColours(t *testing.T) {
 	held := e.newPayment(true, "150.00") // the newest: the first row
 	e.init()
 	e.size(160, 48)
-	first, ok := e.payments().list.selected()
+	first, ok := e.tab.(*Payments).list.selected()
 	require.True(t, ok)
 	require.Equal(t, held.ID, first.ID)
 	require.Equal(t, backend.PaymentAuthorized, first.Status)
@@ -387,7 +387,7 @@ func TestCopyMorePaymentsOffersItsLongTexts(t *testing.T) {
 	e := newEnv(t, envOpts{fixed: goldenNow})
 	e.size(120, 30)
 	e.init()
-	pt := e.payments()
+	pt := e.tab.(*Payments)
 	var id string
 	for _, r := range pt.list.table.Rows() {
 		if r.Status == backend.PaymentConfirmation {

@@ -559,7 +559,7 @@ func TestCreatePaymentLinkFromPaymentsTab(t *testing.T) {
 
 	// The new payment is listed.
 	e.press("g")
-	assert.Equal(t, made.ID, e.payments().list.table.SelectedID(), "the list was refreshed: the new payment is at the top")
+	assert.Equal(t, made.ID, e.tab.(*Payments).list.table.SelectedID(), "the list was refreshed: the new payment is at the top")
 }
 
 // --- the sticker (Stickers tab) -----------------------------------------------
@@ -651,7 +651,7 @@ func TestCreateStickerFromStickersTab(t *testing.T) {
 	assert.Contains(t, strings.ReplaceAll(strings.Join(body(small), ""), " ", ""), made.Payload)
 
 	// The tab lists it.
-	s := e.stickers()
+	s := e.tab.(*Stickers)
 	require.True(t, s.list.table.SelectByID(made.ID), "the new sticker is in the list")
 	row, _ := s.list.selected()
 	assert.Equal(t, merchant, row.MerchantID)

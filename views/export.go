@@ -441,7 +441,7 @@ func tokenFields() []exportField[tokenView] {
 	}
 	return []exportField[V]{
 		{name: "id", value: func(v V) string { return v.ID }, text: true},
-		{name: "status", value: func(v V) string { return string(v.status()) }, text: true},
+		{name: "status", value: func(v V) string { return string(v.newestStatus()) }, text: true},
 		{name: "card", value: func(v V) string { return v.Title }, text: true},
 		{name: "expires_utc", value: func(v V) string { return utcTime(v.Expires) }},
 		{name: "result_code", value: func(v V) string {
@@ -526,7 +526,7 @@ func (t *Payments) export() tea.Cmd {
 		refunded[p.ID], _ = refundable(p, t.refunds.items)
 	}
 	spec := exportSpec[backend.Payment]{noun: "payments",
-		stem: exportStem("payments", t.scope.MerchantID), fields: paymentFields(refunded), now: t.deps.now()}
+		stem: exportStem("payments", t.scope.MerchantID), fields: paymentFields(refunded), now: t.deps.timeNow()}
 	toRead := 0
 	for _, p := range t.list.table.Shown() {
 		if !p.Detailed {

@@ -88,7 +88,7 @@ func TestPaymentsExportAfterFilterAndSort(t *testing.T) {
 	e.size(120, 40)
 	e.init()
 	e.loadPages(1)
-	p := e.payments()
+	p := e.tab.(*Payments)
 	dir := t.TempDir()
 
 	e.press("/")
@@ -349,10 +349,10 @@ func TestRefundsTokensStickersExport(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
 
-	e := newEnv(t, envOpts{fixed: goldenNow, refunds: true})
+	e := newEnv(t, envOpts{fixed: goldenNow, tab: NewRefunds})
 	e.size(120, 40)
 	e.init()
-	r := e.refundsTab()
+	r := e.tab.(*Refunds)
 	recs := e.exportTab(dir, "refunds.csv")
 	assert.Equal(t, []string{"id", "status", "amount", "currency", "payment_id", "merchant_id", "created_utc",
 		"updated_utc", "result_code", "external_id", "read_through"}, recs[0])
@@ -402,7 +402,7 @@ func TestLargePaymentExportsAreNotReadOneByOne(t *testing.T) {
 	e.size(100, 30)
 	e.init()
 	e.loadPages(2)
-	p := e.payments()
+	p := e.tab.(*Payments)
 	require.Greater(t, p.list.table.Filtered(), fullReadLimit)
 	e.send(ctrl('s'))
 	d := e.openModal()

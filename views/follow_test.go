@@ -21,7 +21,7 @@ import (
 // service selects them (the legacy interface's listPaymentsFilter).
 func searchHeld(t *testing.T, e *env) *Payments {
 	t.Helper()
-	p := e.payments()
+	p := e.tab.(*Payments)
 	e.press("/")
 	e.typeText("status:authorized")
 	e.press("enter")
@@ -139,7 +139,7 @@ func TestThePaymentPaneShowsItsTokensState(t *testing.T) {
 	tok := e.newToken()
 	paid := e.payWithToken(tok.ID, "321.00")
 	e.send(ui.RefreshMsg{})
-	p := e.payments()
+	p := e.tab.(*Payments)
 	require.True(t, p.list.table.SelectByID(paid.ID))
 	e.press("enter")
 	require.True(t, p.detail.isOpen())

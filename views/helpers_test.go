@@ -34,6 +34,7 @@ func TestMain(m *testing.M) {
 	// Times are shown in local time: pin it so the goldens do not depend
 	// on the machine.
 	time.Local = time.UTC
+	defaultTab = NewPayments
 	os.Exit(m.Run())
 }
 
@@ -70,7 +71,6 @@ type envOpts struct {
 	readOnly bool
 	withV1   bool // configure the accountant's v1 login beside the v2 token
 	v1Only   bool // configure only the accountant's v1 login
-	refunds  bool // make the Refunds tab instead of Payments
 	// tab, when set, makes the tab instead (Stickers, Tokens).
 	tab func(Deps) ui.Tab
 	// wrap, when set, puts a backend of the test's between the tab and the
@@ -142,16 +142,12 @@ func newEnv(t *testing.T, o envOpts) *env {
 	switch {
 	case o.tab != nil:
 		e.tab = o.tab(d)
-	case o.refunds:
-		e.tab = NewRefunds(d)
 	default:
-		e.tab = NewPayments(d)
+		e.tab = defaultTab(d)
 	}
 	return e
 }
 
-func (e *env) payments() *Payments  { return e.tab.(*Payments) }
-func (e *env) refundsTab() *Refunds { return e.tab.(*Refunds) }
 
 // size tells the tab its area, as the shell does.
 func (e *env) size(w, h int) {
@@ -442,3 +438,7 @@ func goldenCheck(t *testing.T, name, got string) {
 	t.Helper()
 	t.Run(name, func(t *testing.T) { golden.RequireEqual(t, got) })
 }
+
+// defaultTab makes the tab of a test that names none: each test package
+// sets it in its TestMain.
+var defaultTab func(Deps) ui.Tab

@@ -168,7 +168,7 @@ func (t *Payments) startJump(query string) tea.Cmd {
 		") or a period (" + pk + ") that holds it"
 	// From today, or from the period's end when that is later: a rolling
 	// period ends at the service's now, which a clock here may be behind.
-	from := t.deps.now()
+	from := t.deps.timeNow()
 	if t.scope.End.After(from) {
 		from = t.scope.End
 	}

@@ -37,7 +37,7 @@ func TestJumpLowerCaseOrderNumberFound(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			e := newEnv(t, tc.o)
 			s := newShell(e, 120, 30)
-			p := e.payments()
+			p := e.tab.(*Payments)
 			old := e.oldPayment(e.scope.MerchantID, 60)
 			require.NotEqual(t, strings.ToLower(old.Invoice.OrderNo), old.Invoice.OrderNo)
 
@@ -56,7 +56,7 @@ func TestJumpErrorClearedByNextJump(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t, envOpts{withV1: true})
 	s := newShell(e, 120, 30)
-	p := e.payments()
+	p := e.tab.(*Payments)
 	loaded := p.list.table.Rows()[3]
 	old := e.oldPayment(e.scope.MerchantID, 60)
 
@@ -94,7 +94,7 @@ func TestJumpKeysActOnTheMarkedRow(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t, envOpts{withV1: true})
 	s := newShell(e, 120, 30)
-	p := e.payments()
+	p := e.tab.(*Payments)
 	s.press("down", "down")
 	marked := markedRow(s.screen())
 	require.Equal(t, p.list.table.Rows()[2].ID, marked)

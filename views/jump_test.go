@@ -114,7 +114,7 @@ func TestJumpByIDAndOrderNumber(t *testing.T) {
 	e := newEnv(t, envOpts{})
 	e.size(80, 24)
 	e.init()
-	p := e.payments()
+	p := e.tab.(*Payments)
 
 	// A payment far down the period, not loaded yet.
 	all, _ := e.srv.Store().FilterPayments(sandbox.PaymentFilter{
@@ -181,7 +181,7 @@ func TestJumpByIDAndOrderNumber(t *testing.T) {
 func TestJumpByIDWidensThePeriod(t *testing.T) {
 	t.Parallel()
 	e, l := newLookupEnv(t, envOpts{})
-	p := e.payments()
+	p := e.tab.(*Payments)
 	merchants := e.srv.Info().MerchantIDs
 
 	// Of the merchant, 60 days old: the period starts on its UTC day.
@@ -228,7 +228,7 @@ func TestJumpByOrderNumberAsksV1(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			e, l := newLookupEnv(t, tc.o)
-			p := e.payments()
+			p := e.tab.(*Payments)
 			old := e.oldPayment(e.scope.MerchantID, 60)
 			e.send(ui.JumpMsg{Query: old.Invoice.OrderNo})
 			assert.Equal(t, int64(1), l.finds.Load(), "getPaymentByInvoiceID answered")
@@ -263,7 +263,7 @@ func TestJumpByOrderNumberAsksV1(t *testing.T) {
 func stepJump(e *env, query string) []string {
 	e.t.Helper()
 	cmd := e.sendHold(ui.JumpMsg{Query: query})
-	p := e.payments()
+	p := e.tab.(*Payments)
 	var progress []string
 	for steps := 0; cmd != nil; steps++ {
 		require.Less(e.t, steps, 1000)
@@ -283,7 +283,7 @@ func stepJump(e *env, query string) []string {
 func TestJumpByOrderNumberSearchesBackWithProgress(t *testing.T) {
 	t.Parallel()
 	e, l := newLookupEnv(t, envOpts{})
-	p := e.payments()
+	p := e.tab.(*Payments)
 	old := e.oldPayment(e.scope.MerchantID, 60)
 
 	progress := stepJump(e, old.Invoice.OrderNo)
@@ -327,7 +327,7 @@ func TestJumpByOrderNumberSearchesBackWithProgress(t *testing.T) {
 func TestJumpSearchStopsOnEsc(t *testing.T) {
 	t.Parallel()
 	e, _ := newLookupEnv(t, envOpts{})
-	p := e.payments()
+	p := e.tab.(*Payments)
 
 	cmd := e.sendHold(ui.JumpMsg{Query: "NO-SUCH-ORDER"})
 	cmd = e.update(cmd()) // the lookup: v2 cannot; the first window next
@@ -356,7 +356,7 @@ func TestJumpSearchStopsOnEsc(t *testing.T) {
 func TestJumpStaleResultAfterScopeChangeIsDropped(t *testing.T) {
 	t.Parallel()
 	e, _ := newLookupEnv(t, envOpts{})
-	p := e.payments()
+	p := e.tab.(*Payments)
 	old := e.oldPayment(e.scope.MerchantID, 60)
 	other := ui.Scope{MerchantID: e.srv.Info().MerchantIDs[1], Start: e.scope.Start, End: e.scope.End, Preset: e.scope.Preset}
 

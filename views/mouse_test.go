@@ -16,7 +16,7 @@ func TestNewAboveMarkAfterRefreshAndG(t *testing.T) {
 	e := newEnv(t, envOpts{})
 	e.size(80, 24)
 	e.init()
-	p := e.payments()
+	p := e.tab.(*Payments)
 	e.press("pgdown", "pgdown")
 	require.Positive(t, p.list.table.Offset())
 	selID := p.list.table.SelectedID()
@@ -54,7 +54,7 @@ func TestDoubleClickOpensDetail(t *testing.T) {
 	e := newEnv(t, envOpts{})
 	e.size(80, 24)
 	e.init()
-	p := e.payments()
+	p := e.tab.(*Payments)
 	rows := p.list.table.Rows()
 	// A click on the third row (line 3: the header is line 0) selects it.
 	e.send(ui.MouseMsg{Kind: ui.MouseClick, X: 10, Y: 3})

@@ -126,7 +126,7 @@ func TestANinthKindRunsTheWholePath(t *testing.T) {
 	e := newEnv(t, envOpts{})
 	e.size(100, 30)
 	e.init()
-	pay := e.payments()
+	pay := e.tab.(*Payments)
 	amount := money.Amount{Value: money.MustParse("50.00"), Currency: "RUB"}
 	req := newTip(e.scope.MerchantID, amount)
 

@@ -18,7 +18,7 @@ func TestTheSelectedRowIsThePanesPaymentAtEverySize(t *testing.T) {
 		t.Run(fmt.Sprintf("%dx%d", size[0], size[1]), func(t *testing.T) {
 			e := newEnv(t, envOpts{withV1: true})
 			s := newShell(e, size[0], size[1])
-			p := e.payments()
+			p := e.tab.(*Payments)
 			rows := p.list.table.Rows()
 			require.Greater(t, len(rows), size[1]+5)
 			offScreen := rows[size[1]+3]

@@ -328,7 +328,7 @@ func (t *Payments) target() (backend.Payment, bool) {
 
 // Update implements ui.Tab: each message to the part it is for.
 func (t *Payments) Update(msg tea.Msg) (ui.Tab, tea.Cmd) {
-	if cmd, rows, ok := t.list.update(msg, t.deps.now()); ok {
+	if cmd, rows, ok := t.list.update(msg, t.deps.timeNow()); ok {
 		t.layout() // the bottom line comes or goes with the "↑ new" mark
 		// A jump's payment not loaded yet: the list reads on to it.
 		found := t.noteOrders(rows)
@@ -337,7 +337,7 @@ func (t *Payments) Update(msg tea.Msg) (ui.Tab, tea.Cmd) {
 	}
 	if loaded, ok := t.detail.update(msg); ok {
 		if loaded {
-			t.list.upsert(t.detail.obj, t.deps.now())
+			t.list.upsert(t.detail.obj, t.deps.timeNow())
 			t.layout()
 			var readToken tea.Cmd
 			if tk := t.detail.obj.Token; tk != nil && tk.ID != t.paneToken.id {

@@ -23,7 +23,7 @@ func TestFirstPageLoads(t *testing.T) {
 	e := newEnv(t, envOpts{})
 	e.size(80, 24)
 	e.init()
-	p := e.payments()
+	p := e.tab.(*Payments)
 	st := p.Status()
 	assert.Equal(t, 100, st.Rows)
 	assert.Equal(t, 100, st.Shown)
@@ -50,7 +50,7 @@ func TestPagingAsksOnceNearTheEnd(t *testing.T) {
 	e.size(80, 24)
 	e.init()
 	require.EqualValues(t, 1, e.count.pages.Load())
-	p := e.payments()
+	p := e.tab.(*Payments)
 
 	// Far from the end: no request.
 	assert.Nil(t, e.sendHold(keyPress("j")))
@@ -93,7 +93,7 @@ func TestOldGenerationIsDropped(t *testing.T) {
 	other := e.scope
 	other.MerchantID = e.srv.Info().MerchantIDs[1]
 	e.send(ui.ScopeMsg{Scope: other})
-	p := e.payments()
+	p := e.tab.(*Payments)
 	require.Equal(t, 100, p.Status().Rows)
 	for _, r := range p.list.table.Rows() {
 		require.Equal(t, other.MerchantID, r.MerchantID)
@@ -110,7 +110,7 @@ func TestFilterNarrowsAndEscClears(t *testing.T) {
 	e := newEnv(t, envOpts{})
 	e.size(80, 24)
 	e.init()
-	p := e.payments()
+	p := e.tab.(*Payments)
 	e.press("/")
 	assert.Equal(t, keys.ContextFilter, e.tab.Context())
 	e.typeText("settled")
@@ -156,7 +156,7 @@ func TestPageErrorsLeaveTheListUsable(t *testing.T) {
 	e.size(80, 24)
 	e.count.fail.Store(1)
 	e.init()
-	p := e.payments()
+	p := e.tab.(*Payments)
 	errs := e.errors()
 	require.Len(t, errs, 1)
 	assert.Contains(t, errs[0].Err.Error(), "injected failure")
@@ -185,7 +185,7 @@ func TestRefreshReadsAsManyPagesAsLoaded(t *testing.T) {
 	e.size(80, 24)
 	e.init()
 	e.press("G")
-	p := e.payments()
+	p := e.tab.(*Payments)
 	require.Equal(t, 200, p.Status().Rows)
 	before := e.count.pages.Load()
 	e.send(ui.RefreshMsg{})
@@ -198,7 +198,7 @@ func TestRefreshBringsNewPaymentToTheTop(t *testing.T) {
 	e := newEnv(t, envOpts{})
 	e.size(80, 24)
 	e.init()
-	p := e.payments()
+	p := e.tab.(*Payments)
 	e.press("j", "j", "j")
 	selID := p.list.table.SelectedID()
 	line := selectedLine(e.view(80, 24))
@@ -254,7 +254,7 @@ func TestDetailShowsRefundsAndV1View(t *testing.T) {
 	require.NoError(t, err)
 
 	e.send(ui.JumpMsg{Query: sp.ID})
-	p := e.payments()
+	p := e.tab.(*Payments)
 	require.True(t, p.detail.isOpen())
 	assert.Equal(t, keys.ContextDetail, e.tab.Context())
 	v := ansi.Strip(e.view(160, 48))
@@ -299,7 +299,7 @@ func TestRawViewToggles(t *testing.T) {
 	e.size(120, 30)
 	e.init()
 	e.press("enter")
-	p := e.payments()
+	p := e.tab.(*Payments)
 	require.True(t, p.detail.isOpen())
 	id := p.detail.obj.ID
 	require.True(t, p.detail.obj.Detailed)
@@ -326,7 +326,7 @@ func TestAvailableReasons(t *testing.T) {
 	e := newEnv(t, envOpts{})
 	e.size(80, 24)
 	e.init()
-	p := e.payments()
+	p := e.tab.(*Payments)
 	pos := -1
 	for i, r := range p.list.table.Rows() {
 		if r.Status == backend.PaymentSettled {
@@ -424,7 +424,7 @@ func TestGoldenPayments200x50(t *testing.T) {
 	goldenCheck(t, "payments_200x50", v)
 	assert.NotContains(t, v, "…", "at 200 cells no cell is cut")
 	longest := 0
-	for _, r := range e.payments().list.table.Rows() {
+	for _, r := range e.tab.(*Payments).list.table.Rows() {
 		longest = max(longest, ansi.StringWidth(r.Description))
 	}
 	header := strings.Split(v, "\n")[0]
@@ -450,7 +450,7 @@ func TestPaymentsOverV1Only(t *testing.T) {
 	e.size(80, 24)
 	e.init()
 	require.Empty(t, e.errors())
-	p := e.payments()
+	p := e.tab.(*Payments)
 	require.Positive(t, p.Status().Rows)
 	sel, _ := p.list.table.Selected()
 	assert.True(t, sel.Created.IsZero(), "v1 gives no creation time")
@@ -498,7 +498,7 @@ func TestPaymentPaneWrapsLongValues(t *testing.T) {
 		e := newEnv(t, envOpts{fixed: goldenNow})
 		e.size(sz[0], sz[1])
 		e.init()
-		p := e.payments()
+		p := e.tab.(*Payments)
 		var id string
 		for _, r := range p.list.table.Rows() {
 			if r.Status == backend.PaymentConfirmation {

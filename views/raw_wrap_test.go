@@ -31,13 +31,13 @@ func TestTheRawViewWrapsLongLines(t *testing.T) {
 	for _, size := range [][2]int{{80, 24}, {200, 50}} {
 		e.size(size[0], size[1])
 		e.init()
-		p := e.payments()
+		p := e.tab.(*Payments)
 		e.send(ui.RefreshMsg{})
 		require.True(t, p.list.table.SelectByID(made.ID))
 		e.press("enter", "w")
 		require.True(t, p.detail.raw)
 		var text strings.Builder
-		for _, l := range p.detail.lines(e.payments().theme, "Payment") {
+		for _, l := range p.detail.lines(e.tab.(*Payments).theme, "Payment") {
 			l = ansi.Strip(l)
 			assert.LessOrEqual(t, ansi.StringWidth(l), size[0], "no line is wider than the screen")
 			text.WriteString(strings.TrimRight(strings.TrimLeft(l, "│ "), " "))

@@ -48,7 +48,7 @@ type refundSource interface {
 
 // NewRefunds makes the Refunds tab.
 func NewRefunds(d Deps) ui.Tab {
-	t := &Refunds{src: d.Backend, keys: d.Keys, theme: d.Theme, now: d.now, facts: d.Facts}
+	t := &Refunds{src: d.Backend, keys: d.Keys, theme: d.Theme, now: d.timeNow, facts: d.Facts}
 	if t.facts == nil {
 		t.facts = NewPaymentFacts()
 	}

@@ -59,7 +59,7 @@ func maps(m map[string]int) map[string]int {
 func newFactsEnv(t *testing.T, o envOpts) (*env, *paymentReads) {
 	t.Helper()
 	reads := &paymentReads{}
-	o.refunds = true
+	o.tab = NewRefunds
 	o.wrap = func(b backend.Backend) backend.Backend { reads.Backend = b; return reads }
 	e := newEnv(t, o)
 	if o.fixed.IsZero() {
@@ -104,7 +104,7 @@ func TestRefundsOrderColumnReadsOnlyTheRowsOnScreen(t *testing.T) {
 	// Six lines: more refunds are loaded than the screen shows.
 	e.size(200, 6)
 	e.init()
-	r := e.refundsTab()
+	r := e.tab.(*Refunds)
 	require.Empty(t, e.errors())
 	assert.Contains(t, r.list.table.ShownColumns(), "order")
 	assert.Contains(t, r.list.table.ShownColumns(), "customer")
@@ -163,7 +163,7 @@ func TestRefundsFailedPaymentReadIsNotRepeated(t *testing.T) {
 	reads.fail = true
 	e.size(200, 50)
 	e.init()
-	r := e.refundsTab()
+	r := e.tab.(*Refunds)
 	want := refundPaymentIDs(onScreenRefunds(r))
 	require.NotEmpty(t, want)
 	assert.ElementsMatch(t, want, keysOf(reads.counts()))
@@ -202,7 +202,7 @@ func TestRefundsAt80ColumnsKeepTheColumnsThatMatter(t *testing.T) {
 	e, _ := newFactsEnv(t, envOpts{})
 	e.size(80, 24)
 	e.init()
-	r := e.refundsTab()
+	r := e.tab.(*Refunds)
 	cols := r.list.table.ShownColumns()
 	for _, c := range []string{"id", "status", "amount"} {
 		assert.Contains(t, cols, c)
@@ -225,7 +225,7 @@ func TestRefundPaneShowsOrderAndCustomer(t *testing.T) {
 	e, _ := newFactsEnv(t, envOpts{withV1: true})
 	e.size(80, 24)
 	e.init()
-	r := e.refundsTab()
+	r := e.tab.(*Refunds)
 	sel, ok := r.list.table.Selected()
 	require.True(t, ok)
 	p, err := e.b.GetPayment(context.Background(), sel.PaymentID)
@@ -288,7 +288,7 @@ func TestRefundFactReadsOfAnOldScopeAreDropped(t *testing.T) {
 	e, _ := newFactsEnv(t, envOpts{})
 	e.size(200, 50)
 	e.init()
-	r := e.refundsTab()
+	r := e.tab.(*Refunds)
 	old := r.reads.scopes.stamp()
 	other := e.scope
 	other.MerchantID = e.srv.Info().MerchantIDs[1]

@@ -14,10 +14,10 @@ import (
 
 func TestRefundsListDetailAndPaymentLink(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, envOpts{refunds: true})
+	e := newEnv(t, envOpts{tab: NewRefunds})
 	e.size(80, 24)
 	e.init()
-	r := e.refundsTab()
+	r := e.tab.(*Refunds)
 	st := r.Status()
 	require.Positive(t, st.Rows)
 	assert.Empty(t, e.errors())
@@ -69,10 +69,10 @@ func TestRefundsListDetailAndPaymentLink(t *testing.T) {
 
 func TestRefundsOverV1Only(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, envOpts{refunds: true, v1Only: true})
+	e := newEnv(t, envOpts{tab: NewRefunds, v1Only: true})
 	e.size(100, 30)
 	e.init()
-	r := e.refundsTab()
+	r := e.tab.(*Refunds)
 	require.Empty(t, e.errors())
 	require.Positive(t, r.Status().Rows)
 	sel, _ := r.list.table.Selected()
@@ -97,10 +97,10 @@ func TestRefundsOverV1Only(t *testing.T) {
 
 func TestRefundsFilterAndScope(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, envOpts{refunds: true})
+	e := newEnv(t, envOpts{tab: NewRefunds})
 	e.size(80, 24)
 	e.init()
-	r := e.refundsTab()
+	r := e.tab.(*Refunds)
 	all := r.Status().Rows
 	e.press("/")
 	e.typeText("rejected")

@@ -68,7 +68,7 @@ type registerSource interface {
 
 // NewRegisters makes the Registers tab.
 func NewRegisters(d Deps) ui.Tab {
-	t := &Registers{src: d.Backend, keys: d.Keys, theme: d.Theme, now: d.now}
+	t := &Registers{src: d.Backend, keys: d.Keys, theme: d.Theme, now: d.timeNow}
 	t.transfers = newPagedList(datatable.Config[backend.Transfer]{
 		ID:          func(tr backend.Transfer) string { return tr.RegisterID },
 		Columns:     transferColumns(),

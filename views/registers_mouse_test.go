@@ -29,7 +29,7 @@ func TestRegistersMouseOnTheTransfers(t *testing.T) {
 	e := newRegistersEnv(t, envOpts{})
 	e.size(100, 14)
 	e.init()
-	r := e.registers()
+	r := e.tab.(*Registers)
 	tb := &r.transfers.table
 	rows := tb.Shown()
 	require.Greater(t, len(rows), 12, "more transfers than the screen shows")
@@ -63,7 +63,7 @@ func TestRegistersDoubleClickOpensNothingWhileTheFilterHasTheFocus(t *testing.T)
 	e := newRegistersEnv(t, envOpts{})
 	e.size(100, 14)
 	e.init()
-	r := e.registers()
+	r := e.tab.(*Registers)
 	e.press("/")
 	require.True(t, r.transfers.filtering)
 	e.send(doubleClick(10, regListTop+1))
@@ -81,7 +81,7 @@ func TestRegisterPaneMouse(t *testing.T) {
 	e := newRegistersEnv(t, envOpts{})
 	e.size(100, 20)
 	e.init()
-	r := e.registers()
+	r := e.tab.(*Registers)
 	// The first transfer on screen whose register has a few operations.
 	at := -1
 	for i, tr := range e.transfersShown()[:15] {
@@ -149,7 +149,7 @@ func TestRegistersDocumentsMouse(t *testing.T) {
 	e := newRegistersEnv(t, envOpts{})
 	e.size(200, 40)
 	e.init()
-	r := e.registers()
+	r := e.tab.(*Registers)
 	e.press("d")
 	require.True(t, r.docs)
 	docs := r.documents.table.Shown()
@@ -218,7 +218,7 @@ func TestRegistersMouseWithoutV1DoesNothing(t *testing.T) {
 	for _, m := range []ui.MouseMsg{click(10, 3), doubleClick(10, 3), wheel(true), wheel(false)} {
 		e.send(m)
 	}
-	r := e.registers()
+	r := e.tab.(*Registers)
 	assert.False(t, r.register.isOpen())
 	assert.False(t, r.document.isOpen())
 }

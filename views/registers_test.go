@@ -42,7 +42,6 @@ import (
 
 // --- helpers ------------------------------------------------------------------
 
-func (e *env) registers() *Registers { return e.tab.(*Registers) }
 
 // newRegistersEnv is the Registers tab on the sandbox with the
 // accountant's v1 login beside the v2 token, on the golden clock.
@@ -66,12 +65,12 @@ func ctrl(r rune) tea.KeyPressMsg { return tea.KeyPressMsg{Code: r, Mod: tea.Mod
 func flat(view string) string { return strings.Join(strings.Fields(ansi.Strip(view)), " ") }
 
 // transfersShown are the rows of the transfers list, in the order shown.
-func (e *env) transfersShown() []backend.Transfer { return e.registers().transfers.table.Rows() }
+func (e *env) transfersShown() []backend.Transfer { return e.tab.(*Registers).transfers.table.Rows() }
 
 // selectTransfer moves the list's selection to the transfer of register id.
 func (e *env) selectTransfer(id string) backend.Transfer {
 	e.t.Helper()
-	l := e.registers().transfers
+	l := e.tab.(*Registers).transfers
 	e.press("g")
 	for range l.table.Len() + 1 {
 		if tr, ok := l.selected(); ok && tr.RegisterID == id {
@@ -88,7 +87,7 @@ func (e *env) openRegister(id string) backend.Transfer {
 	e.t.Helper()
 	tr := e.selectTransfer(id)
 	e.press("enter")
-	p := e.registers().register
+	p := e.tab.(*Registers).register
 	require.True(e.t, p.isOpen(), "enter opens the register")
 	require.NotNil(e.t, p.data, "the register was read")
 	return tr
@@ -97,7 +96,7 @@ func (e *env) openRegister(id string) backend.Transfer {
 // selectOperation moves the operations table's selection to row i.
 func (e *env) selectOperation(i int) {
 	e.t.Helper()
-	p := e.registers().register
+	p := e.tab.(*Registers).register
 	for range i + 1 {
 		if k, ok := p.ops.Selected(); ok && int(k) == i {
 			return
@@ -110,7 +109,7 @@ func (e *env) selectOperation(i int) {
 
 // sandboxTransfers are the transfers the sandbox lists for the tab's days.
 func (e *env) sandboxTransfers() []sandbox.Transfer {
-	days := dayQuery(e.registers().OwnScope())
+	days := dayQuery(e.tab.(*Registers).OwnScope())
 	return e.srv.Store().Transfers(days.From, days.To.AddDate(0, 0, 1))
 }
 
@@ -266,7 +265,7 @@ func TestRegistersListsItsOwnPeriodAndOpensARegisterThatAddsUp(t *testing.T) {
 	e.size(120, 40)
 	e.init()
 	require.Empty(t, e.errors())
-	r := e.registers()
+	r := e.tab.(*Registers)
 
 	// Its own 30 days, whatever the scope of the others (7 days here).
 	own := r.OwnScope()
@@ -348,7 +347,7 @@ func TestRegisterXMLViewSearchesAndEscBacksOutStepByStep(t *testing.T) {
 	e.init()
 	first := e.transfersShown()[0]
 	e.openRegister(first.RegisterID)
-	p := e.registers().register
+	p := e.tab.(*Registers).register
 
 	e.press("w")
 	view := ansi.Strip(e.view(120, 40))
@@ -447,7 +446,7 @@ func TestRegisterSavesTheXMLAsReceivedAndTheOperationsAsCSV(t *testing.T) {
 	xmlPath := filepath.Join(dir, "register.xml")
 	d.saveTo(xmlPath)
 	require.True(t, d.closed, "saved: %s", d.screen())
-	assert.Equal(t, "Saved "+ui.HumanBytes(int64(len(e.registers().register.data.reg.Raw)))+" to "+xmlPath, e.saved())
+	assert.Equal(t, "Saved "+ui.HumanBytes(int64(len(e.tab.(*Registers).register.data.reg.Raw)))+" to "+xmlPath, e.saved())
 	got, err := os.ReadFile(xmlPath)
 	require.NoError(t, err)
 	served, err := e.b.GetRegister(context.Background(), first.RegisterID)
@@ -457,7 +456,7 @@ func TestRegisterSavesTheXMLAsReceivedAndTheOperationsAsCSV(t *testing.T) {
 
 	// The operations view saves the operations as CSV.
 	e.press("w")
-	require.False(t, e.registers().register.showXML)
+	require.False(t, e.tab.(*Registers).register.showXML)
 	e.send(ctrl('s'))
 	d = e.openModal()
 	screen = d.screen()
@@ -523,7 +522,7 @@ func TestRegistersListsExportTheRowsShown(t *testing.T) {
 	e := newRegistersEnv(t, envOpts{})
 	e.size(120, 40)
 	e.init()
-	r := e.registers()
+	r := e.tab.(*Registers)
 	dir := t.TempDir()
 
 	// The transfers, newest first as shown, to CSV.
@@ -768,10 +767,10 @@ func TestRegisterTotalsThatDoNotAddUpAreFlagged(t *testing.T) {
 	check := func(id string) string {
 		t.Helper()
 		e.openRegister(id)
-		require.NoError(t, e.registers().register.data.err)
+		require.NoError(t, e.tab.(*Registers).register.data.err)
 		v := e.view(100, 30)
 		e.press("esc")
-		require.False(t, e.registers().register.isOpen())
+		require.False(t, e.tab.(*Registers).register.isOpen())
 		return v
 	}
 
@@ -884,7 +883,7 @@ func TestRegisterHostileContentNeverReachesTheTerminal(t *testing.T) {
 	// The malformed one: the operations cannot be read, the pane opens on
 	// the XML, which says where it stops; the entity is never expanded.
 	e.openRegister("666")
-	p := e.registers().register
+	p := e.tab.(*Registers).register
 	require.Error(t, p.data.err, "encoding/xml refuses it")
 	require.True(t, p.showXML, "opened on the XML")
 	view := e.view(w, h)
@@ -957,7 +956,7 @@ func TestRegistersDocumentsShowsACSVAsATableAndSavesUnderItsName(t *testing.T) {
 	const w, h = 200, 40
 	e.size(w, h)
 	e.init()
-	r := e.registers()
+	r := e.tab.(*Registers)
 
 	e.press("d")
 	require.True(t, r.docs)
@@ -1068,7 +1067,7 @@ func TestRegistersWithoutV1SaysWhatIsNeeded(t *testing.T) {
 	e.send(ctrl('s'))
 	e.send(ui.RefreshMsg{Manual: true})
 	assert.Equal(t, view, flat(e.view(80, 24)), "nothing changes")
-	r := e.registers()
+	r := e.tab.(*Registers)
 	assert.False(t, r.register.isOpen())
 	assert.False(t, r.document.isOpen())
 	assert.False(t, r.docs)
@@ -1113,7 +1112,7 @@ func TestRegistersWithACashierLoginSaysWhy(t *testing.T) {
 	e.press("enter", "d")
 	e.send(ctrl('s'))
 	assert.Empty(t, take[ui.OpenModalMsg](e))
-	assert.False(t, e.registers().register.isOpen())
+	assert.False(t, e.tab.(*Registers).register.isOpen())
 	assert.Empty(t, e.errors())
 	assert.Zero(t, count.transfers.Load())
 }
@@ -1129,7 +1128,7 @@ func TestRegistersKeepsItsOwnPeriod(t *testing.T) {
 	}})
 	e.size(120, 30)
 	e.init()
-	r := e.registers()
+	r := e.tab.(*Registers)
 	var _ ui.PeriodKeeper = r
 	require.Equal(t, int64(1), count.transfers.Load())
 	before := e.transfersShown()
@@ -1175,7 +1174,7 @@ func TestRegistersKeysStayOnTheirScreen(t *testing.T) {
 	e := newRegistersEnv(t, envOpts{})
 	e.size(120, 40)
 	e.init()
-	r := e.registers()
+	r := e.tab.(*Registers)
 	first := e.transfersShown()[0]
 
 	// With the pane open, d does not switch the lists behind it.
@@ -1235,7 +1234,7 @@ func TestRegistersPastedTextGoesWhereTheFocusIs(t *testing.T) {
 	e := newRegistersEnv(t, envOpts{})
 	e.size(120, 40)
 	e.init()
-	r := e.registers()
+	r := e.tab.(*Registers)
 
 	t.Run("transfers filter", func(t *testing.T) {
 		e.t = t
@@ -1296,7 +1295,7 @@ func TestRegisterReadAgainKeepsThePlace(t *testing.T) {
 	e := newRegistersEnv(t, envOpts{})
 	e.size(120, 40)
 	e.init()
-	p := e.registers().register
+	p := e.tab.(*Registers).register
 	var tr backend.Transfer
 	for _, row := range e.transfersShown() { // one long enough to scroll
 		if tr = e.openRegister(row.RegisterID); len(p.data.reg.Operations) > 40 {

@@ -23,7 +23,7 @@ func TestARollingPeriodShowsPaymentsMadeAfterItWasChosen(t *testing.T) {
 	e.scope = ui.PresetScope(e.scope.MerchantID, ui.PresetToday, clock.Now())
 	e.size(120, 30)
 	e.init()
-	p := e.payments()
+	p := e.tab.(*Payments)
 	require.NotEmpty(t, loadedIDs(p))
 
 	_, err := clock.Advance(70 * time.Minute)
@@ -48,7 +48,7 @@ func TestRowsOlderThanARollingPeriodsNewStartLeave(t *testing.T) {
 	e.scope = ui.PresetScope(e.scope.MerchantID, ui.PresetToday, clock.Now())
 	e.size(120, 30)
 	e.init()
-	p := e.payments()
+	p := e.tab.(*Payments)
 	yesterday := loadedIDs(p)
 	require.NotEmpty(t, yesterday)
 
@@ -79,7 +79,7 @@ func TestAFixedPeriodDoesNotMoveAtARefresh(t *testing.T) {
 	e.scope = ui.CustomScope(e.scope.MerchantID, now.AddDate(0, 0, -2), now)
 	e.size(120, 30)
 	e.init()
-	p := e.payments()
+	p := e.tab.(*Payments)
 	before := slices.Clone(loadedIDs(p))
 	_, err := clock.Advance(70 * time.Minute)
 	require.NoError(t, err)

@@ -51,7 +51,7 @@ func TestSearchAmountWithoutColonGivesRows(t *testing.T) {
 			e.newPayment(false, "2500")
 			e.size(120, 30)
 			e.init()
-			p := e.payments()
+			p := e.tab.(*Payments)
 			want := e.heldOver("1000")
 			require.Positive(t, want)
 
@@ -95,7 +95,7 @@ func TestSearchNothingFoundSaysWhereElseToLook(t *testing.T) {
 			e := newEnv(t, tc.o)
 			e.size(80, 24)
 			e.init()
-			p := e.payments()
+			p := e.tab.(*Payments)
 			e.search("status:held amount>999999")
 			require.True(t, p.list.done, "the whole period was read")
 			require.Zero(t, p.list.table.Filtered())

@@ -62,7 +62,7 @@ func TestSearchErrorsAtThePrompt(t *testing.T) {
 	e := newEnv(t, envOpts{})
 	e.size(100, 24)
 	e.init()
-	p := e.payments()
+	p := e.tab.(*Payments)
 	e.press("/")
 	e.typeText("status:settled")
 	require.Equal(t, "status:settled", p.Status().Filter)
@@ -109,7 +109,7 @@ func TestSearchFieldsAgainstTheWholePeriod(t *testing.T) {
 	e := newEnv(t, envOpts{})
 	e.size(120, 30)
 	e.init()
-	p := e.payments()
+	p := e.tab.(*Payments)
 	require.False(t, p.list.done, "the period is longer than what is loaded at first")
 
 	e.press("/")
@@ -172,7 +172,7 @@ func TestSearchWhileLoadingAndEscStops(t *testing.T) {
 	e := newEnv(t, envOpts{})
 	e.size(120, 30)
 	e.init()
-	p := e.payments()
+	p := e.tab.(*Payments)
 	pagesAtStart := e.count.pages.Load()
 
 	e.press("/")
@@ -252,7 +252,7 @@ func TestSearchNarrowedByTheLegacyInterface(t *testing.T) {
 			}})
 			e.size(120, 30)
 			e.init()
-			p := e.payments()
+			p := e.tab.(*Payments)
 
 			e.press("/")
 			e.typeText("status:settled")

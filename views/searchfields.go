@@ -273,7 +273,7 @@ func tokenSearch() *searchSpec[tokenView] {
 			idField,
 		},
 		get: map[string]func(*tokenView) string{
-			"status": func(v *tokenView) string { return string(v.status()) },
+			"status": func(v *tokenView) string { return string(v.newestStatus()) },
 			"id":     func(v *tokenView) string { return v.ID },
 		},
 		card: func(v *tokenView) (string, string) {

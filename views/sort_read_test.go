@@ -86,7 +86,7 @@ func TestSortReverseReadsTheWholePeriod(t *testing.T) {
 	e.scope.Start = goldenNow.AddDate(0, 0, -30)
 	e.size(120, 40)
 	e.init()
-	p := e.payments()
+	p := e.tab.(*Payments)
 	require.False(t, p.list.done, "the period holds more than the first page")
 	period := e.periodPayments()
 	require.Greater(t, len(period), p.list.table.Len())
@@ -116,7 +116,7 @@ func TestSortByAmountReadsTheWholePeriod(t *testing.T) {
 	e.scope.Start = goldenNow.AddDate(0, 0, -30)
 	e.size(120, 40)
 	e.init()
-	p := e.payments()
+	p := e.tab.(*Payments)
 	require.False(t, p.list.done)
 	period := e.periodPayments()
 	for _, r := range period {
@@ -140,7 +140,7 @@ func TestSortAmountsWithinTheirCurrency(t *testing.T) {
 	e.scope.MerchantID = "1003"
 	e.size(120, 40)
 	e.init()
-	p := e.payments()
+	p := e.tab.(*Payments)
 	period := e.periodPayments()
 	currencies := map[string]bool{}
 	for _, r := range period {
@@ -167,7 +167,7 @@ func TestSortReadingSaysWhatIsSortedAndEscStops(t *testing.T) {
 	e.scope.Start = goldenNow.AddDate(0, 0, -30)
 	e.size(120, 40)
 	e.init()
-	p := e.payments()
+	p := e.tab.(*Payments)
 	require.False(t, p.list.done)
 	e.press("j", "j", "j", "j", "j")
 
@@ -221,7 +221,7 @@ func TestSortReadsANewPeriodWhole(t *testing.T) {
 	e := newEnv(t, envOpts{fixed: goldenNow})
 	e.size(120, 40)
 	e.init()
-	p := e.payments()
+	p := e.tab.(*Payments)
 	e.press("S")
 	require.True(t, p.list.done)
 

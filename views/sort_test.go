@@ -118,7 +118,7 @@ func TestSortByALetterOrdersEveryLoadedRow(t *testing.T) {
 	e.size(120, 40)
 	e.init()
 	e.loadPages(2)
-	p := e.payments()
+	p := e.tab.(*Payments)
 	own := p.list.table.Rows()
 	require.GreaterOrEqual(t, len(own), 300)
 	require.False(t, p.list.done, "the period has more pages")
@@ -179,7 +179,7 @@ func TestSortChooserKeysInTheList(t *testing.T) {
 	e := newEnv(t, envOpts{fixed: goldenNow})
 	e.size(120, 40)
 	e.init()
-	p := e.payments()
+	p := e.tab.(*Payments)
 	own := paymentIDs(p.list.table.Rows())
 
 	// Sorting from the first row shows the sorted list's top.
@@ -238,7 +238,7 @@ func TestSortReverseOfTheOwnOrder(t *testing.T) {
 	e := newEnv(t, envOpts{fixed: goldenNow})
 	e.size(100, 30)
 	e.init()
-	p := e.payments()
+	p := e.tab.(*Payments)
 	own := p.list.table.Rows()
 
 	// S on the own order (newest first): oldest first, and it says so.
@@ -267,7 +267,7 @@ func TestSortWithThePaneOpen(t *testing.T) {
 	e := newEnv(t, envOpts{fixed: goldenNow})
 	e.size(160, 40)
 	e.init()
-	p := e.payments()
+	p := e.tab.(*Payments)
 	e.press("j", "enter")
 	require.True(t, p.detail.isOpen())
 	e.sortBy("Amount")
@@ -283,10 +283,10 @@ func TestSortWithThePaneOpen(t *testing.T) {
 func TestSortOnTheOtherTabs(t *testing.T) {
 	t.Parallel()
 	// Refunds.
-	e := newEnv(t, envOpts{fixed: goldenNow, refunds: true})
+	e := newEnv(t, envOpts{fixed: goldenNow, tab: NewRefunds})
 	e.size(120, 40)
 	e.init()
-	r := e.refundsTab()
+	r := e.tab.(*Refunds)
 	require.Positive(t, r.list.table.Len())
 	e.sortBy("Amount")
 	assert.True(t, slices.IsSortedFunc(r.list.table.Rows(), func(a, b backend.Refund) int {
@@ -309,7 +309,7 @@ func TestSortOnTheOtherTabs(t *testing.T) {
 	e = newRegistersEnv(t, envOpts{})
 	e.size(120, 40)
 	e.init()
-	reg := e.registers()
+	reg := e.tab.(*Registers)
 	e.sortBy("Amount")
 	assert.True(t, slices.IsSortedFunc(e.transfersShown(), func(a, b backend.Transfer) int {
 		if c := cmp.Compare(a.Amount.Currency, b.Amount.Currency); c != 0 {
@@ -456,7 +456,7 @@ func TestGoldenSortedSearchedPayments(t *testing.T) {
 		e.press("/")
 		e.typeText("status:settled amount:200..700 latte")
 		e.press("enter")
-		require.True(t, e.payments().list.done)
+		require.True(t, e.tab.(*Payments).list.done)
 		e.press("j")
 		goldenCheck(t, "sorted_searched_"+strconv.Itoa(sz[0])+"x"+strconv.Itoa(sz[1]), ansi.Strip(e.view(sz[0], sz[1])))
 	}

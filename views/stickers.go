@@ -57,7 +57,7 @@ type stickerSource interface {
 
 // NewStickers makes the Stickers tab.
 func NewStickers(d Deps) ui.Tab {
-	t := &Stickers{src: d.Backend, deps: d, keys: d.Keys, theme: d.Theme, now: d.now, owner: newOwner(),
+	t := &Stickers{src: d.Backend, deps: d, keys: d.Keys, theme: d.Theme, now: d.timeNow, owner: newOwner(),
 		noV2: needsV2(d.Backend, "stickers")}
 	t.acts = newTracker(t.owner, d, func(ref objectRef) {
 		if ref.kind == "sticker" && t.list != nil {

@@ -24,7 +24,6 @@ import (
 // confirmation names the sticker as the service has it now, y sends the
 // switch once, and the list, the pane and the service agree afterwards.
 
-func (e *env) stickers() *Stickers { return e.tab.(*Stickers) }
 
 // yes shows spec in the shell's confirmation dialog and presses y once
 // its guard is over, as the shell does; it returns the command y gave.
@@ -52,7 +51,7 @@ func TestStickerToggleOffThenOnAgain(t *testing.T) {
 	e := newEnv(t, envOpts{tab: NewStickers})
 	e.size(120, 40)
 	e.init()
-	s := e.stickers()
+	s := e.tab.(*Stickers)
 	st, ok := s.list.selected()
 	require.True(t, ok)
 	require.True(t, st.Active(), "the newest sticker of the seed is Active")
@@ -159,7 +158,7 @@ func TestStickerToggleReadsTheStickerAgain(t *testing.T) {
 	e := newEnv(t, envOpts{tab: NewStickers})
 	e.size(120, 40)
 	e.init()
-	s := e.stickers()
+	s := e.tab.(*Stickers)
 	st, _ := s.list.selected()
 	require.True(t, st.Active())
 	_, err := e.srv.Store().SetStickerActive(st.ID, false) // a colleague switched it off
@@ -181,7 +180,7 @@ func TestStickerToggleReadOnlyIsRefused(t *testing.T) {
 	e := newEnv(t, envOpts{tab: NewStickers, readOnly: true})
 	e.size(120, 40)
 	e.init()
-	s := e.stickers()
+	s := e.tab.(*Stickers)
 	st, ok := s.list.selected()
 	require.True(t, ok)
 	const readOnly = "paydash was started read-only (--read-only)"
@@ -260,7 +259,7 @@ func TestStickerSecondToggleWhileSentIsRefused(t *testing.T) {
 	}})
 	e.size(120, 40)
 	e.init()
-	s := e.stickers()
+	s := e.tab.(*Stickers)
 	st, _ := s.list.selected()
 	require.True(t, st.Active())
 
@@ -326,7 +325,7 @@ func TestStickerToggleDoubleYSendsOnce(t *testing.T) {
 	e := newEnv(t, envOpts{tab: NewStickers})
 	e.size(120, 40)
 	e.init()
-	st, _ := e.stickers().list.selected()
+	st, _ := e.tab.(*Stickers).list.selected()
 	e.act(keys.ActToggleSticker)
 	spec, found := e.confirmSpec()
 	require.True(t, found)
@@ -357,7 +356,7 @@ func TestStickerToggleAnsweredAfterTheMerchantChanged(t *testing.T) {
 	}})
 	e.size(120, 40)
 	e.init()
-	s := e.stickers()
+	s := e.tab.(*Stickers)
 	st, _ := s.list.selected()
 	require.True(t, st.Active())
 	e.act(keys.ActToggleSticker)
@@ -394,7 +393,7 @@ func TestGoldenStickersPane120x40(t *testing.T) {
 	e.size(120, 40)
 	e.init()
 	e.press("j", "enter")
-	s := e.stickers()
+	s := e.tab.(*Stickers)
 	require.True(t, s.detail.isOpen())
 	require.NotEmpty(t, s.detail.obj.Raw, "the sticker was read in full")
 	v := ansi.Strip(e.view(120, 40))

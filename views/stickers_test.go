@@ -64,7 +64,7 @@ func TestGoldenStickerPaneShowsThePayloadWhole(t *testing.T) {
 		e.size(sz[0], sz[1])
 		e.init()
 		e.press("enter")
-		s := e.stickers()
+		s := e.tab.(*Stickers)
 		require.True(t, s.detail.isOpen())
 		payload := s.detail.obj.Payload
 		require.Greater(t, len(payload), 80, "a payload longer than the pane is wide")

@@ -70,8 +70,8 @@ type tokenView struct {
 	read *backend.Token
 }
 
-// status is the newest status known: the service's when read.
-func (v tokenView) status() backend.TokenStatus {
+// newestStatus is the newest status known: the service's when read.
+func (v tokenView) newestStatus() backend.TokenStatus {
 	if v.read != nil && v.read.Status != "" {
 		return v.read.Status
 	}
@@ -88,7 +88,7 @@ type tokenLookupMsg struct {
 
 // NewTokens makes the Tokens tab.
 func NewTokens(d Deps) ui.Tab {
-	t := &Tokens{src: d.Backend, deps: d, keys: d.Keys, theme: d.Theme, now: d.now, owner: newOwner(),
+	t := &Tokens{src: d.Backend, deps: d, keys: d.Keys, theme: d.Theme, now: d.timeNow, owner: newOwner(),
 		memo: newTokenMemo(d), noV2: needsV2(d.Backend, "saved card tokens")}
 	t.acts = newTracker(t.owner, d, func(ref objectRef) {
 		if ref.kind == "token" && t.list != nil {
@@ -123,7 +123,7 @@ func tokenColumns(rowMark func(tokenView) string) []datatable.Column[tokenView] 
 		if m := rowMark(v); m != "" {
 			return m
 		}
-		return tokenStatusText(v.status())
+		return tokenStatusText(v.newestStatus())
 	}
 	return []datatable.Column[tokenView]{
 		{Key: "id", Title: "ID", Width: 10, MaxWidth: 40, Priority: 100,
@@ -131,8 +131,8 @@ func tokenColumns(rowMark func(tokenView) string) []datatable.Column[tokenView] 
 			Less: func(a, b tokenView) int { return cmpIDs(a.ID, b.ID) }},
 		{Key: "status", Title: "Status", Width: 12, Priority: 90,
 			Text: status,
-			Tone: func(v tokenView) datatable.Tone { return markedTone(rowMark(v), tokenTone(v.status())) },
-			Less: func(a, b tokenView) int { return cmp.Compare(a.status(), b.status()) }},
+			Tone: func(v tokenView) datatable.Tone { return markedTone(rowMark(v), tokenTone(v.newestStatus())) },
+			Less: func(a, b tokenView) int { return cmp.Compare(a.newestStatus(), b.newestStatus()) }},
 		{Key: "title", Title: "Card", Width: 20, Flex: 1, Priority: 80,
 			Text: func(v tokenView) string { return v.Title },
 			Less: func(a, b tokenView) int { return cmp.Compare(a.Title, b.Title) }},
@@ -270,7 +270,7 @@ func (t *Tokens) Available(act keys.Action) (bool, string) {
 		if !ok {
 			return false, "no token is selected"
 		}
-		return mayRevoke(t.src, t.deps, t.acts, v.ID, v.status())
+		return mayRevoke(t.src, t.deps, t.acts, v.ID, v.newestStatus())
 	case keys.ActNew:
 		if t.noV2 != "" {
 			return false, t.noV2
@@ -593,7 +593,7 @@ func (t *Tokens) detailLines() []string {
 	for _, l := range t.acts.paneLines(th, tokenRef(v.ID)) {
 		f.line(l)
 	}
-	st := v.status()
+	st := v.newestStatus()
 	f.addAlways("Status", tokenStatusStyle(th, st)(tokenStatusText(st)))
 	if st == backend.TokenRevoked {
 		f.line(th.Danger.Render("Revoked: the saved card can no longer be charged."))

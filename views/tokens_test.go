@@ -71,14 +71,13 @@ func (e *env) serviceToken(id string) backend.Token {
 	return tok
 }
 
-func (e *env) tokens() *Tokens { return e.tab.(*Tokens) }
 
 // host is the service key under which the tabs remember tokens.
 func (e *env) host() string { return e.b.Describe().Host }
 
 // tokenRow is the Tokens tab's row of token id.
 func (e *env) tokenRow(id string) (tokenView, bool) {
-	for _, r := range e.tokens().list.table.Rows() {
+	for _, r := range e.tab.(*Tokens).list.table.Rows() {
 		if r.ID == id {
 			return r, true
 		}
@@ -213,7 +212,7 @@ func TestTokenLookupOpensItAndRemembersIt(t *testing.T) {
 	e := newEnv(t, envOpts{tab: withKnown(store)})
 	e.size(140, 30)
 	e.init()
-	tt := e.tokens()
+	tt := e.tab.(*Tokens)
 	assert.Zero(t, tt.list.table.Len(), "nothing is known yet")
 	assert.Contains(t, strings.Join(strings.Fields(ansi.Strip(e.view(140, 30))), " "), "No tokens known yet")
 
@@ -264,7 +263,7 @@ func TestTokenLookupOpensItAndRemembersIt(t *testing.T) {
 	e2.init()
 	row, ok = e2.tokenRow(tok.ID)
 	require.True(t, ok, "listed by a new tab on the same store")
-	assert.Equal(t, "✓ Active", tokenStatusText(row.status()))
+	assert.Equal(t, "✓ Active", tokenStatusText(row.newestStatus()))
 	assert.Contains(t, lineWith(ansi.Strip(e2.view(140, 30)), tok.ID), "looked up")
 }
 
@@ -274,7 +273,7 @@ func TestTokenLookupOfAnUnknownIDSaysSo(t *testing.T) {
 	e := newEnv(t, envOpts{tab: withKnown(store)})
 	e.size(120, 30)
 	e.init()
-	tt := e.tokens()
+	tt := e.tab.(*Tokens)
 
 	e.send(ui.JumpMsg{Query: "5199999"})
 	errs := e.errors()
@@ -305,7 +304,7 @@ func TestRevokeTokenHappyPath(t *testing.T) {
 	e := newEnv(t, envOpts{tab: withKnown(store)})
 	e.size(140, 30)
 	e.init()
-	tt := e.tokens()
+	tt := e.tab.(*Tokens)
 	tok := e.newToken()
 	e.send(ui.JumpMsg{Query: tok.ID})
 	require.True(t, tt.detail.isOpen())
@@ -360,7 +359,7 @@ func TestRevokeTokenHappyPath(t *testing.T) {
 	// The row, the pane, the service and the store say Revoked.
 	row, found := e.tokenRow(tok.ID)
 	require.True(t, found)
-	assert.Equal(t, "✗ Revoked", tokenStatusText(row.status()))
+	assert.Equal(t, "✗ Revoked", tokenStatusText(row.newestStatus()))
 	list, pane := halves(e.view(140, 30), 140)
 	assert.Contains(t, lineWith(list, tok.ID), "✗ Revoked", "the row")
 	assert.NotContains(t, list, "→ revoking")
@@ -382,7 +381,7 @@ func TestRevokeRefusedForARevokedToken(t *testing.T) {
 	e := newEnv(t, envOpts{tab: NewTokens})
 	e.size(140, 30)
 	e.init()
-	tt := e.tokens()
+	tt := e.tab.(*Tokens)
 	tok := e.newToken()
 	_, err := e.srv.Store().RevokePaymentToken(tok.ID)
 	require.NoError(t, err)
@@ -414,7 +413,7 @@ func TestRevokeRefusedWhenRevokedMeanwhile(t *testing.T) {
 	e := newEnv(t, envOpts{tab: withKnown(store)})
 	e.size(140, 30)
 	e.init()
-	tt := e.tokens()
+	tt := e.tab.(*Tokens)
 	tok := e.newToken()
 	e.send(ui.JumpMsg{Query: tok.ID})
 	e.press("esc") // back to the list: the row is the target
@@ -435,7 +434,7 @@ func TestRevokeRefusedWhenRevokedMeanwhile(t *testing.T) {
 	assert.Equal(t, "token "+tok.ID+" is already revoked", r[0].Text)
 	assert.Empty(t, e.journal(), "nothing sent")
 	row, _ := e.tokenRow(tok.ID)
-	assert.Equal(t, "✗ Revoked", tokenStatusText(row.status()), "the row shows what the read found")
+	assert.Equal(t, "✗ Revoked", tokenStatusText(row.newestStatus()), "the row shows what the read found")
 	got, _ := store.Get(e.host(), e.scope.MerchantID, tok.ID)
 	assert.Equal(t, backend.TokenRevoked, got.Status, "and the store remembers it")
 }
@@ -445,7 +444,7 @@ func TestRevokeRefusedWithAReadOnlyToken(t *testing.T) {
 	e := newEnv(t, envOpts{tab: NewTokens, readOnly: true})
 	e.size(140, 30)
 	e.init()
-	tt := e.tokens()
+	tt := e.tab.(*Tokens)
 	tok := e.newToken()
 	e.send(ui.JumpMsg{Query: tok.ID})
 	require.True(t, tt.detail.isOpen(), "reading is allowed")
@@ -482,7 +481,7 @@ func TestRevokeRefusedWithoutASelection(t *testing.T) {
 	ok, why := e.tab.Available(keys.ActRevoke)
 	assert.False(t, ok)
 	assert.Equal(t, "no token is selected", why)
-	assert.Empty(t, e.tokens().ActionTarget(keys.ActRevoke))
+	assert.Empty(t, e.tab.(*Tokens).ActionTarget(keys.ActRevoke))
 	ticket := e.act(keys.ActRevoke)
 	r := e.refused()
 	require.Len(t, r, 1)
@@ -517,7 +516,7 @@ func TestTokensWithoutV2SaysWhy(t *testing.T) {
 	ts := e.toasts()
 	require.Len(t, ts, 1)
 	assert.Contains(t, ts[0].Text, "(v2) interface")
-	assert.False(t, e.tokens().detail.isOpen())
+	assert.False(t, e.tab.(*Tokens).detail.isOpen())
 	assert.Empty(t, e.journal())
 }
 
@@ -537,7 +536,7 @@ func TestRevokeFromAPaymentsPaneIsSeenByTheTokensTab(t *testing.T) {
 	paid := pay.payWithToken(token.ID, "321.00")
 	pay.send(ui.RefreshMsg{})
 	pay.press("g")
-	require.Equal(t, paid.ID, pay.payments().list.table.SelectedID(), "the new payment is at the top")
+	require.Equal(t, paid.ID, pay.tab.(*Payments).list.table.SelectedID(), "the new payment is at the top")
 
 	// Before the pane is open, v says what to do.
 	ok, why := pay.tab.Available(keys.ActRevoke)
@@ -545,7 +544,7 @@ func TestRevokeFromAPaymentsPaneIsSeenByTheTokensTab(t *testing.T) {
 	assert.Equal(t, "open a payment (enter) to revoke the saved card it used", why)
 
 	pay.press("enter")
-	p := pay.payments()
+	p := pay.tab.(*Payments)
 	require.True(t, p.detail.isOpen())
 	require.NotNil(t, p.detail.obj.Token, "the payment read in full names its token")
 	require.Equal(t, token.ID, p.detail.obj.Token.ID)
@@ -592,7 +591,7 @@ func TestRevokeFromAPaymentsPaneIsSeenByTheTokensTab(t *testing.T) {
 
 	// Meanwhile the Tokens tab sends nothing on that token.
 	tok.press("g")
-	require.Equal(t, token.ID, tok.tokens().list.table.SelectedID())
+	require.Equal(t, token.ID, tok.tab.(*Tokens).list.table.SelectedID())
 	busy := "the revoke of token " + token.ID + " is being sent; wait for its answer"
 	ok, why = tok.tab.Available(keys.ActRevoke)
 	assert.False(t, ok)
@@ -638,7 +637,7 @@ func TestRevokeFromAPaymentsPaneIsSeenByTheTokensTab(t *testing.T) {
 	assert.Equal(t, backend.TokenRevoked, got.Status)
 	tok.deliver(knownSavedMsg{})
 	row, _ := tok.tokenRow(token.ID)
-	assert.Equal(t, "✗ Revoked", tokenStatusText(row.status()))
+	assert.Equal(t, "✗ Revoked", tokenStatusText(row.newestStatus()))
 	assert.Contains(t, lineWith(tok.listSide(140, 40), token.ID), "✗ Revoked")
 	ok, why = tok.tab.Available(keys.ActRevoke)
 	assert.False(t, ok)
@@ -660,7 +659,7 @@ func TestRevokeFromAPaymentsPaneShowsInTheTokensRow(t *testing.T) {
 	paid := pay.payWithToken(token.ID, "77.00")
 	pay.send(ui.RefreshMsg{})
 	pay.press("g", "enter")
-	require.Equal(t, paid.ID, pay.payments().detail.obj.ID)
+	require.Equal(t, paid.ID, pay.tab.(*Payments).detail.obj.ID)
 	tok.deliver(knownSavedMsg{})
 	require.Contains(t, lineWith(tok.listSide(140, 40), token.ID), "✓ Active", "seen in a payment: its state was read with the pane")
 
@@ -688,7 +687,7 @@ func TestRevokeFromAPaymentsPaneRefusals(t *testing.T) {
 	e.init()
 	plain := e.heldOrPaid(false, "15.00")
 	e.press("enter")
-	require.True(t, e.payments().detail.isOpen())
+	require.True(t, e.tab.(*Payments).detail.isOpen())
 	ok, why := e.tab.Available(keys.ActRevoke)
 	assert.False(t, ok)
 	assert.Equal(t, "payment "+plain.ID+" used no saved card token", why)
@@ -705,11 +704,11 @@ func TestRevokeFromAPaymentsPaneRefusals(t *testing.T) {
 	paid := e.payWithToken(token.ID, "16.00")
 	e.send(ui.RefreshMsg{})
 	e.press("g", "enter")
-	require.Equal(t, paid.ID, e.payments().detail.obj.ID)
+	require.Equal(t, paid.ID, e.tab.(*Payments).detail.obj.ID)
 	e.ticket++
 	read := e.sendHold(ui.ActionMsg{Action: keys.ActRevoke, Ticket: e.ticket})
 	e.press("esc", "j", "enter")
-	require.NotEqual(t, paid.ID, e.payments().detail.obj.ID)
+	require.NotEqual(t, paid.ID, e.tab.(*Payments).detail.obj.ID)
 	e.run(read)
 	_, found := e.confirmSpec()
 	assert.False(t, found)
@@ -729,7 +728,7 @@ func TestRevokeSendsTheTokenOfTheDialog(t *testing.T) {
 	e := newEnv(t, envOpts{tab: withKnown(store)})
 	e.size(140, 30)
 	e.init()
-	tt := e.tokens()
+	tt := e.tab.(*Tokens)
 	first, second := e.newToken(), e.newToken()
 	e.send(ui.JumpMsg{Query: second.ID})
 	e.send(ui.JumpMsg{Query: first.ID})
@@ -766,8 +765,8 @@ func TestRevokeSendsTheTokenOfTheDialog(t *testing.T) {
 	assert.Equal(t, backend.TokenActive, e.serviceToken(second.ID).Status, "the other is untouched")
 	r1, _ := e.tokenRow(first.ID)
 	r2, _ := e.tokenRow(second.ID)
-	assert.Equal(t, backend.TokenRevoked, r1.status())
-	assert.Equal(t, backend.TokenActive, r2.status())
+	assert.Equal(t, backend.TokenRevoked, r1.newestStatus())
+	assert.Equal(t, backend.TokenActive, r2.newestStatus())
 	g1, _ := store.Get(e.host(), e.scope.MerchantID, first.ID)
 	g2, _ := store.Get(e.host(), e.scope.MerchantID, second.ID)
 	assert.Equal(t, backend.TokenRevoked, g1.Status)

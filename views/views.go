@@ -67,7 +67,7 @@ type Deps struct {
 	CheckAfter func(tries int) time.Duration
 }
 
-func (d Deps) now() time.Time {
+func (d Deps) timeNow() time.Time {
 	if d.Now == nil {
 		return time.Now()
 	}
