@@ -35,8 +35,7 @@ func runUI(ctx context.Context, sess *session, stdout io.Writer) (open []string,
 		InFlight:  inFlight,
 		Known:     sess.known,
 	}
-	tabs := []ui.Tab{views.NewPayments(deps), views.NewRefunds(deps), views.NewTokens(deps), views.NewStickers(deps),
-		views.NewRegisters(deps)}
+	tabs := views.Tabs(deps)
 	app := ui.New(ui.Config{
 		Service:      sess.backend,
 		Tabs:         tabs,

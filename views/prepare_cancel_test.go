@@ -13,6 +13,7 @@ import (
 	"paydash/backend"
 	"paydash/keys"
 	"paydash/ui"
+	"paydash/views/internal/viewtest"
 )
 
 // holdingBackend holds payment reads, once holding is set, until their
@@ -40,32 +41,32 @@ func (h *holdingBackend) GetPayment(ctx context.Context, id string) (backend.Pay
 // and sends nothing.
 func TestGivingUpCancelsTheReadBeforeTheConfirmation(t *testing.T) {
 	hold := &holdingBackend{arrived: make(chan struct{}), ended: make(chan error, 1)}
-	e := newEnv(t, envOpts{wrap: func(b backend.Backend) backend.Backend { hold.Backend = b; return hold }})
-	e.size(80, 24)
-	e.init()
-	e.heldOrPaid(true, "700.00")
-	e.shell = nil
+	e := newEnv(t, envOpts{Wrap: func(b backend.Backend) backend.Backend { hold.Backend = b; return hold }})
+	e.Size(80, 24)
+	e.Init()
+	e.HeldOrPaid(true, "700.00")
+	e.Shell = nil
 
 	hold.holding.Store(true)
-	read := e.sendHold(ui.ActionMsg{Action: keys.ActCapture, Ticket: 7})
+	read := e.SendHold(ui.ActionMsg{Action: keys.ActCapture, Ticket: 7})
 	require.NotNil(t, read, "the payment is read before its confirmation")
 	answer := make(chan tea.Msg, 1)
 	go func() { answer <- read() }()
 	select {
 	case <-hold.arrived:
-	case <-time.After(longWait):
+	case <-time.After(viewtest.LongWait):
 		t.Fatal("the read never reached the backend")
 	}
 
-	e.send(ui.CancelActionMsg{Ticket: 6}) // another ticket's: not this read
-	e.send(ui.CancelActionMsg{Ticket: 7})
+	e.Send(ui.CancelActionMsg{Ticket: 6}) // another ticket's: not this read
+	e.Send(ui.CancelActionMsg{Ticket: 7})
 	select {
 	case err := <-hold.ended:
 		assert.ErrorIs(t, err, context.Canceled, "the read ends with the dialog")
-	case <-time.After(longWait):
+	case <-time.After(viewtest.LongWait):
 		t.Fatal("giving up did not end the read")
 	}
-	e.send(<-answer)
-	assert.Empty(t, e.shell, "no confirmation, no refusal, no message")
-	assert.Empty(t, e.journal(), "nothing sent")
+	e.Send(<-answer)
+	assert.Empty(t, e.Shell, "no confirmation, no refusal, no message")
+	assert.Empty(t, e.Journal(), "nothing sent")
 }

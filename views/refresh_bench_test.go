@@ -6,6 +6,8 @@ import (
 	"time"
 
 	"paydash/backend"
+	"paydash/views/internal/viewtest"
+	"paydash/views/tab"
 )
 
 // A refresh of a long list: the two newest pages read again, applied to
@@ -17,23 +19,23 @@ import (
 //
 //	go test ./views -run '^$' -bench RefreshList -benchmem
 func BenchmarkRefreshList(b *testing.B) {
-	rows := benchPayments(benchRows + 200)
+	rows := viewtest.BenchPayments(viewtest.BenchRows + 200)
 	read := rows[:200] // the refresh's two pages: 100 new rows, 100 loaded
 	now := time.Date(2026, 11, 20, 12, 0, 0, 0, time.UTC)
-	b.Run(fmt.Sprintf("refresh/rows=%d", benchRows), func(b *testing.B) {
+	b.Run(fmt.Sprintf("refresh/rows=%d", viewtest.BenchRows), func(b *testing.B) {
 		l := benchList(rows[100:])
-		l.pages = 1000
+		l.Pages = 1000
 		b.ReportAllocs()
 		for b.Loop() {
-			_, st := l.refreshes.next()
-			l.onRefresh(refreshMsg[backend.Payment]{stamp: st, rows: read}, now)
+			_, st := l.Refreshes.Next()
+			l.OnRefresh(tab.RefreshMsg[backend.Payment]{Stamp: st, Rows: read}, now)
 		}
 	})
-	b.Run(fmt.Sprintf("baseline/rows=%d", benchRows), func(b *testing.B) {
+	b.Run(fmt.Sprintf("baseline/rows=%d", viewtest.BenchRows), func(b *testing.B) {
 		l := benchList(rows[100:])
 		b.ReportAllocs()
 		for b.Loop() {
-			l.table.Upsert(read, now)
+			l.Table.Upsert(read, now)
 		}
 	})
 }

@@ -19,9 +19,9 @@ import (
 func TestToastLeavesTheSearchLineWhole(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t, envOpts{})
-	e.size(80, 21) // the tab area of an 80x24 screen
-	e.init()
-	app := ui.New(ui.Config{Service: e.b, Tabs: []ui.Tab{e.tab}, Keys: keys.Default(), Scope: e.scope,
+	e.Size(80, 21) // the tab area of an 80x24 screen
+	e.Init()
+	app := ui.New(ui.Config{Service: e.B, Tabs: []ui.Tab{e.Tab}, Keys: keys.Default(), Scope: e.Scope,
 		NoColor: true, Dark: true})
 	app.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
 	lastTabLine := func() string {
@@ -30,17 +30,17 @@ func TestToastLeavesTheSearchLineWhole(t *testing.T) {
 		return lines[len(lines)-3] // above the status bar and the help line
 	}
 
-	e.press("/")
-	e.typeText("status:held")
-	require.Equal(t, 1, e.tab.Status().Footer, "the input is the tab's footer")
+	e.Press("/")
+	e.TypeText("status:held")
+	require.Equal(t, 1, e.Tab.Status().Footer, "the input is the tab's footer")
 	app.Update(ui.ToastMsg{Level: ui.ToastSuccess, Text: "Captured 43149010: 1,250.00 RUB"})
 	line := lastTabLine()
 	assert.Contains(t, line, "/ status:held", "the input is whole")
 	assert.NotContains(t, line, "Captured")
 	assert.Contains(t, ansi.Strip(app.View().Content), "✓ Captured 43149010")
 
-	e.press("enter") // the search is kept: its line stays under the list
-	require.Equal(t, 1, e.tab.Status().Footer)
+	e.Press("enter") // the search is kept: its line stays under the list
+	require.Equal(t, 1, e.Tab.Status().Footer)
 	line = lastTabLine()
 	assert.Contains(t, line, "search: status:held")
 	assert.NotContains(t, line, "Captured")

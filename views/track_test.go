@@ -12,6 +12,11 @@ import (
 	"paydash/backend/money"
 	"paydash/keys"
 	"paydash/ui"
+	"paydash/views/payments"
+	"paydash/views/refunds"
+	"paydash/views/stickers"
+	"paydash/views/tab"
+	"paydash/views/tokens"
 )
 
 // Actions an earlier run left without an outcome are adopted by the tab of
@@ -23,20 +28,20 @@ func TestEachTabAdoptsItsKindOfPendingAction(t *testing.T) {
 	toggle := action.NewToggle("20001", false, backend.V2)
 	capture := action.New(backend.ActionCapture, "43000001", backend.Payment{}.Amount, backend.V2)
 	e := newEnv(t, envOpts{})
-	flights := NewInFlight()
-	d := Deps{Backend: e.b, Keys: keys.Default(), Journal: e.j, Theme: ui.NewTheme(true, true),
+	flights := tab.NewInFlight()
+	d := tab.Deps{Backend: e.B, Keys: keys.Default(), Journal: e.J, Theme: ui.NewTheme(true, true),
 		Pending: []action.Request{revoke, toggle, capture}, InFlight: flights}
-	tabs := []ui.Tab{NewTokens(d), NewStickers(d), NewPayments(d), NewRefunds(d)}
+	tabs := []ui.Tab{tokens.New(d), stickers.New(d), payments.New(d), refunds.New(d)}
 	want := map[ui.TabID]int{ui.TabTokens: 1, ui.TabStickers: 1, ui.TabPayments: 1, ui.TabRefunds: 0}
 	for _, tab := range tabs {
 		assert.Equal(t, want[tab.ID()], tab.Status().Checking, tab.Title())
 	}
-	require.Len(t, flights.byObject, 3)
-	pay := tabs[2].(*Payments)
-	for _, ref := range []objectRef{tokenRef("5100001"), stickerRef("20001"), paymentRef("43000001")} {
-		tr := pay.acts.on(ref)
+	require.Len(t, flights.ByObject, 3)
+	pay := tabs[2].(*payments.Payments)
+	for _, ref := range []tab.ObjectRef{tab.TokenRef("5100001"), tab.StickerRef("20001"), tab.PaymentRef("43000001")} {
+		tr := pay.Acts.On(ref)
 		require.NotNil(t, tr, ref)
-		assert.Contains(t, tr.busyReason(), "is not known yet", "every tab sees it busy")
+		assert.Contains(t, tr.BusyReason(), "is not known yet", "every tab sees it busy")
 	}
 }
 
@@ -57,10 +62,10 @@ func TestEveryKindOfPendingActionHasOneTab(t *testing.T) {
 		action.NewCreateTokenization(backend.TokenizationLinkRequest{MerchantID: "1001"}),
 	}
 	for _, req := range pending {
-		d := Deps{Backend: e.b, Keys: keys.Default(), Journal: e.j, Theme: ui.NewTheme(true, true),
-			Pending: []action.Request{req}, InFlight: NewInFlight()}
+		d := tab.Deps{Backend: e.B, Keys: keys.Default(), Journal: e.J, Theme: ui.NewTheme(true, true),
+			Pending: []action.Request{req}, InFlight: tab.NewInFlight()}
 		adopters := 0
-		for _, tab := range []ui.Tab{NewPayments(d), NewRefunds(d), NewTokens(d), NewStickers(d)} {
+		for _, tab := range []ui.Tab{payments.New(d), refunds.New(d), tokens.New(d), stickers.New(d)} {
 			adopters += tab.Status().Checking
 		}
 		assert.Equal(t, 1, adopters, "%s is found out by exactly one tab", req.Kind)
@@ -77,17 +82,17 @@ func TestOpenListsEveryActionWithoutAKnownOutcome(t *testing.T) {
 	refund.Sent = time.Date(2026, 11, 27, 10, 0, 0, 0, time.UTC)
 	revoke := action.NewRevoke("5100001", backend.V2)
 	revoke.Sent = refund.Sent.Add(time.Minute)
-	flights := NewInFlight()
-	d := Deps{Backend: e.b, Keys: keys.Default(), Journal: e.j, Theme: ui.NewTheme(true, true),
+	flights := tab.NewInFlight()
+	d := tab.Deps{Backend: e.B, Keys: keys.Default(), Journal: e.J, Theme: ui.NewTheme(true, true),
 		Pending: []action.Request{revoke, refund}, InFlight: flights}
-	NewTokens(d)
-	pay := NewPayments(d).(*Payments)
+	tokens.New(d)
+	pay := payments.New(d).(*payments.Payments)
 	assert.Equal(t, []string{
 		"1 refund of 260.00 RUB for payment 43019998 — outcome unknown; it is checked at the next start",
 		"1 revoke of token 5100001 — outcome unknown; it is checked at the next start",
 	}, flights.Open())
 
-	pay.acts.untrack(refund)
+	pay.Acts.Untrack(refund)
 	assert.Equal(t, []string{"1 revoke of token 5100001 — outcome unknown; it is checked at the next start"}, flights.Open())
-	assert.Empty(t, NewInFlight().Open())
+	assert.Empty(t, tab.NewInFlight().Open())
 }

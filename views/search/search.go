@@ -132,7 +132,7 @@ func (c Cond) MatchEnum(v string) bool {
 
 // Parse reads text against the fields a list has. Words are separated by
 // spaces; a value with spaces is quoted (desc:"gift card"). A word is a
-// field condition when the part before its first colon, or comparison,
+// Field condition when the part before its first colon, or comparison,
 // is a word of letters: amount>1000 is amount:>1000, status=held is
 // status:held; "12:30" stays a free word. A field and its value typed
 // apart ("amount > 1000") are said (did you mean amount:>1000?).

@@ -1,0 +1,40 @@
+package refunds
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"paydash/views/internal/viewtest"
+	"paydash/views/tab"
+)
+
+// --- Refunds ---------------------------------------------------------------------
+
+func TestCopyMoreRefunds(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, envOpts{Tab: New})
+	e.Size(120, 30)
+	e.Init()
+	sel, ok := e.Tab.(*Refunds).List.Selected()
+	require.True(t, ok)
+	require.NotEmpty(t, sel.PaymentID)
+
+	c := e.CopyChooser()
+	text := viewtest.ChooserText(c)
+	assert.Contains(t, text, "Copy from refund "+sel.ID)
+	assert.Contains(t, text, "p  payment id  "+sel.PaymentID)
+	clip, toast := viewtest.Choose(t, c, "p")
+	assert.Equal(t, sel.PaymentID, clip)
+	assert.Equal(t, "Copied payment id: "+sel.PaymentID, toast)
+
+	clip, _ = viewtest.Choose(t, e.CopyChooser(), "down", "enter")
+	assert.Equal(t, tab.FmtAmount(sel.Amount), clip, "the second field: the amount")
+
+	n := len(viewtest.Offered(refundCopyFields(sel)))
+	clip, _ = viewtest.Choose(t, e.CopyChooser(), viewtest.LastByArrows(n)...)
+	assert.True(t, strings.HasPrefix(clip, "Refund "+sel.ID+" · "+tab.FmtAmount(sel.Amount)+" · "+string(sel.Status)+
+		" · payment "+sel.PaymentID), clip)
+}

@@ -1,0 +1,394 @@
+package refunds
+
+import (
+	"cmp"
+	"context"
+	"slices"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
+
+	"paydash/backend"
+	"paydash/backend/textsafe"
+	"paydash/keys"
+	"paydash/ui"
+	"paydash/ui/datatable"
+	"paydash/views/tab"
+)
+
+// Refunds is the Refunds tab: the refunds of the period, a detail pane, and
+// a way to the refunded payment. It has no actions.
+type Refunds struct {
+	src   refundSource
+	keys  keys.Map
+	theme ui.Theme
+	now   func() time.Time
+
+	List   *tab.PagedList[backend.Refund]
+	detail *tab.Detail[backend.Refund]
+	// facts are the payments' order numbers and customers, shared with
+	// the Payments tab; reads reads those of the refunds on screen.
+	facts *tab.PaymentFacts
+	reads *tab.FactReads
+	route tab.KeyRoute[backend.Refund] // the keys every list tab handles alike
+	scope ui.Scope
+	w, h  int
+
+	// dialogs holds the dialog a key opens, for the shell to open at once
+	// (ui.DialogOpener).
+	dialogs tab.DialogSlot
+}
+
+// refundSource is what the Refunds tab asks of the backend.
+type refundSource interface {
+	ListRefunds(q backend.PeriodQuery) backend.Pager[backend.Refund]
+	GetRefund(ctx context.Context, id string) (backend.Refund, error)
+	GetPayment(ctx context.Context, id string) (backend.Payment, error)
+}
+
+// New makes the Refunds tab.
+func New(d tab.Deps) ui.Tab {
+	t := &Refunds{src: d.Backend, keys: d.Keys, theme: d.Theme, now: d.TimeNow, facts: d.Facts}
+	if t.facts == nil {
+		t.facts = tab.NewPaymentFacts()
+	}
+	withCustomer := d.Backend != nil && slices.Contains(d.Backend.Describe().Interfaces, backend.V1)
+	var reader tab.PaymentReader
+	if d.Backend != nil {
+		reader = d.Backend
+	}
+	t.reads = tab.NewFactReads(reader, t.facts, withCustomer)
+	cfg := datatable.Config[backend.Refund]{
+		ID:          func(r backend.Refund) string { return r.ID },
+		Columns:     refundColumnsWith(t.facts),
+		LoadingText: "Loading more refunds…",
+		EndText:     "— end of the period —",
+		EmptyText:   "No refunds in this period",
+	}
+	t.List = tab.NewPagedList(cfg, d.Keys, d.Theme, tab.RefundTime)
+	t.List.Search = refundSearch()
+	t.List.Dialogs = &t.dialogs
+	t.List.FailText = "Could not load this period (the reason is below); press r to try again"
+	t.detail = tab.NewDetail(t.readRefund, t.detailLines, func(r backend.Refund) []string { return t.rawDetailLines(r) })
+	t.route = tab.KeyRoute[backend.Refund]{Km: t.keys, List: t.List, Pane: t.detail, Context: t.Context, Available: t.Available, EnterPane: t.openPayment}
+	return t
+}
+
+// RefundColumns are the list's columns, the payments' facts left empty.
+func RefundColumns() []datatable.Column[backend.Refund] { return refundColumnsWith(nil) }
+
+// refundColumnsWith are the list's columns, the order number and the
+// customer of each refund's payment from facts: empty while unknown, and
+// the first to go on a narrow screen.
+func refundColumnsWith(facts *tab.PaymentFacts) []datatable.Column[backend.Refund] {
+	fact := func(r backend.Refund) tab.PaymentFact {
+		pf, _ := facts.Get(r.PaymentID)
+		return pf
+	}
+	return []datatable.Column[backend.Refund]{
+		{Key: "id", Title: "ID", Width: 8, MaxWidth: 24, Priority: 100,
+			Text: func(r backend.Refund) string { return r.ID },
+			Less: func(a, b backend.Refund) int { return tab.CmpIDs(a.ID, b.ID) }},
+		{Key: "created", Title: "Created", Width: 12, Priority: 60,
+			Text: func(r backend.Refund) string { return tab.FmtListTime(tab.RefundTime(r)) },
+			Less: func(a, b backend.Refund) int { return tab.RefundTime(a).Compare(tab.RefundTime(b)) }},
+		{Key: "status", Title: "Status", Width: 8, MaxWidth: 14, Priority: 90,
+			Text: func(r backend.Refund) string { return tab.RefundStatusText(r.Status) },
+			Tone: func(r backend.Refund) datatable.Tone { return tab.RefundTone(r.Status) },
+			Less: func(a, b backend.Refund) int { return cmp.Compare(a.Status, b.Status) }},
+		{Key: "amount", Title: "Amount", Width: 10, MaxWidth: 18, Priority: 90, Align: lipgloss.Right,
+			Text:  func(r backend.Refund) string { return tab.FmtAmount(r.Amount) },
+			Less:  func(a, b backend.Refund) int { return tab.CmpAmounts(a.Amount, b.Amount) },
+			Group: func(r backend.Refund) string { return r.Amount.Currency }},
+		{Key: "payment", Title: "Payment", Width: 10, MaxWidth: 24, Priority: 80,
+			Text: func(r backend.Refund) string { return r.PaymentID },
+			Less: func(a, b backend.Refund) int { return tab.CmpIDs(a.PaymentID, b.PaymentID) }},
+		{Key: "order", Title: "Order", Width: 10, MaxWidth: 24, Priority: 30,
+			Text: func(r backend.Refund) string { return fact(r).Order },
+			Less: func(a, b backend.Refund) int { return tab.CmpIDs(fact(a).Order, fact(b).Order) }},
+		{Key: "customer", Title: "Customer", Width: 16, Flex: 3, Priority: 20,
+			Text: func(r backend.Refund) string { return fact(r).Customer },
+			Less: func(a, b backend.Refund) int { return cmp.Compare(fact(a).Customer, fact(b).Customer) }},
+	}
+}
+
+// ID implements ui.Tab.
+func (t *Refunds) ID() ui.TabID { return ui.TabRefunds }
+
+// Title implements ui.Tab.
+func (t *Refunds) Title() string { return "Refunds" }
+
+// Init implements ui.Tab: the first load of the scope.
+func (t *Refunds) Init(s ui.Scope) tea.Cmd { return t.start(s) }
+
+// start drops the old scope's list and pane and loads the new scope.
+func (t *Refunds) start(s ui.Scope) tea.Cmd {
+	t.scope = s
+	t.detail.Close()
+	t.layout()
+	t.List.Span = [2]time.Time{s.Start, s.End}
+	cmd := t.List.Start(t.listOf(s), nil)
+	t.reads.Reset() // the old scope's reads end with its context
+	return cmd
+}
+
+// listOf is the list of the scope's refunds.
+func (t *Refunds) listOf(s ui.Scope) tab.Loader[backend.Refund] {
+	q := tab.PeriodQuery(s)
+	return func() backend.Pager[backend.Refund] { return t.src.ListRefunds(q) }
+}
+
+// roll moves a rolling period on to the service's now (a refresh's): the
+// list reads up to now from here on, and rows older than its start leave.
+func (t *Refunds) roll(now time.Time) {
+	s, moved, startMoved := tab.Rolled(t.scope, now)
+	if !moved {
+		return
+	}
+	t.scope = s
+	t.List.Rescope(t.listOf(s), nil, [2]time.Time{s.Start, s.End}, startMoved)
+}
+
+// Context implements ui.Tab.
+func (t *Refunds) Context() keys.Context { return tab.ListContext(t.List.Filtering, t.detail.IsOpen()) }
+
+// Status implements ui.Tab.
+func (t *Refunds) Status() ui.TabStatus {
+	st := t.List.Status()
+	st.Loading = st.Loading || t.detail.Loading
+	return st
+}
+
+// Available implements ui.Tab: the tab has no actions.
+func (t *Refunds) Available(action keys.Action) (bool, string) {
+	switch action {
+	case keys.ActCapture, keys.ActCancelHold, keys.ActRefund, keys.ActRevoke, keys.ActToggleSticker,
+		keys.ActNew, keys.ActDocuments:
+		return false, ""
+	case keys.ActExport:
+		return tab.Exportable(t.List)
+	case keys.ActOpen, keys.ActRaw, keys.ActCopyID, keys.ActCopyMore:
+		if _, ok := t.target(); !ok {
+			return false, "no refund is selected"
+		}
+	}
+	return true, ""
+}
+
+// target is the refund copy id acts on: the pane's, else the selected row.
+func (t *Refunds) target() (backend.Refund, bool) {
+	if t.detail.IsOpen() {
+		return t.detail.Obj, true
+	}
+	return t.List.Selected()
+}
+
+// Update implements ui.Tab: each message to the part it is for.
+func (t *Refunds) Update(msg tea.Msg) (ui.Tab, tea.Cmd) {
+	if cmd, rows, ok := t.List.Update(msg, t.now()); ok {
+		t.layout() // the bottom line comes or goes with the "↑ new" mark
+		t.reads.NoteRows(rows)
+		return t, tea.Batch(cmd, t.readFacts())
+	}
+	if redraw, ok := t.reads.Update(msg); ok {
+		for _, id := range redraw {
+			t.List.Table.Redraw(id)
+		}
+		return t, t.readFacts() // a read is over: room for another
+	}
+	if _, ok := t.detail.Update(msg); ok {
+		return t, t.readFacts()
+	}
+	switch msg := msg.(type) {
+	case ui.MouseMsg:
+		cmd := t.route.Mouse(msg)
+		t.layout() // a double click may open the pane
+		return t, tea.Batch(cmd, t.readFacts())
+	case tea.KeyPressMsg:
+		cmd := t.key(msg)
+		t.layout() // a key may open or close the pane or the filter line
+		return t, tea.Batch(cmd, t.readFacts())
+	case ui.ScopeMsg:
+		return t, t.start(msg.Scope)
+	case ui.RefreshMsg:
+		t.roll(msg.Now)
+		t.reads.RetryFailed()
+		return t, tea.Batch(t.List.Refresh(), t.detail.Reload(), t.readFacts())
+	case ui.SizeMsg:
+		t.w, t.h = msg.Width, msg.Height
+		t.layout()
+		return t, t.readFacts()
+	case ui.ThemeMsg:
+		t.theme = msg.Theme
+	case tab.ChangedMsg:
+		return t, t.onChanged(msg)
+	}
+	return t, nil
+}
+
+// onChanged shows a refund made in the Payments tab at once, selected, as
+// the service answered it: the user sees their own refund when they next
+// look here, not behind "↑ 1 new".
+//
+// A rolling period this tab has not moved on since it was last shown may
+// end before the refund was made: the refresh that moves it brings the
+// refund, selected then.
+func (t *Refunds) onChanged(msg tab.ChangedMsg) tea.Cmd {
+	r, ok := msg.MadeRefund()
+	if !ok {
+		return nil
+	}
+	if r.MerchantID == "" {
+		r.MerchantID = msg.Over.Out.Payment.MerchantID
+	}
+	shown := tab.InScope(t.scope, r.MerchantID, tab.RefundTime(r))
+	later := t.scope.Rolling() && (r.MerchantID == "" || r.MerchantID == t.scope.MerchantID)
+	if !shown && !later {
+		return nil
+	}
+	t.List.Own(r.ID)
+	if !shown {
+		return nil
+	}
+	t.List.Upsert(r, t.now())
+	t.layout()
+	return t.readFacts()
+}
+
+func (t *Refunds) layout() { tab.Arrange(t.List, t.detail, t.w, t.h) }
+
+// readFacts reads the payments of the refunds on screen (and in the pane)
+// that are not known yet, as many as may be out at once. It costs the rows
+// on screen at most, and nothing while the reads out are all it may have.
+func (t *Refunds) readFacts() tea.Cmd {
+	free := t.reads.Free()
+	if free <= 0 {
+		return nil
+	}
+	var ids []string
+	want := func(id string) bool {
+		if t.reads.Wanted(id) && !slices.Contains(ids, id) {
+			ids = append(ids, id)
+		}
+		return len(ids) < free
+	}
+	if t.detail.IsOpen() && !want(t.detail.Obj.PaymentID) {
+		return t.reads.Read(t.List.Context(), ids)
+	}
+	t.List.Table.OnScreen(func(r backend.Refund) bool { return want(r.PaymentID) })
+	if len(ids) == 0 {
+		return nil
+	}
+	return t.reads.Read(t.List.Context(), ids)
+}
+
+func (t *Refunds) key(msg tea.KeyPressMsg) tea.Cmd {
+	a, cmd, handled := t.route.Handle(msg)
+	if handled {
+		return cmd
+	}
+	if a == keys.ActCopyMore {
+		return t.copyMore()
+	}
+	if a == keys.ActRefresh {
+		// The refresh key re-reads the list only (a RefreshMsg re-reads
+		// the open pane too), and tries the payments that failed again.
+		t.reads.RetryFailed()
+		return t.List.Refresh()
+	}
+	if a == keys.ActExport {
+		return t.export()
+	}
+	return nil
+}
+
+// openPayment opens the refunded payment on the Payments tab (enter on
+// the pane).
+func (t *Refunds) openPayment() tea.Cmd {
+	if id := t.detail.Obj.PaymentID; id != "" {
+		return tab.MsgCmd(ui.SwitchTabMsg{Tab: ui.TabPayments, Then: ui.JumpMsg{Query: id}})
+	}
+	return nil
+}
+
+// readRefund reads a refund in full (v2; v1 cannot: the list row is all
+// there is).
+func (t *Refunds) readRefund(ctx context.Context, r backend.Refund) (backend.Refund, error) {
+	got, err := t.src.GetRefund(ctx, r.ID)
+	switch {
+	case backend.KindOf(err) == backend.KindUnsupported:
+		return r, nil
+	case err != nil:
+		return r, err
+	}
+	if got.MerchantID == "" {
+		got.MerchantID = r.MerchantID
+	}
+	return got, nil
+}
+
+// View implements ui.Tab.
+func (t *Refunds) View(w, h int) string {
+	var pane []string
+	if t.detail.IsOpen() {
+		pane = t.detail.Lines(t.theme, "Refund "+textsafe.Clean(t.detail.Obj.ID))
+	}
+	return tab.Frame(t.theme, t.List, pane, w, h)
+}
+
+// rawDetailLines is the raw view: the body the refund was read with, if any.
+func (t *Refunds) rawDetailLines(r backend.Refund) []string {
+	if len(r.Raw) == 0 {
+		msg := "no body: the list does not keep one"
+		if t.detail.Loading {
+			msg = "no body yet: the refund is being read"
+		}
+		return []string{t.theme.Muted.Render(msg)}
+	}
+	return tab.RawLines(r.Raw)
+}
+
+// detailLines is everything about the refund, one fact a line.
+func (t *Refunds) detailLines() []string {
+	th := t.theme
+	d := t.detail
+	r := d.Obj
+	c := textsafe.Clean
+	f := &tab.Fields{Theme: th, LabelW: 14, Width: d.Inner()}
+	if d.Loading && len(r.Raw) == 0 {
+		f.Line(th.Muted.Render("reading the full refund…"))
+	}
+	if d.Err != nil {
+		f.Failure("", d.Err)
+	}
+	f.AddAlways("Status", tab.RefundStyle(th, r.Status).Render(tab.RefundStatusText(r.Status)))
+	if r.Status != backend.RefundPending {
+		// The service says Success while a refund is still pending
+		// (nothing has failed yet); the status says it is not done.
+		f.Add("Result", tab.ResultText(r.ResultCode, r.Source))
+	}
+	f.Add("Amount", tab.FmtAmount(r.Amount))
+	f.Add("Payment", c(r.PaymentID))
+	if pf, ok := t.facts.Get(r.PaymentID); ok {
+		f.Add("Order", c(pf.Order))
+		f.Add("Customer", c(pf.Customer))
+	}
+	f.Add("Merchant", c(r.MerchantID))
+	f.Add("Created", tab.FmtTime(r.Created))
+	f.Add("Updated", tab.FmtTime(r.Updated))
+	f.Add("External id", c(r.ExternalID))
+	f.Add("Read through", string(r.Source))
+	if r.PaymentID != "" {
+		f.Line("")
+		open := "enter"
+		if b, ok := t.keys.Binding(keys.ActOpen); ok && len(b.Keys()) > 0 {
+			open = b.Keys()[0]
+		}
+		f.Line(th.Muted.Render(open + ": open payment " + c(r.PaymentID)))
+	}
+	return f.Lines
+}
+
+// TakeDialog implements ui.DialogOpener.
+func (t *Refunds) TakeDialog() ui.Modal { return t.dialogs.Take() }

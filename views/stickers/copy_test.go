@@ -1,0 +1,37 @@
+package stickers
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"paydash/views/internal/viewtest"
+)
+
+// --- Stickers --------------------------------------------------------------------
+
+func TestCopyMoreStickers(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, envOpts{Tab: New})
+	e.Size(160, 40)
+	e.Init()
+	s, ok := e.Tab.(*Stickers).List.Selected()
+	require.True(t, ok)
+	require.NotEmpty(t, s.Payload)
+
+	c := e.CopyChooser()
+	assert.Contains(t, viewtest.ChooserText(c), "Copy from sticker "+s.ID)
+	clip, toast := viewtest.Choose(t, c, "l")
+	assert.Equal(t, s.Payload, clip, "the payment link, whole")
+	assert.True(t, strings.HasPrefix(toast, "Copied payment link: "), toast)
+
+	if s.Description != "" {
+		clip, _ = viewtest.Choose(t, e.CopyChooser(), "d")
+		assert.Equal(t, strings.TrimSpace(s.Description), clip)
+	}
+	n := len(viewtest.Offered(stickerCopyFields(s)))
+	clip, _ = viewtest.Choose(t, e.CopyChooser(), viewtest.LastByArrows(n)...)
+	assert.True(t, strings.HasPrefix(clip, "Sticker "+s.ID+" · "+s.Status), clip)
+}

@@ -1,0 +1,44 @@
+package tokens
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"paydash/backend/known"
+	"paydash/keys"
+	"paydash/ui"
+	"paydash/views/internal/viewtest"
+)
+
+// --- Tokens ----------------------------------------------------------------------
+
+func TestCopyMoreTokens(t *testing.T) {
+	t.Parallel()
+	store := known.NewMemory()
+	e := newEnv(t, envOpts{Tab: withKnown(store)})
+	e.Size(140, 30)
+	e.Init()
+	ok, why := e.Tab.Available(keys.ActCopyMore)
+	assert.False(t, ok)
+	assert.Equal(t, "no token is selected", why)
+
+	tok := e.NewToken()
+	e.Send(ui.JumpMsg{Query: tok.ID})
+	require.True(t, e.Tab.(*Tokens).detail.IsOpen())
+
+	c := e.CopyChooser()
+	text := viewtest.ChooserText(c)
+	assert.Contains(t, text, "Copy from token "+tok.ID)
+	assert.Contains(t, text, "c  card     "+tok.Title)
+	clip, toast := viewtest.Choose(t, c, "c")
+	assert.Equal(t, tok.Title, clip)
+	assert.Equal(t, "Copied card: "+tok.Title, toast)
+
+	v := e.Tab.(*Tokens).detail.Obj
+	n := len(viewtest.Offered(tokenCopyFields(v)))
+	clip, _ = viewtest.Choose(t, e.CopyChooser(), viewtest.LastByArrows(n)...)
+	assert.True(t, strings.HasPrefix(clip, "Token "+tok.ID+" · "+tok.Title+" · Active"), clip)
+}
