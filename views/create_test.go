@@ -37,7 +37,7 @@ func TestCreateFormAbortedWithEscSendsNothing(t *testing.T) {
 	t.Parallel()
 	for name, tab := range map[string]func(tab.Deps) ui.Tab{"payment link": payments.New, "sticker": stickers.New, "card-saving link": tokens.New} {
 		t.Run(name, func(t *testing.T) {
-			e := newEnv(t, envOpts{Tab: tab})
+			e := newEnv(t, viewtest.Opts{Tab: tab})
 			e.Size(80, 24)
 			e.Init()
 			e.Shell = nil
@@ -96,7 +96,7 @@ func fillPaymentLink(d *viewtest.Dialog, orderNo string) {
 // n on the confirmation sends nothing.
 func TestCreateConfirmationCancelledSendsNothing(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, envOpts{})
+	e := newEnv(t, viewtest.Opts{})
 	e.Size(80, 24)
 	e.Init()
 	e.Shell = nil
@@ -116,7 +116,7 @@ func TestCreateConfirmationCancelledSendsNothing(t *testing.T) {
 // payment is made.
 func TestCreateConfirmTwiceSendsOnce(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, envOpts{})
+	e := newEnv(t, viewtest.Opts{})
 	e.Size(80, 24)
 	e.Init()
 	before := e.Srv.Store().PaymentCount()
@@ -158,7 +158,7 @@ func TestCreateConfirmTwiceSendsOnce(t *testing.T) {
 // idempotency key.
 func TestCreateSpecConfirmedTwiceMakesOneObject(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, envOpts{})
+	e := newEnv(t, viewtest.Opts{})
 	e.Size(80, 24)
 	e.Init()
 	before := e.Srv.Store().PaymentCount()
@@ -198,7 +198,7 @@ func TestGoldenCreateForms80x24(t *testing.T) {
 		"payment_link": payments.New, "sticker": stickers.New, "card_saving_link": tokens.New,
 	} {
 		t.Run(name, func(t *testing.T) {
-			e := newEnv(t, envOpts{Tab: tab, Fixed: viewtest.GoldenNow})
+			e := newEnv(t, viewtest.Opts{Tab: tab, Fixed: viewtest.GoldenNow})
 			e.Size(80, 24)
 			e.Init()
 			d := e.OpenNew()
@@ -223,7 +223,7 @@ func TestGoldenCreateFormsOnOnePage(t *testing.T) {
 		} {
 			sz := strconv.Itoa(size[0]) + "x" + strconv.Itoa(size[1])
 			t.Run(name+"_"+sz, func(t *testing.T) {
-				e := newEnv(t, envOpts{Tab: tab, Fixed: viewtest.GoldenNow})
+				e := newEnv(t, viewtest.Opts{Tab: tab, Fixed: viewtest.GoldenNow})
 				e.Size(size[0], size[1])
 				e.Init()
 				d := e.OpenNew()
@@ -246,7 +246,7 @@ func TestGoldenCreateFormsOnOnePage(t *testing.T) {
 // sandbox's random port is masked (in the code too).
 func TestGoldenPaymentLinkResult80x24(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, envOpts{Fixed: viewtest.GoldenNow})
+	e := newEnv(t, viewtest.Opts{Fixed: viewtest.GoldenNow})
 	e.Size(80, 24)
 	e.Init()
 	d := e.OpenNew()
@@ -283,7 +283,7 @@ func fieldValue(screen, title string) string {
 // a field and never as a y that confirms.
 func TestCreateFormBurstGoesToTheFieldInFocus(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, envOpts{})
+	e := newEnv(t, viewtest.Opts{})
 	e.Size(80, 24)
 	e.Init()
 	before := e.Srv.Store().PaymentCount()

@@ -24,7 +24,7 @@ import (
 // asked about an existing file.
 func TestExportFormatFollowsThePath(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, envOpts{Fixed: viewtest.GoldenNow})
+	e := newEnv(t, viewtest.Opts{Fixed: viewtest.GoldenNow})
 	e.Size(100, 30)
 	e.Init()
 	dir := t.TempDir()
@@ -57,7 +57,7 @@ func TestExportFormatFollowsThePath(t *testing.T) {
 
 func TestExportNeedsRowsShown(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, envOpts{Fixed: viewtest.GoldenNow})
+	e := newEnv(t, viewtest.Opts{Fixed: viewtest.GoldenNow})
 	e.Size(100, 30)
 	e.Init()
 	e.Press("/")
@@ -91,7 +91,7 @@ func TestRefundsTokensStickersExport(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
 
-	e := newEnv(t, envOpts{Fixed: viewtest.GoldenNow, Tab: refunds.New})
+	e := newEnv(t, viewtest.Opts{Fixed: viewtest.GoldenNow, Tab: refunds.New})
 	e.Size(120, 40)
 	e.Init()
 	r := e.Tab.(*refunds.Refunds)
@@ -106,7 +106,7 @@ func TestRefundsTokensStickersExport(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, sr.Amount.Value.StringFixed(money.Decimals(sr.Amount.Currency)), recs[1][2])
 
-	e = newEnv(t, envOpts{Fixed: viewtest.GoldenNow, Tab: stickers.New})
+	e = newEnv(t, viewtest.Opts{Fixed: viewtest.GoldenNow, Tab: stickers.New})
 	e.Size(120, 40)
 	e.Init()
 	s := e.Tab.(*stickers.Stickers)
@@ -116,7 +116,7 @@ func TestRefundsTokensStickersExport(t *testing.T) {
 	require.Len(t, recs, 1+s.List.Table.Filtered())
 	assert.Equal(t, s.List.Table.Shown()[0].ID, recs[1][0])
 
-	e = newEnv(t, envOpts{Tab: tokens.New})
+	e = newEnv(t, viewtest.Opts{Tab: tokens.New})
 	e.Size(120, 40)
 	e.Init()
 	ok, why := e.Tab.Available(keys.ActExport)

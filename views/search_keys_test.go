@@ -3,6 +3,8 @@ package views
 import (
 	"testing"
 
+	"paydash/views/internal/viewtest"
+
 	"github.com/charmbracelet/x/ansi"
 	"github.com/stretchr/testify/assert"
 )
@@ -10,7 +12,7 @@ import (
 // The prompt says a field typed apart from its value as it is typed.
 func TestSearchSaysDidYouMean(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, envOpts{})
+	e := newEnv(t, viewtest.Opts{})
 	e.Size(80, 24)
 	e.Init()
 	e.Press("/")

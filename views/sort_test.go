@@ -27,7 +27,7 @@ import (
 func TestSortOnTheOtherTabs(t *testing.T) {
 	t.Parallel()
 	// Refunds.
-	e := newEnv(t, envOpts{Fixed: viewtest.GoldenNow, Tab: refunds.New})
+	e := newEnv(t, viewtest.Opts{Fixed: viewtest.GoldenNow, Tab: refunds.New})
 	e.Size(120, 40)
 	e.Init()
 	r := e.Tab.(*refunds.Refunds)
@@ -38,7 +38,7 @@ func TestSortOnTheOtherTabs(t *testing.T) {
 	}))
 
 	// Stickers: their own order is by id, newest first; S: oldest first.
-	e = newEnv(t, envOpts{Fixed: viewtest.GoldenNow, Tab: stickers.New})
+	e = newEnv(t, viewtest.Opts{Fixed: viewtest.GoldenNow, Tab: stickers.New})
 	e.Size(120, 40)
 	e.Init()
 	s := e.Tab.(*stickers.Stickers)
@@ -55,7 +55,7 @@ func TestSortOnTheOtherTabs(t *testing.T) {
 // checked on the sandbox's rows, every pair of a sample, for every list.
 func TestRanksAgreeWithLess(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, envOpts{WithV1: true, Fixed: viewtest.GoldenNow})
+	e := newEnv(t, viewtest.Opts{WithV1: true, Fixed: viewtest.GoldenNow})
 	ctx := context.Background()
 	var pays []backend.Payment
 	pager := e.B.ListPayments(tab.PeriodQuery(e.Scope))
@@ -136,7 +136,7 @@ func checkRanks[T any](t *testing.T, cols []datatable.Column[T], rows []T) {
 func TestGoldenSortedPayments(t *testing.T) {
 	t.Parallel()
 	for _, sz := range [][2]int{{80, 24}, {200, 50}} {
-		e := newEnv(t, envOpts{Fixed: viewtest.GoldenNow})
+		e := newEnv(t, viewtest.Opts{Fixed: viewtest.GoldenNow})
 		e.Size(sz[0], sz[1])
 		e.Init()
 		e.SortBy("Amount")

@@ -11,6 +11,7 @@ import (
 
 	"paydash/keys"
 	"paydash/ui"
+	"paydash/views/internal/viewtest"
 )
 
 // A toast that arrives while the search input has the focus, or while a
@@ -18,7 +19,7 @@ import (
 // tab's footer (ui.TabStatus.Footer).
 func TestToastLeavesTheSearchLineWhole(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, envOpts{})
+	e := newEnv(t, viewtest.Opts{})
 	e.Size(80, 21) // the tab area of an 80x24 screen
 	e.Init()
 	app := ui.New(ui.Config{Service: e.B, Tabs: []ui.Tab{e.Tab}, Keys: keys.Default(), Scope: e.Scope,

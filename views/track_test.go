@@ -12,6 +12,7 @@ import (
 	"paydash/backend/money"
 	"paydash/keys"
 	"paydash/ui"
+	"paydash/views/internal/viewtest"
 	"paydash/views/payments"
 	"paydash/views/refunds"
 	"paydash/views/stickers"
@@ -27,7 +28,7 @@ func TestEachTabAdoptsItsKindOfPendingAction(t *testing.T) {
 	revoke := action.NewRevoke("5100001", backend.V2)
 	toggle := action.NewToggle("20001", false, backend.V2)
 	capture := action.New(backend.ActionCapture, "43000001", backend.Payment{}.Amount, backend.V2)
-	e := newEnv(t, envOpts{})
+	e := newEnv(t, viewtest.Opts{})
 	flights := tab.NewInFlight()
 	d := tab.Deps{Backend: e.B, Keys: keys.Default(), Journal: e.J, Theme: ui.NewTheme(true, true),
 		Pending: []action.Request{revoke, toggle, capture}, InFlight: flights}
@@ -49,7 +50,7 @@ func TestEachTabAdoptsItsKindOfPendingAction(t *testing.T) {
 // next start by exactly one tab: none is forgotten, none checked twice.
 func TestEveryKindOfPendingActionHasOneTab(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, envOpts{})
+	e := newEnv(t, viewtest.Opts{})
 	amount := money.Amount{Value: money.MustParse("10.00"), Currency: "RUB"}
 	pending := []action.Request{
 		action.New(backend.ActionCapture, "43000001", amount, backend.V2),
@@ -77,7 +78,7 @@ func TestEveryKindOfPendingActionHasOneTab(t *testing.T) {
 // whose outcome became known is not listed.
 func TestOpenListsEveryActionWithoutAKnownOutcome(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, envOpts{})
+	e := newEnv(t, viewtest.Opts{})
 	refund := action.New(backend.ActionRefund, "43019998", money.Amount{Value: money.MustParse("260.00"), Currency: "RUB"}, backend.V2)
 	refund.Sent = time.Date(2026, 11, 27, 10, 0, 0, 0, time.UTC)
 	revoke := action.NewRevoke("5100001", backend.V2)

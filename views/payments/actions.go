@@ -60,53 +60,70 @@ type (
 	}
 )
 
-// Available implements ui.Tab.
-func (t *Payments) Available(act keys.Action) (bool, string) {
-	switch act {
-	case keys.ActCapture, keys.ActCancelHold, keys.ActRefund:
-		p, ok := t.target()
-		if !ok {
-			return false, "no payment is selected"
-		}
-		return t.availableFor(act, p)
-	case keys.ActRevoke:
-		return t.mayRevokeToken()
-	case keys.ActNew:
-		return tab.MayAct(t.src, t.deps.Journal, backend.ActionCreateInvoice)
-	case keys.ActToggleSticker, keys.ActDocuments:
-		return false, ""
-	case keys.ActExport:
-		return tab.Exportable(t.List)
-	case keys.ActOpen, keys.ActRaw, keys.ActCopyID, keys.ActCopyMore:
-		if _, ok := t.target(); !ok {
-			return false, "no payment is selected"
-		}
+// keyTable is every key of the Payments tab: the list's, and the actions.
+func (t *Payments) keyTable() tab.KeyTable {
+	kt := t.ListKeys("payment", t.refresh, t.copyMore, t.export)
+	for _, act := range []keys.Action{keys.ActCapture, keys.ActCancelHold, keys.ActRefund} {
+		kt = append(kt, tab.KeyAction{Key: act,
+			When:   func() (bool, string) { return t.mayActOnTarget(act) },
+			Start:  func(ticket int) tea.Cmd { return t.prepare(act, ticket) },
+			Target: func() string { return t.paymentTarget(act) }})
 	}
-	return true, ""
+	return append(kt,
+		tab.KeyAction{Key: keys.ActRevoke, When: t.mayRevokeToken, Start: t.startRevoke, Target: t.revokeTarget},
+		tab.KeyAction{Key: keys.ActNew, Start: t.startNew, Target: func() string { return "New payment link" },
+			When: func() (bool, string) { return tab.MayAct(t.src, t.Deps.Journal, backend.ActionCreateInvoice) }})
+}
+
+// mayActOnTarget checks a money action on the payment a key acts on.
+func (t *Payments) mayActOnTarget(act keys.Action) (bool, string) {
+	p, ok := t.Target()
+	if !ok {
+		return false, "no payment is selected"
+	}
+	return t.availableFor(act, p)
+}
+
+// paymentTarget names the payment act would act on, for the preparing
+// dialog ("Capture payment 7000123").
+func (t *Payments) paymentTarget(act keys.Action) string {
+	p, ok := t.Target()
+	if !ok {
+		return ""
+	}
+	return fmt.Sprintf(actionInfos[act].title, textsafe.Clean(p.ID))
+}
+
+// revokeTarget names the token v would revoke: the pane's payment's.
+func (t *Payments) revokeTarget() string {
+	if p := t.Pane.Obj; t.Pane.IsOpen() && p.Token != nil {
+		return "Revoke token " + textsafe.Clean(p.Token.ID) + " of payment " + textsafe.Clean(p.ID)
+	}
+	return ""
 }
 
 // mayRevokeToken says whether v can revoke the token of the payment in
 // the pane (the lost-card call: find the customer's payment, revoke the
 // card it saved).
 func (t *Payments) mayRevokeToken() (bool, string) {
-	if !t.Detail.IsOpen() {
+	if !t.Pane.IsOpen() {
 		return false, "open a payment (enter) to revoke the saved card it used"
 	}
-	p := t.Detail.Obj
+	p := t.Pane.Obj
 	if p.Token == nil || p.Token.ID == "" {
-		if t.Detail.Loading && !p.Detailed {
+		if t.Pane.Loading && !p.Detailed {
 			return false, "the payment is still being read"
 		}
 		return false, "payment " + textsafe.Clean(p.ID) + " used no saved card token"
 	}
-	return tab.MayRevoke(t.src, t.deps, t.Acts, p.Token.ID, t.memo.Status(t.paneMerchant(), p.Token.ID))
+	return tab.MayRevoke(t.src, t.Deps, t.Acts, p.Token.ID, t.memo.Status(t.paneMerchant(), p.Token.ID))
 }
 
 // availableFor checks an action on p: the credentials, the journal, an
 // action under way or of unknown outcome on it, the payment's state.
 func (t *Payments) availableFor(act keys.Action, p backend.Payment) (bool, string) {
 	info := actionInfos[act]
-	if ok, why := tab.MayAct(t.src, t.deps.Journal, info.kind); !ok {
+	if ok, why := tab.MayAct(t.src, t.Deps.Journal, info.kind); !ok {
 		return false, why
 	}
 	if tr := t.Acts.On(tab.PaymentRef(p.ID)); tr != nil {
@@ -115,7 +132,7 @@ func (t *Payments) availableFor(act keys.Action, p backend.Payment) (bool, strin
 	if p.Status != info.required {
 		return false, fmt.Sprintf(info.wrong, textsafe.Clean(string(p.Status)))
 	}
-	if act == keys.ActRefund && t.Detail.IsOpen() && t.Detail.Obj.ID == p.ID && t.refunds.loaded && t.refunds.err == nil {
+	if act == keys.ActRefund && t.Pane.IsOpen() && t.Pane.Obj.ID == p.ID && t.refunds.loaded && t.refunds.err == nil {
 		refunded, left := refundable(p, t.refunds.items)
 		if !left.Value.IsPositive() {
 			return false, "nothing is left to refund (" + tab.FmtAmount(refunded) + " already refunded)"
@@ -124,41 +141,12 @@ func (t *Payments) availableFor(act keys.Action, p backend.Payment) (bool, strin
 	return true, ""
 }
 
-// ActionTarget names what an action key would act on, for the preparing
-// dialog (the shell asks while the key is pressed).
-func (t *Payments) ActionTarget(act keys.Action) string {
-	switch act {
-	case keys.ActNew:
-		return "New payment link"
-	case keys.ActRevoke:
-		if p := t.Detail.Obj; t.Detail.IsOpen() && p.Token != nil {
-			return "Revoke token " + textsafe.Clean(p.Token.ID) + " of payment " + textsafe.Clean(p.ID)
-		}
-	}
-	p, ok := t.target()
-	info, known := actionInfos[act]
-	if !ok || !known {
-		return ""
-	}
-	return fmt.Sprintf(info.title, textsafe.Clean(p.ID))
-}
-
-// startAction prepares the confirmation of an action on the payment the
-// key was pressed on: it reads the payment (and a refund's refunds) again,
-// so that the dialog shows it as it is now.
-func (t *Payments) startAction(act keys.Action, ticket int) tea.Cmd {
-	switch act {
-	case keys.ActNew, keys.ActRevoke:
-		return t.startOther(act, ticket)
-	}
-	p, ok := t.target()
-	if !ok {
-		return tab.RefusedCmd(ticket, ui.ToastWarning, "no payment is selected")
-	}
-	if ok, why := t.availableFor(act, p); !ok {
-		return tab.RefusedCmd(ticket, ui.ToastWarning, why)
-	}
-	ctx, st := t.prep.Begin(ticket)
+// prepare prepares the confirmation of an action on the payment the key
+// was pressed on: it reads the payment (and a refund's refunds) again, so
+// that the dialog shows it as it is now.
+func (t *Payments) prepare(act keys.Action, ticket int) tea.Cmd {
+	p, _ := t.Target()
+	ctx, st := t.Prep.Begin(ticket)
 	b, id := t.src, p.ID
 	return func() tea.Msg {
 		msg := prepareMsg{stamp: st, ticket: ticket, action: act, id: id}
@@ -171,7 +159,7 @@ func (t *Payments) startAction(act keys.Action, ticket int) tea.Cmd {
 }
 
 func (t *Payments) onPrepared(msg prepareMsg) tea.Cmd {
-	if !t.prep.Answered(msg.stamp) {
+	if !t.Prep.Answered(msg.stamp) {
 		return nil
 	}
 	info := actionInfos[msg.action]
@@ -179,9 +167,9 @@ func (t *Payments) onPrepared(msg prepareMsg) tea.Cmd {
 	if msg.err != nil {
 		return tab.CouldNotRead(msg.ticket, "payment "+id+" before "+info.noun, msg.err)
 	}
-	now := t.deps.TimeNow()
+	now := t.Deps.TimeNow()
 	t.List.Upsert(msg.p, now)
-	if d := t.Detail; d.IsOpen() && d.Obj.ID == msg.p.ID {
+	if d := t.Pane; d.IsOpen() && d.Obj.ID == msg.p.ID {
 		d.Set(msg.p)
 		d.Err = nil
 		if msg.action == keys.ActRefund && msg.p.Status == backend.PaymentSettled {
@@ -249,10 +237,10 @@ func (t *Payments) confirmSpec(act keys.Action, p backend.Payment, refunds []bac
 // typedOver is the amount above which a confirmation in currency asks for
 // typed digits: the currency's own, else the one for every currency ("*").
 func (t *Payments) typedOver(currency string) (money.Decimal, bool) {
-	if over, ok := t.deps.TypedOver[strings.ToUpper(currency)]; ok {
+	if over, ok := t.Deps.TypedOver[strings.ToUpper(currency)]; ok {
 		return over, true
 	}
-	over, ok := t.deps.TypedOver["*"]
+	over, ok := t.Deps.TypedOver["*"]
 	return over, ok
 }
 
@@ -302,9 +290,9 @@ func (t *Payments) confirmFunc(act keys.Action, p backend.Payment) func(money.Am
 func (t *Payments) showPayment(msg tab.OutcomeMsg) tea.Cmd {
 	p := msg.Out.Payment
 	if p.ID != "" {
-		t.List.Upsert(p, t.deps.TimeNow())
+		t.List.Upsert(p, t.Deps.TimeNow())
 	}
-	d := t.Detail
+	d := t.Pane
 	if !d.IsOpen() || d.Obj.ID != msg.Req.ObjectID {
 		return nil
 	}
@@ -314,19 +302,18 @@ func (t *Payments) showPayment(msg tab.OutcomeMsg) tea.Cmd {
 	return t.reloadDetail()
 }
 
-// startOther answers n, the form of a payment link, and v, the token of
-// the pane's payment read again before the confirmation of its revocation.
-func (t *Payments) startOther(act keys.Action, ticket int) tea.Cmd {
-	if ok, why := t.Available(act); !ok {
-		return tab.RefusedCmd(ticket, ui.ToastWarning, why)
-	}
-	if act == keys.ActNew {
-		return tab.OpenCreate(ticket, tab.CreateInvoice, tab.FormDefaults(t.scope, t.theme, t.deps.TimeNow), t.deps.Keys, t.Acts)
-	}
-	src, id := t.src, t.Detail.Obj.Token.ID
-	return tab.ReadAgain(&t.prep, ticket, act, func(ctx context.Context) (backend.Token, error) {
+// startRevoke reads the pane's payment's token again before the
+// confirmation of its revocation.
+func (t *Payments) startRevoke(ticket int) tea.Cmd {
+	src, id := t.src, t.Pane.Obj.Token.ID
+	return tab.ReadAgain(&t.Prep, ticket, keys.ActRevoke, func(ctx context.Context) (backend.Token, error) {
 		return src.GetToken(ctx, id)
 	})
+}
+
+// startNew opens the form of a new payment link.
+func (t *Payments) startNew(ticket int) tea.Cmd {
+	return tab.OpenCreate(ticket, tab.CreateInvoice, tab.FormDefaults(t.Scope, t.Theme, t.Deps.TimeNow), t.Deps.Keys, t.Acts)
 }
 
 // onTokenRead opens the confirmation of revoking the pane's payment's
@@ -336,14 +323,14 @@ func (t *Payments) onTokenRead(msg tab.ReadAgainMsg) tea.Cmd {
 	if msg.Err != nil {
 		return tab.CouldNotRead(msg.Ticket, "the token before revoking it", msg.Err)
 	}
-	if !t.Detail.IsOpen() || t.Detail.Obj.Token == nil || t.Detail.Obj.Token.ID != tok.ID {
+	if !t.Pane.IsOpen() || t.Pane.Obj.Token == nil || t.Pane.Obj.Token.ID != tok.ID {
 		return tab.RefusedCmd(msg.Ticket, ui.ToastWarning, "the payment's pane was closed; nothing was sent")
 	}
-	p := t.Detail.Obj
+	p := t.Pane.Obj
 	merchant := t.paneMerchant()
 	t.tokenMerchant[tok.ID] = merchant
 	save := t.memo.Note(merchant, known.FromToken(tok, known.LookedUp))
-	if ok, why := tab.MayRevoke(t.src, t.deps, t.Acts, tok.ID, tok.Status); !ok {
+	if ok, why := tab.MayRevoke(t.src, t.Deps, t.Acts, tok.ID, tok.Status); !ok {
 		return tea.Batch(save, tab.RefusedCmd(msg.Ticket, ui.ToastWarning, why))
 	}
 	k, _ := t.memo.Get(merchant, tok.ID)
@@ -359,14 +346,14 @@ func (t *Payments) showOutcome(msg tab.OutcomeMsg) tea.Cmd {
 	switch {
 	case locks && locked.Type == action.ObjectToken:
 		if msg.Out.State == action.Done {
-			return t.memo.NoteOutcome(cmp.Or(t.tokenMerchant[locked.ID], t.scope.MerchantID), msg.Req, msg.Out)
+			return t.memo.NoteOutcome(cmp.Or(t.tokenMerchant[locked.ID], t.Scope.MerchantID), msg.Req, msg.Out)
 		}
 		return nil
 	case !locks && makes && made.Type == action.ObjectPayment:
 		if msg.Out.State == action.Done {
 			// The payment made is selected as soon as the refresh brings it.
 			t.List.Own(made.ID)
-			return tea.Batch(tab.CreatedDialog(msg.Req, msg.Out, t.deps.Keys, t.theme), t.List.Refresh())
+			return tea.Batch(tab.CreatedDialog(msg.Req, msg.Out, t.Deps.Keys, t.Theme), t.List.Refresh())
 		}
 		return nil
 	}
@@ -375,4 +362,4 @@ func (t *Payments) showOutcome(msg tab.OutcomeMsg) tea.Cmd {
 
 // paneMerchant is the merchant of the payment in the pane (a jump by id
 // may show another merchant's), the scope's when it names none.
-func (t *Payments) paneMerchant() string { return cmp.Or(t.Detail.Obj.MerchantID, t.scope.MerchantID) }
+func (t *Payments) paneMerchant() string { return cmp.Or(t.Pane.Obj.MerchantID, t.Scope.MerchantID) }

@@ -26,7 +26,7 @@ import (
 
 func TestCaptureHappyPath(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, envOpts{})
+	e := newEnv(t, viewtest.Opts{})
 	e.Size(80, 24)
 	e.Init()
 	held := e.HeldOrPaid(true, "1250.00")
@@ -92,7 +92,7 @@ func TestCaptureHappyPath(t *testing.T) {
 // stays above the status bar; it is not a toast that vanishes.
 func TestCaptureRefusedIsShownWhole(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, envOpts{})
+	e := newEnv(t, viewtest.Opts{})
 	e.Size(80, 24)
 	e.Init()
 	held := e.HeldOrPaid(true, "500.00")
@@ -120,7 +120,7 @@ func TestCaptureRefusedIsShownWhole(t *testing.T) {
 
 func TestRefundPartialThenOverRefundRefused(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, envOpts{})
+	e := newEnv(t, viewtest.Opts{})
 	e.Size(80, 24)
 	e.Init()
 	paid := e.HeldOrPaid(false, "400.00")
@@ -156,7 +156,7 @@ func TestRefundPartialThenOverRefundRefused(t *testing.T) {
 
 	// Again, from the detail pane: 250.00 left.
 	e.Press("enter")
-	require.True(t, p.Detail.IsOpen())
+	require.True(t, p.Pane.IsOpen())
 	assert.Contains(t, ansi.Strip(e.View(100, 60)), made[0].ID)
 	e.Act(keys.ActRefund)
 	spec, found = e.ConfirmSpec()
@@ -182,7 +182,7 @@ func TestRefundPartialThenOverRefundRefused(t *testing.T) {
 
 func TestCancelHoldNamesTheHoldItReleases(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, envOpts{})
+	e := newEnv(t, viewtest.Opts{})
 	e.Size(80, 24)
 	e.Init()
 	held := e.HeldOrPaid(true, "60.00")
@@ -208,7 +208,7 @@ func TestCancelHoldNamesTheHoldItReleases(t *testing.T) {
 
 func TestJournalFailureSendsNothing(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, envOpts{})
+	e := newEnv(t, viewtest.Opts{})
 	e.Size(80, 24)
 	e.Init()
 	held := e.HeldOrPaid(true, "70.00")
@@ -233,7 +233,7 @@ func TestJournalFailureSendsNothing(t *testing.T) {
 // payment the key was pressed on, whatever happens to the list meanwhile.
 func TestTheDialogStaysBoundToThePaymentOfTheKey(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, envOpts{})
+	e := newEnv(t, viewtest.Opts{})
 	e.Size(80, 24)
 	e.Init()
 	held := e.HeldOrPaid(true, "90.00")
@@ -256,7 +256,7 @@ func TestTheDialogStaysBoundToThePaymentOfTheKey(t *testing.T) {
 
 func TestPreparationRefusesWithTheReason(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, envOpts{})
+	e := newEnv(t, viewtest.Opts{})
 	e.Size(80, 24)
 	e.Init()
 	held := e.HeldOrPaid(true, "80.00")
@@ -275,7 +275,7 @@ func TestPreparationRefusesWithTheReason(t *testing.T) {
 
 	// A payment that cannot be read: the preparation says why.
 	e.Count.Fail.Store(0)
-	srvClosed := newEnv(t, envOpts{})
+	srvClosed := newEnv(t, viewtest.Opts{})
 	srvClosed.Size(80, 24)
 	srvClosed.Init()
 	srvClosed.HeldOrPaid(true, "10.00")
@@ -339,7 +339,7 @@ func TestALostRefundAnswerIsFoundOutNotFailed(t *testing.T) {
 	for _, iface := range []string{"v2", "v1"} {
 		t.Run(iface, func(t *testing.T) {
 			lossy := &lossyBackend{lose: 1, do: true}
-			e := newEnv(t, envOpts{V1Only: iface == "v1", Wrap: func(b backend.Backend) backend.Backend {
+			e := newEnv(t, viewtest.Opts{V1Only: iface == "v1", Wrap: func(b backend.Backend) backend.Backend {
 				lossy.Backend = b
 				return lossy
 			}})
@@ -398,7 +398,7 @@ func TestALostRefundAnswerIsFoundOutNotFailed(t *testing.T) {
 func TestALostV1RefundThatWasNotMadeIsSaidSo(t *testing.T) {
 	t.Parallel()
 	lossy := &lossyBackend{lose: 1, do: false}
-	e := newEnv(t, envOpts{V1Only: true, Wrap: func(b backend.Backend) backend.Backend {
+	e := newEnv(t, viewtest.Opts{V1Only: true, Wrap: func(b backend.Backend) backend.Backend {
 		lossy.Backend = b
 		return lossy
 	}})
@@ -420,7 +420,7 @@ func TestALostV1RefundThatWasNotMadeIsSaidSo(t *testing.T) {
 func TestALostCaptureAnswerIsFoundOutByReadingThePayment(t *testing.T) {
 	t.Parallel()
 	lossy := &lossyBackend{lose: 1, do: true}
-	e := newEnv(t, envOpts{Wrap: func(b backend.Backend) backend.Backend { lossy.Backend = b; return lossy }})
+	e := newEnv(t, viewtest.Opts{Wrap: func(b backend.Backend) backend.Backend { lossy.Backend = b; return lossy }})
 	e.Size(80, 24)
 	e.Init()
 	held := e.HeldOrPaid(true, "120.00")
@@ -457,7 +457,7 @@ func TestPendingActionsAreFoundOutAtStart(t *testing.T) {
 	t.Parallel()
 	// The first run: a refund made at the service, its answer never read;
 	// a capture sent but never arrived.
-	first := newEnv(t, envOpts{})
+	first := newEnv(t, viewtest.Opts{})
 	first.Size(80, 24)
 	first.Init()
 	paid := first.NewPayment(false, "700.00")
@@ -471,7 +471,7 @@ func TestPendingActionsAreFoundOutAtStart(t *testing.T) {
 	capture.Sent = time.Now()
 
 	// The next start, on the same service.
-	e := newEnvOn(t, first, envOpts{Pending: []action.Request{refund, capture}})
+	e := newEnvOn(t, first, viewtest.Opts{Pending: []action.Request{refund, capture}})
 	e.Size(80, 24)
 	for _, id := range []string{paid.ID, held.ID} {
 		p := backend.Payment{ID: id, Status: backend.PaymentSettled}
@@ -519,7 +519,7 @@ func TestAbandonJournalsActionsStillSent(t *testing.T) {
 	t.Parallel()
 	hold := make(chan struct{})
 	slow := &slowBackend{release: hold, arrived: make(chan struct{})}
-	e := newEnv(t, envOpts{Wrap: func(b backend.Backend) backend.Backend { slow.Backend = b; return slow }})
+	e := newEnv(t, viewtest.Opts{Wrap: func(b backend.Backend) backend.Backend { slow.Backend = b; return slow }})
 	e.Size(80, 24)
 	e.Init()
 	paid := e.HeldOrPaid(false, "40.00")
@@ -567,7 +567,7 @@ func (s *slowBackend) RefundPayment(ctx context.Context, r backend.RefundRequest
 // digits.
 func TestLargeAmountsAskForTypedDigits(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, envOpts{TypedOver: map[string]money.Decimal{"*": money.MustParse("100")}})
+	e := newEnv(t, viewtest.Opts{TypedOver: map[string]money.Decimal{"*": money.MustParse("100")}})
 	e.Size(80, 24)
 	e.Init()
 	paid := e.HeldOrPaid(false, "250.00")
@@ -578,7 +578,7 @@ func TestLargeAmountsAskForTypedDigits(t *testing.T) {
 	assert.Equal(t, paid.ID[len(paid.ID)-4:], spec.Check.Digits)
 	assert.Equal(t, "payment "+paid.ID, spec.Check.Of)
 
-	small := newEnv(t, envOpts{TypedOver: map[string]money.Decimal{"USD": money.MustParse("1")}})
+	small := newEnv(t, viewtest.Opts{TypedOver: map[string]money.Decimal{"USD": money.MustParse("1")}})
 	small.Size(80, 24)
 	small.Init()
 	small.HeldOrPaid(false, "250.00")
@@ -589,7 +589,7 @@ func TestLargeAmountsAskForTypedDigits(t *testing.T) {
 
 // newEnvOn is a new start of the Payments tab on base's sandbox, with a
 // journal of its own: what the next run of paydash sees.
-func newEnvOn(t *testing.T, base *env, o envOpts) *env {
+func newEnvOn(t *testing.T, base *env, o viewtest.Opts) *env {
 	t.Helper()
 	jpath := filepath.Join(t.TempDir(), "journal.jsonl")
 	j, err := journal.Open(jpath)
@@ -635,7 +635,7 @@ func (r *reportsFinerRefund) RefundsOfPayment(ctx context.Context, p backend.Pay
 // sends exactly that.
 func TestRefundOfARemainderFinerThanTheCurrency(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, envOpts{Wrap: func(b backend.Backend) backend.Backend {
+	e := newEnv(t, viewtest.Opts{Wrap: func(b backend.Backend) backend.Backend {
 		return &reportsFinerRefund{Backend: b, extra: money.MustParse("0.011")}
 	}})
 	e.Size(80, 24)

@@ -47,9 +47,9 @@ func paymentSummary(p backend.Payment) string {
 // --- the tabs' Y ---------------------------------------------------------------
 
 func (t *Payments) copyMore() tea.Cmd {
-	p, ok := t.target()
+	p, ok := t.Target()
 	if !ok {
 		return nil
 	}
-	return tab.CopyMore(t.deps.Keys, t.theme, &t.dialogs, "payment "+p.ID, paymentCopyFields(p))
+	return tab.CopyMore(t.Deps.Keys, t.Theme, &t.Dialogs, "payment "+p.ID, paymentCopyFields(p))
 }

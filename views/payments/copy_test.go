@@ -21,7 +21,7 @@ import (
 
 func TestCopyMorePayments(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, envOpts{WithV1: true})
+	e := newEnv(t, viewtest.Opts{WithV1: true})
 	e.Size(120, 30)
 	e.Init()
 	pt := e.Tab.(*Payments)
@@ -29,8 +29,8 @@ func TestCopyMorePayments(t *testing.T) {
 	// From the pane: the payment read in full, with v1's view of the
 	// customer.
 	e.Press("enter")
-	require.True(t, pt.Detail.IsOpen())
-	p := pt.Detail.Obj
+	require.True(t, pt.Pane.IsOpen())
+	p := pt.Pane.Obj
 	require.NotNil(t, p.V1, "v1's view is read beside the payment")
 	require.NotEmpty(t, p.OrderNo)
 	email := p.V1.UserIdentifier
@@ -70,7 +70,7 @@ func TestCopyMorePayments(t *testing.T) {
 
 	// From a row of the list (v2's list has no customer): what it has.
 	e.Press("esc")
-	require.False(t, pt.Detail.IsOpen())
+	require.False(t, pt.Pane.IsOpen())
 	e.Press("j")
 	row, ok := pt.List.Selected()
 	require.True(t, ok)
@@ -123,7 +123,7 @@ func statusLine(view string, st backend.PaymentStatus) string {
 
 func TestStatusColours(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, envOpts{})
+	e := newEnv(t, viewtest.Opts{})
 	held := e.NewPayment(true, "150.00") // the newest: the first row
 	e.Init()
 	e.Size(160, 48)
@@ -178,7 +178,7 @@ func TestStatusColours(t *testing.T) {
 // of a payment waiting for confirmation, each whole.
 func TestCopyMorePaymentsOffersItsLongTexts(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, envOpts{Fixed: viewtest.GoldenNow})
+	e := newEnv(t, viewtest.Opts{Fixed: viewtest.GoldenNow})
 	e.Size(120, 30)
 	e.Init()
 	pt := e.Tab.(*Payments)
@@ -193,7 +193,7 @@ func TestCopyMorePaymentsOffersItsLongTexts(t *testing.T) {
 	_, ok := pt.List.SelectID(id)
 	require.True(t, ok)
 	e.Press("enter")
-	p := pt.Detail.Obj
+	p := pt.Pane.Obj
 	require.NotNil(t, p.Confirmation)
 	require.NotEmpty(t, p.Confirmation.PaymentURL)
 

@@ -37,7 +37,7 @@ func quietLines(screen string) int {
 
 func TestCreatePaymentLinkFromPaymentsTab(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, envOpts{})
+	e := newEnv(t, viewtest.Opts{})
 	e.Size(80, 24)
 	e.Init()
 	merchant := e.Scope.MerchantID

@@ -154,11 +154,11 @@ const fullReads = 6
 // whose refunds the pane read.
 func (t *Payments) export() tea.Cmd {
 	refunded := map[string]money.Amount{}
-	if p := t.Detail.Obj; t.Detail.IsOpen() && t.refunds.loaded && t.refunds.err == nil {
+	if p := t.Pane.Obj; t.Pane.IsOpen() && t.refunds.loaded && t.refunds.err == nil {
 		refunded[p.ID], _ = refundable(p, t.refunds.items)
 	}
 	spec := tab.ExportSpec[backend.Payment]{Noun: "payments",
-		Stem: tab.ExportStem("payments", t.scope.MerchantID), Fields: paymentFields(refunded), Now: t.deps.TimeNow()}
+		Stem: tab.ExportStem("payments", t.Scope.MerchantID), Fields: paymentFields(refunded), Now: t.Deps.TimeNow()}
 	toRead := 0
 	for _, p := range t.List.Table.Shown() {
 		if !p.Detailed {

@@ -35,7 +35,7 @@ func rfc3339(t time.Time) string {
 // shown, in the order shown, field by field, and as the sandbox has them.
 func TestPaymentsExportAfterFilterAndSort(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, envOpts{Fixed: viewtest.GoldenNow, WithV1: true})
+	e := newEnv(t, viewtest.Opts{Fixed: viewtest.GoldenNow, WithV1: true})
 	e.Scope.Start = viewtest.GoldenNow.AddDate(0, 0, -30)
 	e.Size(120, 40)
 	e.Init()
@@ -60,9 +60,9 @@ func TestPaymentsExportAfterFilterAndSort(t *testing.T) {
 		e.Press("j")
 	}
 	e.Press("enter")
-	require.True(t, p.Detail.IsOpen())
+	require.True(t, p.Pane.IsOpen())
 	require.True(t, p.refunds.loaded)
-	open := p.Detail.Obj
+	open := p.Pane.Obj
 	shown := p.List.Table.Shown()
 	require.Greater(t, len(shown), 50)
 	require.Less(t, len(shown), p.List.Table.Len(), "the filter hides rows")
@@ -234,7 +234,7 @@ func TestExportOf100kRows(t *testing.T) {
 // carries, and the dialog says so.
 func TestLargePaymentExportsAreNotReadOneByOne(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, envOpts{Fixed: viewtest.GoldenNow})
+	e := newEnv(t, viewtest.Opts{Fixed: viewtest.GoldenNow})
 	e.Scope.Start = viewtest.GoldenNow.AddDate(0, 0, -30)
 	e.Size(100, 30)
 	e.Init()

@@ -12,6 +12,7 @@ import (
 	"paydash/backend/money"
 	"paydash/keys"
 	"paydash/ui"
+	"paydash/views/internal/viewtest"
 )
 
 // searchHeld narrows the Payments list to the held payments, as the
@@ -31,7 +32,7 @@ func searchHeld(t *testing.T, e *env) *Payments {
 // refresh: a payment captured elsewhere leaves it.
 func TestANarrowedListDropsARowThatNoLongerMatchesAtARefresh(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, envOpts{WithV1: true})
+	e := newEnv(t, viewtest.Opts{WithV1: true})
 	e.Size(120, 30)
 	e.Init()
 	held := e.NewPayment(true, "8000.00")
@@ -51,7 +52,7 @@ func TestANarrowedListDropsARowThatNoLongerMatchesAtARefresh(t *testing.T) {
 // narrowed to held payments, a captured one leaves it.
 func TestACapturedPaymentLeavesAListOfHeldOnesAtOnce(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, envOpts{WithV1: true})
+	e := newEnv(t, viewtest.Opts{WithV1: true})
 	e.Size(120, 30)
 	e.Init()
 	held := e.NewPayment(true, "8000.00")
@@ -72,7 +73,7 @@ func TestACapturedPaymentLeavesAListOfHeldOnesAtOnce(t *testing.T) {
 // read with the pane, before anyone revoked it.
 func TestThePaymentPaneShowsItsTokensState(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, envOpts{})
+	e := newEnv(t, viewtest.Opts{})
 	e.Size(160, 40)
 	e.Init()
 	tok := e.NewToken()
@@ -81,7 +82,7 @@ func TestThePaymentPaneShowsItsTokensState(t *testing.T) {
 	p := e.Tab.(*Payments)
 	require.True(t, p.List.Table.SelectByID(paid.ID))
 	e.Press("enter")
-	require.True(t, p.Detail.IsOpen())
+	require.True(t, p.Pane.IsOpen())
 	view := ansi.Strip(e.View(160, 40))
 	i := strings.Index(view, "Token")
 	require.GreaterOrEqual(t, i, 0, view)

@@ -102,7 +102,7 @@ func (t *Payments) noteOrders(rows []backend.Payment) tea.Cmd {
 	if id == "" {
 		return nil
 	}
-	if !t.Detail.IsOpen() || t.Detail.Obj.ID != id {
+	if !t.Pane.IsOpen() || t.Pane.Obj.ID != id {
 		t.jump.selectID = "" // the user moved on
 		return nil
 	}
@@ -158,20 +158,20 @@ func (t *Payments) startJump(query string) tea.Cmd {
 	ctx, st := t.jump.reads.Start(t.List.Context())
 	t.jump.active, t.jump.query = true, q
 	// esc reaches the tab through its keyRoute: there it stops the search.
-	t.route.Stop = t.escJump
+	t.Route.Stop = t.escJump
 	s := &jumpSearch{
-		stamp: st, ctx: ctx, src: t.src, finder: t.deps.Backend,
-		query: q, merchant: t.scope.MerchantID, byID: tab.IsDigits(q), localID: localID,
+		stamp: st, ctx: ctx, src: t.src, finder: t.Deps.Backend,
+		query: q, merchant: t.Scope.MerchantID, byID: tab.IsDigits(q), localID: localID,
 	}
-	mk, pk := keys.Label(t.deps.Keys.Global.Merchant.Keys()), keys.Label(t.deps.Keys.Global.Period.Keys())
+	mk, pk := keys.Label(t.Deps.Keys.Global.Merchant.Keys()), keys.Label(t.Deps.Keys.Global.Period.Keys())
 	s.hintOther = "it may be another merchant's: " + mk + " switches the merchant"
 	s.hintOlder = "it may be older, or another merchant's: search by its id, or choose the merchant (" + mk +
 		") or a period (" + pk + ") that holds it"
 	// From today, or from the period's end when that is later: a rolling
 	// period ends at the service's now, which a clock here may be behind.
-	from := t.deps.TimeNow()
-	if t.scope.End.After(from) {
-		from = t.scope.End
+	from := t.Deps.TimeNow()
+	if t.Scope.End.After(from) {
+		from = t.Scope.End
 	}
 	s.top = jumpDayStart(from).Add(jumpDay)
 	s.bottom = s.top.AddDate(0, 0, -jumpBackDays)
@@ -180,7 +180,7 @@ func (t *Payments) startJump(query string) tea.Cmd {
 	// and no loaded row has the number.
 	var skip *ui.Scope
 	if t.List.Done && localID == "" {
-		skip = &t.scope
+		skip = &t.Scope
 	}
 	s.spans = jumpSpans(s.top, s.bottom, skip)
 	t.jump.progress = "looking for " + textsafe.Line(q, 40) + "…"
@@ -233,7 +233,7 @@ func clearJumpError() tea.Msg { return ui.ClearErrorMsg{Key: jumpErrorKey} }
 // showFound opens a found payment: at once when the scope shows it, else
 // after asking the shell for a scope that does.
 func (t *Payments) showFound(p backend.Payment) tea.Cmd {
-	if tab.InScope(t.scope, p.MerchantID, tab.PaymentTime(p)) {
+	if tab.InScope(t.Scope, p.MerchantID, tab.PaymentTime(p)) {
 		sel, ok := t.List.SelectID(p.ID)
 		switch {
 		case ok && !p.Detailed:
@@ -246,12 +246,12 @@ func (t *Payments) showFound(p backend.Payment) tea.Cmd {
 		t.jump.selectID = p.ID
 		return tea.Batch(cmd, t.List.Next())
 	}
-	s := widenScope(t.scope, p)
+	s := widenScope(t.Scope, p)
 	t.jump.widen = &jumpWiden{scope: s, p: p}
 	id := textsafe.Line(p.ID, 30)
 	period := fmt.Sprintf("%s – %s", s.Start.Local().Format("02 Jan 2006"), s.End.Add(-time.Nanosecond).Local().Format("02 Jan 2006"))
 	text := "Period widened to " + period + " to show payment " + id
-	if s.MerchantID != t.scope.MerchantID {
+	if s.MerchantID != t.Scope.MerchantID {
 		text = "Payment " + id + " is merchant " + textsafe.Line(s.MerchantID, 30) +
 			"'s: switched to it, " + period
 	}
@@ -277,7 +277,7 @@ func (t *Payments) openWidened(w *jumpWiden) tea.Cmd {
 	}
 	cmd := t.openDetail(w.p, false)
 	t.jump.selectID = w.p.ID
-	t.layout()
+	t.Layout()
 	return tea.Batch(cmd, t.List.Next())
 }
 

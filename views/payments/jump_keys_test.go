@@ -10,6 +10,7 @@ import (
 
 	"paydash/keys"
 	"paydash/ui"
+	"paydash/views/internal/viewtest"
 )
 
 // markedRow is the id of the row the screen marks as selected ("> "), ""
@@ -32,8 +33,8 @@ func TestJumpLowerCaseOrderNumberFound(t *testing.T) {
 	t.Parallel()
 	for _, tc := range []struct {
 		name string
-		o    envOpts
-	}{{"v2", envOpts{}}, {"both", envOpts{WithV1: true}}, {"v1", envOpts{V1Only: true}}} {
+		o    viewtest.Opts
+	}{{"v2", viewtest.Opts{}}, {"both", viewtest.Opts{WithV1: true}}, {"v1", viewtest.Opts{V1Only: true}}} {
 		t.Run(tc.name, func(t *testing.T) {
 			e := newEnv(t, tc.o)
 			s := newShell(e, 120, 30)
@@ -42,8 +43,8 @@ func TestJumpLowerCaseOrderNumberFound(t *testing.T) {
 			require.NotEqual(t, strings.ToLower(old.Invoice.OrderNo), old.Invoice.OrderNo)
 
 			s.jump(strings.ToLower(old.Invoice.OrderNo))
-			require.True(t, p.Detail.IsOpen(), "found:\n%s", s.screen())
-			assert.Equal(t, old.ID, p.Detail.Obj.ID)
+			require.True(t, p.Pane.IsOpen(), "found:\n%s", s.screen())
+			assert.Equal(t, old.ID, p.Pane.Obj.ID)
 			assert.Contains(t, s.screen(), "Payment "+old.ID)
 			assert.False(t, s.hasError("No payment"))
 		})
@@ -54,7 +55,7 @@ func TestJumpLowerCaseOrderNumberFound(t *testing.T) {
 // payment; an error about something else stays.
 func TestJumpErrorClearedByNextJump(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, envOpts{WithV1: true})
+	e := newEnv(t, viewtest.Opts{WithV1: true})
 	s := newShell(e, 120, 30)
 	p := e.Tab.(*Payments)
 	loaded := p.List.Table.Rows()[3]
@@ -65,8 +66,8 @@ func TestJumpErrorClearedByNextJump(t *testing.T) {
 
 	// Found among the loaded rows.
 	s.jump(loaded.OrderNo)
-	require.True(t, p.Detail.IsOpen())
-	assert.Equal(t, loaded.ID, p.Detail.Obj.ID)
+	require.True(t, p.Pane.IsOpen())
+	assert.Equal(t, loaded.ID, p.Pane.Obj.ID)
 	assert.False(t, s.hasError("No payment"), "cleared by the jump that found:\n%s", s.screen())
 	s.press("esc")
 
@@ -74,15 +75,15 @@ func TestJumpErrorClearedByNextJump(t *testing.T) {
 	s.jump("no-such-order")
 	require.True(t, s.hasError("No payment with order number no-such-order"), s.screen())
 	s.jump(old.Invoice.OrderNo)
-	require.True(t, p.Detail.IsOpen())
-	assert.Equal(t, old.ID, p.Detail.Obj.ID)
+	require.True(t, p.Pane.IsOpen())
+	assert.Equal(t, old.ID, p.Pane.Obj.ID)
 	assert.False(t, s.hasError("No payment"), s.screen())
 	s.press("esc")
 
 	// Another error is not the jump's to clear.
 	s.send(ui.ErrorMsg{Err: errors.New("Could not capture 43000001"), Sticky: true})
 	s.jump(loaded.OrderNo)
-	require.True(t, p.Detail.IsOpen())
+	require.True(t, p.Pane.IsOpen())
 	assert.True(t, s.hasError("Could not capture 43000001"), s.screen())
 }
 
@@ -92,7 +93,7 @@ func TestJumpErrorClearedByNextJump(t *testing.T) {
 // to be (the list reads on to it), so a key acts on the payment jumped to.
 func TestJumpKeysActOnTheMarkedRow(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, envOpts{WithV1: true})
+	e := newEnv(t, viewtest.Opts{WithV1: true})
 	s := newShell(e, 120, 30)
 	p := e.Tab.(*Payments)
 	s.press("down", "down")
@@ -104,20 +105,20 @@ func TestJumpKeysActOnTheMarkedRow(t *testing.T) {
 	assert.Equal(t, keys.ContextList, p.Context(), "the prompt closed: the list has the keys")
 	assert.Equal(t, marked, markedRow(s.screen()), "the selection stays where it was")
 	s.press("enter")
-	require.True(t, p.Detail.IsOpen())
-	assert.Equal(t, marked, p.Detail.Obj.ID, "enter opens the marked row")
+	require.True(t, p.Pane.IsOpen())
+	assert.Equal(t, marked, p.Pane.Obj.ID, "enter opens the marked row")
 	s.press("esc")
 
 	// Found outside the period: the period widens, the list loads afresh.
 	old := e.oldPayment(e.Scope.MerchantID, 60)
 	s.jump(old.Invoice.OrderNo)
-	require.True(t, p.Detail.IsOpen())
-	require.Equal(t, old.ID, p.Detail.Obj.ID)
+	require.True(t, p.Pane.IsOpen())
+	require.Equal(t, old.ID, p.Pane.Obj.ID)
 	s.press("esc")
-	require.False(t, p.Detail.IsOpen())
+	require.False(t, p.Pane.IsOpen())
 	assert.Equal(t, old.ID, p.List.Table.SelectedID(), "the payment jumped to stays selected")
 	assert.Equal(t, old.ID, markedRow(s.screen()), "and the screen marks it:\n%s", s.screen())
 	s.press("enter")
-	require.True(t, p.Detail.IsOpen())
-	assert.Equal(t, old.ID, p.Detail.Obj.ID, "enter opens it again")
+	require.True(t, p.Pane.IsOpen())
+	assert.Equal(t, old.ID, p.Pane.Obj.ID, "enter opens it again")
 }

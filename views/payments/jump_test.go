@@ -59,7 +59,7 @@ next:
 	return out
 }
 
-func newLookupEnv(t *testing.T, o envOpts) (*env, *lookups) {
+func newLookupEnv(t *testing.T, o viewtest.Opts) (*env, *lookups) {
 	t.Helper()
 	l := &lookups{}
 	o.Wrap = func(b backend.Backend) backend.Backend { l.Backend = b; return l }
@@ -94,7 +94,7 @@ func (e *env) oldPayment(merchant string, daysAgo int) sandbox.Payment {
 // scopeShows checks that the tab's scope is s widened to hold p's day.
 func scopeShows(t *testing.T, p *Payments, was ui.Scope, merchant string, when time.Time) {
 	t.Helper()
-	s := p.scope
+	s := p.Scope
 	assert.Equal(t, merchant, s.MerchantID)
 	assert.Equal(t, "custom", s.Preset)
 	assert.True(t, tab.InScope(s, merchant, when), "%v is in %s", when, tab.ScopeText(s))
@@ -113,7 +113,7 @@ func (e *env) stickyErrors() []ui.ErrorMsg {
 
 func TestJumpByIDAndOrderNumber(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, envOpts{})
+	e := newEnv(t, viewtest.Opts{})
 	e.Size(80, 24)
 	e.Init()
 	p := e.Tab.(*Payments)
@@ -129,8 +129,8 @@ func TestJumpByIDAndOrderNumber(t *testing.T) {
 	require.NoError(t, err)
 	before := e.Count.Pages.Load()
 	e.Send(ui.JumpMsg{Query: far.Invoice.OrderNo})
-	require.True(t, p.Detail.IsOpen())
-	assert.Equal(t, want.ID, p.Detail.Obj.ID, "the newest with that number")
+	require.True(t, p.Pane.IsOpen())
+	assert.Equal(t, want.ID, p.Pane.Obj.ID, "the newest with that number")
 	assert.Greater(t, e.Count.Pages.Load(), before+1)
 	assert.False(t, p.Status().Loading)
 	assert.Empty(t, p.Status().Progress)
@@ -144,10 +144,10 @@ func TestJumpByIDAndOrderNumber(t *testing.T) {
 	e.Send(ui.ScopeMsg{Scope: e.Scope})
 	require.Less(t, p.List.Table.Len(), len(all)-10)
 	e.Send(ui.JumpMsg{Query: far.ID})
-	require.True(t, p.Detail.IsOpen())
-	assert.Equal(t, far.ID, p.Detail.Obj.ID)
-	assert.True(t, p.Detail.Obj.Detailed)
-	assert.Equal(t, e.Scope, p.scope, "in the scope: the scope stays")
+	require.True(t, p.Pane.IsOpen())
+	assert.Equal(t, far.ID, p.Pane.Obj.ID)
+	assert.True(t, p.Pane.Obj.Detailed)
+	assert.Equal(t, e.Scope, p.Scope, "in the scope: the scope stays")
 	assert.Contains(t, ansi.Strip(e.View(80, 24)), "Payment "+far.ID)
 	e.Press("esc")
 	assert.Equal(t, far.ID, p.List.Table.SelectedID())
@@ -156,15 +156,15 @@ func TestJumpByIDAndOrderNumber(t *testing.T) {
 	loaded := p.List.Table.Rows()[5]
 	require.NotEmpty(t, loaded.OrderNo)
 	e.Send(ui.JumpMsg{Query: strings.ToLower(loaded.OrderNo)})
-	require.True(t, p.Detail.IsOpen())
-	assert.Equal(t, loaded.ID, p.Detail.Obj.ID)
+	require.True(t, p.Pane.IsOpen())
+	assert.Equal(t, loaded.ID, p.Pane.Obj.ID)
 	assert.Equal(t, loaded.ID, p.List.Table.SelectedID())
 	e.Press("esc")
 
 	// Nothing: a sticky error saying where it looked.
 	e.Shell = nil
 	e.Send(ui.JumpMsg{Query: "NO-SUCH-ORDER"})
-	assert.False(t, p.Detail.IsOpen())
+	assert.False(t, p.Pane.IsOpen())
 	errs := e.stickyErrors()
 	require.Len(t, errs, 1)
 	text := errs[0].Err.Error()
@@ -182,7 +182,7 @@ func TestJumpByIDAndOrderNumber(t *testing.T) {
 
 func TestJumpByIDWidensThePeriod(t *testing.T) {
 	t.Parallel()
-	e, l := newLookupEnv(t, envOpts{})
+	e, l := newLookupEnv(t, viewtest.Opts{})
 	p := e.Tab.(*Payments)
 	merchants := e.Srv.Info().MerchantIDs
 
@@ -190,31 +190,31 @@ func TestJumpByIDWidensThePeriod(t *testing.T) {
 	old := e.oldPayment(e.Scope.MerchantID, 60)
 	e.Send(ui.JumpMsg{Query: old.ID})
 	scopeShows(t, p, e.Scope, e.Scope.MerchantID, old.Created)
-	assert.Equal(t, old.Created.UTC().Truncate(24*time.Hour), p.scope.Start)
-	assert.Equal(t, e.Scope.End, p.scope.End)
-	require.True(t, p.Detail.IsOpen(), "opened once the wider scope came")
-	assert.Equal(t, old.ID, p.Detail.Obj.ID)
+	assert.Equal(t, old.Created.UTC().Truncate(24*time.Hour), p.Scope.Start)
+	assert.Equal(t, e.Scope.End, p.Scope.End)
+	require.True(t, p.Pane.IsOpen(), "opened once the wider scope came")
+	assert.Equal(t, old.ID, p.Pane.Obj.ID)
 	assert.Contains(t, ansi.Strip(e.View(120, 30)), "Payment "+old.ID)
 	ts := e.Toasts()
 	require.Len(t, ts, 1)
-	assert.Equal(t, "Period widened to "+periodWords(p.scope)+" to show payment "+old.ID, ts[0].Text)
+	assert.Equal(t, "Period widened to "+periodWords(p.Scope)+" to show payment "+old.ID, ts[0].Text)
 	assert.Zero(t, l.finds.Load(), "an id needs no lookup")
 	e.Press("esc")
 
 	// Another merchant's, in the period: that merchant, and its row selected once loaded.
-	wider := p.scope
+	wider := p.Scope
 	other := e.Srv.Store()
 	ps, _ := other.FilterPayments(sandbox.PaymentFilter{MerchantIDs: []string{merchants[1]}, Start: e.Now().AddDate(0, 0, -3), Limit: 5})
 	require.NotEmpty(t, ps)
 	e.Send(ui.JumpMsg{Query: ps[2].ID})
-	assert.Equal(t, merchants[1], p.scope.MerchantID)
-	assert.Equal(t, wider.Start, p.scope.Start, "already wide enough")
-	require.True(t, p.Detail.IsOpen())
-	assert.Equal(t, ps[2].ID, p.Detail.Obj.ID)
+	assert.Equal(t, merchants[1], p.Scope.MerchantID)
+	assert.Equal(t, wider.Start, p.Scope.Start, "already wide enough")
+	require.True(t, p.Pane.IsOpen())
+	assert.Equal(t, ps[2].ID, p.Pane.Obj.ID)
 	assert.Equal(t, ps[2].ID, p.List.Table.SelectedID(), "selected when its page came")
 	ts = e.Toasts()
 	require.Len(t, ts, 1)
-	assert.Equal(t, "Payment "+ps[2].ID+" is merchant "+merchants[1]+"'s: switched to it, "+periodWords(p.scope), ts[0].Text)
+	assert.Equal(t, "Payment "+ps[2].ID+" is merchant "+merchants[1]+"'s: switched to it, "+periodWords(p.Scope), ts[0].Text)
 	assert.Empty(t, e.Errors())
 }
 
@@ -222,11 +222,11 @@ func TestJumpByOrderNumberAsksV1(t *testing.T) {
 	t.Parallel()
 	for _, tc := range []struct {
 		name string
-		o    envOpts
+		o    viewtest.Opts
 		src  backend.Interface
 	}{
-		{"v1 only", envOpts{V1Only: true}, backend.V1},
-		{"both", envOpts{WithV1: true}, backend.V2},
+		{"v1 only", viewtest.Opts{V1Only: true}, backend.V1},
+		{"both", viewtest.Opts{WithV1: true}, backend.V2},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			e, l := newLookupEnv(t, tc.o)
@@ -234,9 +234,9 @@ func TestJumpByOrderNumberAsksV1(t *testing.T) {
 			old := e.oldPayment(e.Scope.MerchantID, 60)
 			e.Send(ui.JumpMsg{Query: old.Invoice.OrderNo})
 			assert.Equal(t, int64(1), l.finds.Load(), "getPaymentByInvoiceID answered")
-			assert.Empty(t, l.windows(e.Scope, p.scope), "no search back")
-			require.True(t, p.Detail.IsOpen())
-			got := p.Detail.Obj
+			assert.Empty(t, l.windows(e.Scope, p.Scope), "no search back")
+			require.True(t, p.Pane.IsOpen())
+			got := p.Pane.Obj
 			assert.Equal(t, old.ID, got.ID)
 			assert.Equal(t, tc.src, got.Source)
 			require.NotNil(t, got.V1, "v1's view in the pane")
@@ -249,12 +249,12 @@ func TestJumpByOrderNumberAsksV1(t *testing.T) {
 			e.Shell = nil
 			e.Send(ui.JumpMsg{Query: "NO-SUCH-ORDER"})
 			assert.Equal(t, int64(2), l.finds.Load())
-			assert.False(t, p.Detail.IsOpen())
+			assert.False(t, p.Pane.IsOpen())
 			errs := e.stickyErrors()
 			require.Len(t, errs, 1)
-			assert.Equal(t, "No payment with order number NO-SUCH-ORDER for merchant "+p.scope.MerchantID+
+			assert.Equal(t, "No payment with order number NO-SUCH-ORDER for merchant "+p.Scope.MerchantID+
 				": the service's lookup by order number (v1) found none", errs[0].Err.Error())
-			assert.Empty(t, l.windows(e.Scope, p.scope))
+			assert.Empty(t, l.windows(e.Scope, p.Scope))
 			assert.False(t, p.Status().Loading)
 		})
 	}
@@ -284,7 +284,7 @@ func stepJump(e *env, query string) []string {
 
 func TestJumpByOrderNumberSearchesBackWithProgress(t *testing.T) {
 	t.Parallel()
-	e, l := newLookupEnv(t, envOpts{})
+	e, l := newLookupEnv(t, viewtest.Opts{})
 	p := e.Tab.(*Payments)
 	old := e.oldPayment(e.Scope.MerchantID, 60)
 
@@ -308,7 +308,7 @@ func TestJumpByOrderNumberSearchesBackWithProgress(t *testing.T) {
 		e.Now().UTC().Truncate(24*time.Hour).AddDate(0, 0, -6).Format("02 Jan")+" (7 of 90 days)…")
 
 	// The windows go back from today, 7 days each, newest first.
-	ws := l.windows(e.Scope, p.scope)
+	ws := l.windows(e.Scope, p.Scope)
 	require.NotEmpty(t, ws)
 	for i, w := range ws {
 		assert.Equal(t, e.Scope.MerchantID, w.MerchantID)
@@ -318,8 +318,8 @@ func TestJumpByOrderNumberSearchesBackWithProgress(t *testing.T) {
 		}
 	}
 
-	require.True(t, p.Detail.IsOpen())
-	assert.Equal(t, old.ID, p.Detail.Obj.ID)
+	require.True(t, p.Pane.IsOpen())
+	assert.Equal(t, old.ID, p.Pane.Obj.ID)
 	scopeShows(t, p, e.Scope, e.Scope.MerchantID, old.Created)
 	assert.False(t, p.Status().Loading)
 	assert.Empty(t, p.Status().Progress)
@@ -328,7 +328,7 @@ func TestJumpByOrderNumberSearchesBackWithProgress(t *testing.T) {
 
 func TestJumpSearchStopsOnEsc(t *testing.T) {
 	t.Parallel()
-	e, _ := newLookupEnv(t, envOpts{})
+	e, _ := newLookupEnv(t, viewtest.Opts{})
 	p := e.Tab.(*Payments)
 
 	cmd := e.SendHold(ui.JumpMsg{Query: "NO-SUCH-ORDER"})
@@ -348,7 +348,7 @@ func TestJumpSearchStopsOnEsc(t *testing.T) {
 	// What the search was reading comes back, and is dropped.
 	e.Run(cmd)
 	assert.Empty(t, e.Errors(), "no \"not found\" after esc")
-	assert.False(t, p.Detail.IsOpen())
+	assert.False(t, p.Pane.IsOpen())
 
 	// esc with no search does what it did: nothing to stop.
 	e.Press("esc")
@@ -357,7 +357,7 @@ func TestJumpSearchStopsOnEsc(t *testing.T) {
 
 func TestJumpStaleResultAfterScopeChangeIsDropped(t *testing.T) {
 	t.Parallel()
-	e, _ := newLookupEnv(t, envOpts{})
+	e, _ := newLookupEnv(t, viewtest.Opts{})
 	p := e.Tab.(*Payments)
 	old := e.oldPayment(e.Scope.MerchantID, 60)
 	other := ui.Scope{MerchantID: e.Srv.Info().MerchantIDs[1], Start: e.Scope.Start, End: e.Scope.End, Preset: e.Scope.Preset}
@@ -367,8 +367,8 @@ func TestJumpStaleResultAfterScopeChangeIsDropped(t *testing.T) {
 	msg := cmd()
 	e.Send(ui.ScopeMsg{Scope: other})
 	e.Deliver(msg)
-	assert.False(t, p.Detail.IsOpen())
-	assert.Equal(t, other, p.scope)
+	assert.False(t, p.Pane.IsOpen())
+	assert.Equal(t, other, p.Scope)
 	assert.Empty(t, e.Toasts())
 
 	// The user changes the scope between the widening asked for and its
@@ -377,10 +377,10 @@ func TestJumpStaleResultAfterScopeChangeIsDropped(t *testing.T) {
 	cmd = e.SendHold(ui.JumpMsg{Query: old.ID})
 	widen := e.Update(cmd()) // the ScopeMsg asked for, and a toast
 	e.Send(ui.ScopeMsg{Scope: other})
-	assert.False(t, p.Detail.IsOpen(), "not in the user's scope")
+	assert.False(t, p.Pane.IsOpen(), "not in the user's scope")
 	e.Run(widen)
-	assert.Equal(t, "custom", p.scope.Preset, "the shell applied the widening")
-	assert.False(t, p.Detail.IsOpen(), "stale: not opened")
+	assert.Equal(t, "custom", p.Scope.Preset, "the shell applied the widening")
+	assert.False(t, p.Pane.IsOpen(), "stale: not opened")
 	assert.Empty(t, p.jump.selectID)
 
 	// A search under way is stopped by a scope change too.

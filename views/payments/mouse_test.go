@@ -9,11 +9,12 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"paydash/ui"
+	"paydash/views/internal/viewtest"
 )
 
 func TestNewAboveMarkAfterRefreshAndG(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, envOpts{})
+	e := newEnv(t, viewtest.Opts{})
 	e.Size(80, 24)
 	e.Init()
 	p := e.Tab.(*Payments)
@@ -33,7 +34,7 @@ func TestNewAboveMarkAfterRefreshAndG(t *testing.T) {
 	// With a filter and a sort the line still fits 80 columns, mark first.
 	p.List.Table.SetFilter("settled")
 	p.List.SetSort("amount", true)
-	p.layout()
+	p.Layout()
 	last := strings.Split(ansi.Strip(e.View(80, 24)), "\n")[23] // view checks the 80 columns
 	if n := p.List.Table.NewAbove(); n > 0 {                    // the filter and the sort may have moved them
 		assert.True(t, strings.HasPrefix(last, "↑ "), last)
@@ -51,7 +52,7 @@ func TestNewAboveMarkAfterRefreshAndG(t *testing.T) {
 
 func TestDoubleClickOpensDetail(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, envOpts{})
+	e := newEnv(t, viewtest.Opts{})
 	e.Size(80, 24)
 	e.Init()
 	p := e.Tab.(*Payments)
@@ -59,15 +60,15 @@ func TestDoubleClickOpensDetail(t *testing.T) {
 	// A click on the third row (line 3: the header is line 0) selects it.
 	e.Send(ui.MouseMsg{Kind: ui.MouseClick, X: 10, Y: 3})
 	assert.Equal(t, rows[2].ID, p.List.Table.SelectedID())
-	assert.False(t, p.Detail.IsOpen())
+	assert.False(t, p.Pane.IsOpen())
 	// The wheel scrolls.
 	e.Send(ui.MouseMsg{Kind: ui.MouseWheelDown, X: 10, Y: 3})
 	assert.Equal(t, rows[5].ID, p.List.Table.SelectedID())
 	// A double click on a row opens its detail, as enter does.
 	e.Send(ui.MouseMsg{Kind: ui.MouseClick, X: 10, Y: 2})
 	e.Send(ui.MouseMsg{Kind: ui.MouseDoubleClick, X: 10, Y: 2})
-	require.True(t, p.Detail.IsOpen())
+	require.True(t, p.Pane.IsOpen())
 	sel := p.List.Table.SelectedID()
-	assert.Equal(t, sel, p.Detail.Obj.ID)
+	assert.Equal(t, sel, p.Pane.Obj.ID)
 	assert.Equal(t, p.List.Table.Rows()[p.List.Table.Offset()+1].ID, sel)
 }

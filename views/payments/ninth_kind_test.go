@@ -117,7 +117,7 @@ func TestANinthKindRunsTheWholePath(t *testing.T) {
 	t.Parallel()
 	viewtest.TipLose.Store(1)
 	t.Cleanup(func() { viewtest.TipLose.Store(0) })
-	e := newEnv(t, envOpts{})
+	e := newEnv(t, viewtest.Opts{})
 	e.Size(100, 30)
 	e.Init()
 	pay := e.Tab.(*Payments)

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"testing"
 
+	"paydash/views/internal/viewtest"
+
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -16,7 +18,7 @@ func TestTheSelectedRowIsThePanesPaymentAtEverySize(t *testing.T) {
 	t.Parallel()
 	for _, size := range [][2]int{{80, 24}, {120, 40}, {200, 50}} {
 		t.Run(fmt.Sprintf("%dx%d", size[0], size[1]), func(t *testing.T) {
-			e := newEnv(t, envOpts{WithV1: true})
+			e := newEnv(t, viewtest.Opts{WithV1: true})
 			s := newShell(e, size[0], size[1])
 			p := e.Tab.(*Payments)
 			rows := p.List.Table.Rows()
@@ -32,14 +34,14 @@ func TestTheSelectedRowIsThePanesPaymentAtEverySize(t *testing.T) {
 				{"outside the period", old.Invoice.OrderNo, old.ID},
 			} {
 				s.jump(target.query)
-				require.True(t, p.Detail.IsOpen(), "%s: found", target.name)
-				require.Equal(t, target.id, p.Detail.Obj.ID, target.name)
+				require.True(t, p.Pane.IsOpen(), "%s: found", target.name)
+				require.Equal(t, target.id, p.Pane.Obj.ID, target.name)
 				assert.Equal(t, target.id, p.List.Table.SelectedID(), "%s: the selected row is the pane's", target.name)
 				if p.List.Beside {
 					assert.Equal(t, target.id, markedRow(s.screen()), "%s: the screen marks it:\n%s", target.name, s.screen())
 				}
 				s.press("esc")
-				require.False(t, p.Detail.IsOpen())
+				require.False(t, p.Pane.IsOpen())
 				assert.Equal(t, target.id, p.List.Table.SelectedID(), "%s: esc leaves the cursor on it", target.name)
 				assert.Equal(t, target.id, markedRow(s.screen()), "%s: on screen:\n%s", target.name, s.screen())
 			}

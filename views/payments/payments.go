@@ -28,19 +28,11 @@ import (
 // hold and refund, each behind a confirmation and written to the journal
 // (actions.go).
 type Payments struct {
-	src   paymentSource
-	deps  tab.Deps // the journal, the clock, the keys and the typed-check thresholds
-	owner uint64
-	theme ui.Theme
-	prep  tab.Preparation // the read before an action's confirmation (actions.go)
+	tab.ListTab[backend.Payment] // the list, the pane, the actions and the keys
+	src                          paymentSource
 
-	List   *tab.PagedList[backend.Payment]
-	Detail *tab.Detail[backend.Payment]
-	route  tab.KeyRoute[backend.Payment] // the keys every list tab handles alike
 	// refunds are the refunds of the payment in the pane, read beside it.
 	refunds paneRefunds
-	scope   ui.Scope
-	w, h    int
 
 	// orders finds a loaded payment by its order number (lower-cased), the
 	// newest when several share one.
@@ -49,10 +41,8 @@ type Payments struct {
 	// jump is the search for a payment (":", jump.go).
 	jump jumpState
 
-	// Acts sends the actions and follows them to their outcomes; via is
-	// the interface that carries them.
-	Acts *tab.Tracker
-	via  backend.Interface
+	// via is the interface that carries the actions.
+	via backend.Interface
 	// memo remembers the tokens the payments read used, for the Tokens tab;
 	// tokenMerchant is the merchant of a token revoked from the pane.
 	memo          tab.TokenMemo
@@ -63,10 +53,6 @@ type Payments struct {
 		id  string
 		err error
 	}
-
-	// dialogs holds the dialog a key opens, for the shell to open at once
-	// (ui.DialogOpener).
-	dialogs tab.DialogSlot
 }
 
 // paymentSource is what the Payments tab asks of the backend (the actions
@@ -99,21 +85,12 @@ type payRefundsMsg struct {
 // New makes the Payments tab.
 func New(d tab.Deps) ui.Tab {
 	t := &Payments{
-		src:    d.Backend,
-		deps:   d,
-		owner:  tab.NewOwner(),
-		theme:  d.Theme,
-		orders: map[string]string{},
-		via:    action.Carrier(d.Backend),
-		memo:   tab.NewTokenMemo(d),
-
+		src:           d.Backend,
+		orders:        map[string]string{},
+		via:           action.Carrier(d.Backend),
+		memo:          tab.NewTokenMemo(d),
 		tokenMerchant: map[string]string{},
 	}
-	t.Acts = tab.NewTracker(t.owner, d, func(ref tab.ObjectRef) {
-		if ref.Kind == "payment" && t.List != nil {
-			t.List.Table.Redraw(ref.ID)
-		}
-	})
 	cols := PaymentColumns(t.rowAction)
 	cfg := datatable.Config[backend.Payment]{
 		ID:          func(p backend.Payment) string { return p.ID },
@@ -127,17 +104,25 @@ func New(d tab.Deps) ui.Tab {
 		NoMatchText: "No match · " + tab.KeyName(d.Keys, keys.ActJump, ":") + " finds an id or order number in any period · " +
 			tab.KeyName(d.Keys, keys.ActPeriod, "p") + " a longer period",
 	}
-	t.List = tab.NewPagedList(cfg, d.Keys, d.Theme, tab.PaymentTime)
-	t.List.Search = paymentSearch()
+	list := tab.NewPagedList(cfg, d.Keys, d.Theme, tab.PaymentTime)
+	list.Search = paymentSearch()
 	if !slices.Contains(d.Backend.Describe().Interfaces, backend.V1) {
 		why := "only the legacy interface (v1) gives a payment's customer, and it is not configured"
-		t.List.Search.Unavailable = map[string]string{"email": why, "phone": why}
+		list.Search.Unavailable = map[string]string{"email": why, "phone": why}
 	}
-	t.List.Narrow = t.narrowed
-	t.List.Dialogs = &t.dialogs
-	t.List.FailText = "Could not load this period (the reason is below); press r to try again"
-	t.Detail = tab.NewDetail(t.readPayment, t.DetailLines, func(p backend.Payment) []string { return paymentRawLines(p, t.theme) })
-	t.route = tab.KeyRoute[backend.Payment]{Km: t.deps.Keys, List: t.List, Pane: t.Detail, Context: t.Context, Available: t.Available, Open: t.openDetail, ClosePane: t.closeDetail}
+	list.Narrow = t.narrowed
+	list.FailText = "Could not load this period (the reason is below); press r to try again"
+	pane := tab.NewDetail(t.readPayment, t.DetailLines, func(p backend.Payment) []string { return paymentRawLines(p, t.Theme) })
+	t.ListTab = tab.NewListTab(d, list, pane)
+	t.Acts = tab.NewTracker(t.Owner, d, func(ref tab.ObjectRef) {
+		if ref.Kind == "payment" {
+			t.List.Table.Redraw(ref.ID)
+		}
+	})
+	t.Keys = t.keyTable()
+	t.Hooks = tab.ListHooks[backend.Payment]{Rows: t.rowsCame, Pane: t.paneRead, ReadAgain: t.onTokenRead,
+		Outcome: func(over tab.OutcomeMsg) tea.Cmd { return tea.Batch(t.showOutcome(over), tab.Changed(t.Owner, over)) }}
+	t.Wire(tab.KeyRoute[backend.Payment]{Open: t.openDetail, ClosePane: t.closeDetail})
 	t.Acts.Adopt(d.Pending, backend.ActionCapture, backend.ActionCancelHold, backend.ActionRefund,
 		backend.ActionCreateInvoice)
 	return t
@@ -205,11 +190,11 @@ func (t *Payments) Init(s ui.Scope) tea.Cmd {
 
 // start drops the old scope's list, pane and search and loads the new one.
 func (t *Payments) start(s ui.Scope) tea.Cmd {
-	t.scope = s
+	t.Scope = s
 	t.closeDetail()
 	t.stopJump()
 	clear(t.orders)
-	t.layout()
+	t.Layout()
 	t.List.Span = [2]time.Time{s.Start, s.End}
 	return t.List.Start(t.listOf(s))
 }
@@ -225,11 +210,11 @@ func (t *Payments) listOf(s ui.Scope) (tab.Loader[backend.Payment], func(backend
 // roll moves a rolling period on to the service's now (a refresh's): the
 // list reads up to now from here on, and rows older than its start leave.
 func (t *Payments) roll(now time.Time) {
-	s, moved, startMoved := tab.Rolled(t.scope, now)
+	s, moved, startMoved := tab.Rolled(t.Scope, now)
 	if !moved {
 		return
 	}
-	t.scope = s
+	t.Scope = s
 	load, belongs := t.listOf(s)
 	t.List.Rescope(load, belongs, [2]time.Time{s.Start, s.End}, startMoved)
 }
@@ -251,7 +236,7 @@ func (t *Payments) narrowed(q search.Query) (tab.Loader[backend.Payment], string
 	_, email := q.Cond("email")
 	_, phone := q.Cond("phone")
 	f.Customer = email || phone
-	pq := tab.PeriodQuery(t.scope)
+	pq := tab.PeriodQuery(t.Scope)
 	first, ok := t.src.FilterPayments(pq, f)
 	if !ok {
 		return nil, ""
@@ -277,67 +262,24 @@ func paymentStatusOf(v string) backend.PaymentStatus {
 	return backend.PaymentStatus(v)
 }
 
-// Context implements ui.Tab.
-func (t *Payments) Context() keys.Context {
-	return tab.ListContext(t.List.Filtering, t.Detail.IsOpen())
-}
-
-// Status implements ui.Tab.
+// Status implements ui.Tab: the list's, the pane's reads and a jump
+// under way.
 func (t *Payments) Status() ui.TabStatus {
-	st := t.List.Status()
-	t.Acts.Counts(&st)
-	st.Loading = st.Loading || t.Detail.Loading || t.refunds.loading || t.jump.active || st.Sending > 0
+	st := t.ListTab.Status()
+	st.Loading = st.Loading || t.refunds.loading || t.jump.active
 	if t.jump.active {
 		st.Progress = t.jump.progress
 	}
 	return st
 }
 
-// target is the payment copy id and the actions act on: the one in the
-// pane, else the selected row.
-func (t *Payments) target() (backend.Payment, bool) {
-	if t.Detail.IsOpen() {
-		return t.Detail.Obj, true
-	}
-	return t.List.Selected()
-}
-
-// Update implements ui.Tab: each message to the part it is for.
+// Update implements ui.Tab: the shared part takes what every list tab
+// handles alike; the rest is the tab's.
 func (t *Payments) Update(msg tea.Msg) (ui.Tab, tea.Cmd) {
-	if cmd, rows, ok := t.List.Update(msg, t.deps.TimeNow()); ok {
-		t.layout() // the bottom line comes or goes with the "↑ new" mark
-		// A jump's payment not loaded yet: the list reads on to it.
-		found := t.noteOrders(rows)
-		t.deps.Facts.NotePayments(rows) // the Refunds tab shows their order numbers and customers
-		return t, tea.Batch(cmd, found, t.memo.NotePayments(t.scope.MerchantID, rows))
-	}
-	if loaded, ok := t.Detail.Update(msg); ok {
-		if loaded {
-			t.List.Upsert(t.Detail.Obj, t.deps.TimeNow())
-			t.layout()
-			var readToken tea.Cmd
-			if tk := t.Detail.Obj.Token; tk != nil && tk.ID != t.paneToken.id {
-				readToken = t.loadToken() // the list's row did not name it
-			}
-			return t, tea.Batch(t.memo.NotePayments(t.scope.MerchantID, []backend.Payment{t.Detail.Obj}), readToken)
-		}
-		return t, nil
-	}
-	if cmd, over, ok := t.Acts.Update(msg); ok {
-		if over != nil {
-			cmd = tea.Batch(cmd, t.showOutcome(*over), tab.Changed(t.owner, *over))
-		}
+	if cmd, ok := t.ListTab.Update(msg); ok {
 		return t, cmd
 	}
 	switch msg := msg.(type) {
-	case ui.MouseMsg:
-		cmd := t.route.Mouse(msg)
-		t.layout() // a double click may open the pane
-		return t, cmd
-	case tea.KeyPressMsg:
-		cmd := t.key(msg)
-		t.layout() // a key may open or close the pane or the filter line
-		return t, cmd
 	case ui.ScopeMsg:
 		w := t.takeWiden(msg.Scope) // a payment a jump widened the scope for
 		cmd := t.start(msg.Scope)
@@ -345,40 +287,25 @@ func (t *Payments) Update(msg tea.Msg) (ui.Tab, tea.Cmd) {
 	case ui.RefreshMsg:
 		t.roll(msg.Now)
 		return t, t.refresh()
-	case ui.SizeMsg:
-		t.w, t.h = msg.Width, msg.Height
-		t.layout()
-	case ui.ThemeMsg:
-		t.theme = msg.Theme
 	case ui.JumpMsg:
 		cmd := t.startJump(msg.Query)
-		t.layout()
+		t.Layout()
 		return t, cmd
 	case jumpProgressMsg:
 		return t, t.onJumpProgress(msg)
 	case jumpResultMsg:
 		cmd := t.onJump(msg)
-		t.layout()
+		t.Layout()
 		return t, cmd
 	case payRefundsMsg:
 		t.onRefunds(msg)
-	case ui.ActionMsg:
-		return t, t.startAction(msg.Action, msg.Ticket)
 	case prepareMsg:
 		return t, t.onPrepared(msg)
-	case ui.CancelActionMsg:
-		t.prep.GiveUp(msg.Ticket)
-	case tab.ReadAgainMsg:
-		if t.prep.Answered(msg.Stamp) {
-			return t, t.onTokenRead(msg)
-		}
-	case ui.AbandonMsg:
-		return t, t.Acts.Abandon()
 	case tab.ChangedMsg:
 		// A token revoked in the Tokens tab: the pane's token section
 		// reads its state again.
-		if id := msg.RevokedToken(); msg.From != t.owner && id != "" && t.Detail.IsOpen() &&
-			t.Detail.Obj.Token != nil && t.Detail.Obj.Token.ID == id {
+		if id := msg.RevokedToken(); msg.From != t.Owner && id != "" && t.Pane.IsOpen() &&
+			t.Pane.Obj.Token != nil && t.Pane.Obj.Token.ID == id {
 			return t, t.reloadDetail()
 		}
 	case tab.PaneTokenMsg:
@@ -387,30 +314,33 @@ func (t *Payments) Update(msg tea.Msg) (ui.Tab, tea.Cmd) {
 	return t, nil
 }
 
-func (t *Payments) layout() { tab.Arrange(t.List, t.Detail, t.w, t.h) }
+// rowsCame notes what the rows that came into the list tell: a jump's
+// payment not loaded yet (the list reads on to it), and the order numbers,
+// customers and tokens the other tabs show.
+func (t *Payments) rowsCame(rows []backend.Payment) tea.Cmd {
+	found := t.noteOrders(rows)
+	t.Deps.Facts.NotePayments(rows) // the Refunds tab shows their order numbers and customers
+	return tea.Batch(found, t.memo.NotePayments(t.Scope.MerchantID, rows))
+}
+
+// paneRead puts the payment the pane read in full into its row, and reads
+// its token if the row did not name it.
+func (t *Payments) paneRead(read bool) tea.Cmd {
+	if !read {
+		return nil
+	}
+	t.List.Upsert(t.Pane.Obj, t.Deps.TimeNow())
+	t.Layout()
+	var readToken tea.Cmd
+	if tk := t.Pane.Obj.Token; tk != nil && tk.ID != t.paneToken.id {
+		readToken = t.loadToken() // the list's row did not name it
+	}
+	return tea.Batch(t.memo.NotePayments(t.Scope.MerchantID, []backend.Payment{t.Pane.Obj}), readToken)
+}
 
 // refresh re-reads the newest pages and the open pane.
 func (t *Payments) refresh() tea.Cmd {
 	return tea.Batch(t.List.Refresh(), t.reloadDetail())
-}
-
-func (t *Payments) key(msg tea.KeyPressMsg) tea.Cmd {
-	a, cmd, handled := t.route.Handle(msg)
-	if handled {
-		return cmd
-	}
-	if a == keys.ActCopyMore {
-		return t.copyMore()
-	}
-	switch a {
-	case keys.ActRefresh:
-		return t.refresh()
-	case keys.ActExport:
-		return t.export()
-	}
-	// The action keys come as ui.ActionMsg: the shell puts up the
-	// preparing dialog first.
-	return nil
 }
 
 // --- detail ------------------------------------------------------------------
@@ -420,32 +350,32 @@ func (t *Payments) key(msg tea.KeyPressMsg) tea.Cmd {
 func (t *Payments) openDetail(p backend.Payment, raw bool) tea.Cmd {
 	t.refunds = paneRefunds{}
 	// A row that is the whole payment (a jump's answer) is not read again.
-	cmd := t.Detail.Show(p, raw, p.Detailed)
+	cmd := t.Pane.Show(p, raw, p.Detailed)
 	t.paneToken.id, t.paneToken.err = "", nil
-	return tea.Batch(cmd, t.loadRefunds(), t.loadToken(), t.memo.NotePayments(t.scope.MerchantID, []backend.Payment{p}))
+	return tea.Batch(cmd, t.loadRefunds(), t.loadToken(), t.memo.NotePayments(t.Scope.MerchantID, []backend.Payment{p}))
 }
 
 func (t *Payments) closeDetail() {
-	t.Detail.Close()
+	t.Pane.Close()
 	t.refunds = paneRefunds{}
 }
 
 // reloadDetail reads the pane's payment and its refunds again.
 func (t *Payments) reloadDetail() tea.Cmd {
-	if !t.Detail.IsOpen() {
+	if !t.Pane.IsOpen() {
 		return nil
 	}
-	return tea.Batch(t.Detail.Reload(), t.loadRefunds(), t.loadToken())
+	return tea.Batch(t.Pane.Reload(), t.loadRefunds(), t.loadToken())
 }
 
 // loadToken reads the token of the payment in the pane, if it names one.
 func (t *Payments) loadToken() tea.Cmd {
-	tk := t.Detail.Obj.Token
+	tk := t.Pane.Obj.Token
 	if tk == nil || tk.ID == "" {
 		return nil
 	}
 	t.paneToken.id = tk.ID
-	ctx, st := t.Detail.ReadStamp()
+	ctx, st := t.Pane.ReadStamp()
 	src, id, merchant := t.src, tk.ID, t.paneMerchant()
 	return func() tea.Msg {
 		tok, err := src.GetToken(ctx, id)
@@ -455,7 +385,7 @@ func (t *Payments) loadToken() tea.Cmd {
 
 // onPaneToken keeps the state of the pane's token as just read.
 func (t *Payments) onPaneToken(msg tab.PaneTokenMsg) tea.Cmd {
-	if !t.Detail.Current(msg.Stamp) {
+	if !t.Pane.Current(msg.Stamp) {
 		return nil
 	}
 	if msg.Err != nil {
@@ -478,8 +408,8 @@ func (t *Payments) readPayment(ctx context.Context, p backend.Payment) (backend.
 // current read generation.
 func (t *Payments) loadRefunds() tea.Cmd {
 	t.refunds.loading = true
-	ctx, st := t.Detail.ReadStamp()
-	src, p := t.src, t.Detail.Obj
+	ctx, st := t.Pane.ReadStamp()
+	src, p := t.src, t.Pane.Obj
 	return func() tea.Msg {
 		rs, err := src.RefundsOfPayment(ctx, p)
 		return payRefundsMsg{stamp: st, refunds: rs, err: err}
@@ -487,7 +417,7 @@ func (t *Payments) loadRefunds() tea.Cmd {
 }
 
 func (t *Payments) onRefunds(msg payRefundsMsg) {
-	if !t.Detail.Current(msg.stamp) {
+	if !t.Pane.Current(msg.stamp) {
 		return
 	}
 	t.refunds.loading = false
@@ -505,16 +435,16 @@ func (t *Payments) onRefunds(msg payRefundsMsg) {
 // View implements ui.Tab.
 func (t *Payments) View(w, h int) string {
 	var pane []string
-	if t.Detail.IsOpen() {
-		pane = t.Detail.Lines(t.theme, "Payment "+textsafe.Clean(t.Detail.Obj.ID))
+	if t.Pane.IsOpen() {
+		pane = t.Pane.Lines(t.Theme, "Payment "+textsafe.Clean(t.Pane.Obj.ID))
 	}
-	return tab.Frame(t.theme, t.List, pane, w, h)
+	return tab.Frame(t.Theme, t.List, pane, w, h)
 }
 
 // DetailLines is everything about the payment, one fact a line.
 func (t *Payments) DetailLines() []string {
-	th := t.theme
-	d, rf := t.Detail, t.refunds
+	th := t.Theme
+	d, rf := t.Pane, t.refunds
 	p := d.Obj
 	f := &tab.Fields{Theme: th, LabelW: 16, Width: d.Inner()}
 	c := textsafe.Clean
@@ -641,6 +571,3 @@ func (t *Payments) DetailLines() []string {
 	}
 	return f.Lines
 }
-
-// TakeDialog implements ui.DialogOpener.
-func (t *Payments) TakeDialog() ui.Modal { return t.dialogs.Take() }

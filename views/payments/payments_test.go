@@ -22,7 +22,7 @@ import (
 
 func TestFirstPageLoads(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, envOpts{})
+	e := newEnv(t, viewtest.Opts{})
 	e.Size(80, 24)
 	e.Init()
 	p := e.Tab.(*Payments)
@@ -48,7 +48,7 @@ func TestFirstPageLoads(t *testing.T) {
 
 func TestPagingAsksOnceNearTheEnd(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, envOpts{})
+	e := newEnv(t, viewtest.Opts{})
 	e.Size(80, 24)
 	e.Init()
 	require.EqualValues(t, 1, e.Count.Pages.Load())
@@ -86,7 +86,7 @@ func TestPagingAsksOnceNearTheEnd(t *testing.T) {
 
 func TestOldGenerationIsDropped(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, envOpts{})
+	e := newEnv(t, viewtest.Opts{})
 	e.Size(80, 24)
 	first := e.Tab.Init(e.Scope)
 	require.NotNil(t, first)
@@ -109,7 +109,7 @@ func TestOldGenerationIsDropped(t *testing.T) {
 
 func TestFilterNarrowsAndEscClears(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, envOpts{})
+	e := newEnv(t, viewtest.Opts{})
 	e.Size(80, 24)
 	e.Init()
 	p := e.Tab.(*Payments)
@@ -154,7 +154,7 @@ func TestFilterNarrowsAndEscClears(t *testing.T) {
 
 func TestPageErrorsLeaveTheListUsable(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, envOpts{})
+	e := newEnv(t, viewtest.Opts{})
 	e.Size(80, 24)
 	e.Count.Fail.Store(1)
 	e.Init()
@@ -183,7 +183,7 @@ func TestPageErrorsLeaveTheListUsable(t *testing.T) {
 
 func TestRefreshReadsAsManyPagesAsLoaded(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, envOpts{})
+	e := newEnv(t, viewtest.Opts{})
 	e.Size(80, 24)
 	e.Init()
 	e.Press("G")
@@ -197,7 +197,7 @@ func TestRefreshReadsAsManyPagesAsLoaded(t *testing.T) {
 
 func TestRefreshBringsNewPaymentToTheTop(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, envOpts{})
+	e := newEnv(t, viewtest.Opts{})
 	e.Size(80, 24)
 	e.Init()
 	p := e.Tab.(*Payments)
@@ -248,7 +248,7 @@ func (e *env) findSettledWithRefund() sandbox.Payment {
 
 func TestDetailShowsRefundsAndV1View(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, envOpts{WithV1: true})
+	e := newEnv(t, viewtest.Opts{WithV1: true})
 	e.Size(160, 48)
 	e.Init()
 	sp := e.findSettledWithRefund()
@@ -257,7 +257,7 @@ func TestDetailShowsRefundsAndV1View(t *testing.T) {
 
 	e.Send(ui.JumpMsg{Query: sp.ID})
 	p := e.Tab.(*Payments)
-	require.True(t, p.Detail.IsOpen())
+	require.True(t, p.Pane.IsOpen())
 	assert.Equal(t, keys.ContextDetail, e.Tab.Context())
 	v := ansi.Strip(e.View(160, 48))
 	assert.Contains(t, v, "Payment "+sp.ID)
@@ -286,25 +286,25 @@ func TestDetailShowsRefundsAndV1View(t *testing.T) {
 
 	// esc closes the pane.
 	e.Press("esc")
-	assert.False(t, p.Detail.IsOpen())
+	assert.False(t, p.Pane.IsOpen())
 	assert.Equal(t, keys.ContextList, e.Tab.Context())
 
 	// / from the pane closes it and filters the list.
 	e.Press("enter", "/")
-	assert.False(t, p.Detail.IsOpen())
+	assert.False(t, p.Pane.IsOpen())
 	assert.Equal(t, keys.ContextFilter, e.Tab.Context())
 }
 
 func TestRawViewToggles(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, envOpts{WithV1: true})
+	e := newEnv(t, viewtest.Opts{WithV1: true})
 	e.Size(120, 30)
 	e.Init()
 	e.Press("enter")
 	p := e.Tab.(*Payments)
-	require.True(t, p.Detail.IsOpen())
-	id := p.Detail.Obj.ID
-	require.True(t, p.Detail.Obj.Detailed)
+	require.True(t, p.Pane.IsOpen())
+	id := p.Pane.Obj.ID
+	require.True(t, p.Pane.Obj.Detailed)
 	plain := ansi.Strip(e.View(120, 30))
 	e.Press("w")
 	raw := ansi.Strip(e.View(120, 30))
@@ -317,15 +317,15 @@ func TestRawViewToggles(t *testing.T) {
 	assert.Equal(t, plain, ansi.Strip(e.View(120, 30)))
 	// esc leaves the raw view first, then the pane.
 	e.Press("w", "esc")
-	assert.True(t, p.Detail.IsOpen())
-	assert.False(t, p.Detail.Raw)
+	assert.True(t, p.Pane.IsOpen())
+	assert.False(t, p.Pane.Raw)
 	e.Press("esc")
-	assert.False(t, p.Detail.IsOpen())
+	assert.False(t, p.Pane.IsOpen())
 }
 
 func TestAvailableReasons(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, envOpts{})
+	e := newEnv(t, viewtest.Opts{})
 	e.Size(80, 24)
 	e.Init()
 	p := e.Tab.(*Payments)
@@ -365,7 +365,7 @@ func TestAvailableReasons(t *testing.T) {
 	_, asked := e.ConfirmSpec()
 	assert.False(t, asked)
 
-	ro := newEnv(t, envOpts{ReadOnly: true})
+	ro := newEnv(t, viewtest.Opts{ReadOnly: true})
 	ro.Size(80, 24)
 	ro.Init()
 	for _, a := range []keys.Action{keys.ActCapture, keys.ActCancelHold, keys.ActRefund} {
@@ -383,7 +383,7 @@ func TestAvailableReasons(t *testing.T) {
 
 func TestViewsFitEverySize(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, envOpts{WithV1: true})
+	e := newEnv(t, viewtest.Opts{WithV1: true})
 	e.Size(80, 24)
 	e.Init()
 	for _, sz := range [][2]int{{80, 24}, {100, 30}, {139, 40}, {140, 40}, {160, 48}, {200, 50}, {40, 10}} {
@@ -403,7 +403,7 @@ func TestViewsFitEverySize(t *testing.T) {
 
 func TestGoldenPayments80x24(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, envOpts{Fixed: viewtest.GoldenNow})
+	e := newEnv(t, viewtest.Opts{Fixed: viewtest.GoldenNow})
 	e.Size(80, 24)
 	e.Init()
 	e.Press("j", "j")
@@ -414,7 +414,7 @@ func TestGoldenPayments80x24(t *testing.T) {
 // the width no column needs stays at the right, not in the middle of a row.
 func TestGoldenPayments200x50(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, envOpts{Fixed: viewtest.GoldenNow})
+	e := newEnv(t, viewtest.Opts{Fixed: viewtest.GoldenNow})
 	e.Size(200, 50)
 	e.Init()
 	e.Press("j", "j")
@@ -435,7 +435,7 @@ func TestGoldenPayments200x50(t *testing.T) {
 
 func TestGoldenPayments160x48(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, envOpts{Fixed: viewtest.GoldenNow})
+	e := newEnv(t, viewtest.Opts{Fixed: viewtest.GoldenNow})
 	e.Size(160, 48)
 	e.Init()
 	e.Press("j", "enter")
@@ -444,7 +444,7 @@ func TestGoldenPayments160x48(t *testing.T) {
 
 func TestPaymentsOverV1Only(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, envOpts{V1Only: true})
+	e := newEnv(t, viewtest.Opts{V1Only: true})
 	e.Size(80, 24)
 	e.Init()
 	require.Empty(t, e.Errors())
@@ -455,8 +455,8 @@ func TestPaymentsOverV1Only(t *testing.T) {
 	v := ansi.Strip(e.View(80, 24))
 	assert.Contains(t, v, tab.FmtListTime(sel.Updated), "the last update stands in")
 	e.Press("enter")
-	require.True(t, p.Detail.IsOpen())
-	assert.Nil(t, p.Detail.Err)
+	require.True(t, p.Pane.IsOpen())
+	assert.Nil(t, p.Pane.Err)
 	assert.Nil(t, p.refunds.err)
 	d := ansi.Strip(e.View(100, 60))
 	assert.Contains(t, d, "v1 view")
@@ -493,7 +493,7 @@ func TestFailedLoadDoesNotClaimAnEmptyPeriod(t *testing.T) {
 func TestPaymentPaneWrapsLongValues(t *testing.T) {
 	t.Parallel()
 	for _, sz := range [][2]int{{80, 24}, {200, 50}} {
-		e := newEnv(t, envOpts{Fixed: viewtest.GoldenNow})
+		e := newEnv(t, viewtest.Opts{Fixed: viewtest.GoldenNow})
 		e.Size(sz[0], sz[1])
 		e.Init()
 		p := e.Tab.(*Payments)
@@ -508,9 +508,9 @@ func TestPaymentPaneWrapsLongValues(t *testing.T) {
 		_, ok := p.List.SelectID(id)
 		require.True(t, ok)
 		e.Press("enter")
-		require.True(t, p.Detail.IsOpen())
-		url := p.Detail.Obj.Confirmation.PaymentURL
-		require.Greater(t, len(url), p.Detail.Inner()-17, "longer than the room right of the label")
+		require.True(t, p.Pane.IsOpen())
+		url := p.Pane.Obj.Confirmation.PaymentURL
+		require.Greater(t, len(url), p.Pane.Inner()-17, "longer than the room right of the label")
 		v := ansi.Strip(e.View(sz[0], sz[1]))
 		if !strings.Contains(v, "Payment URL") { // below the pane's fold: scroll to it
 			for i := 0; i < 40 && !strings.Contains(v, "Payment URL "); i++ {

@@ -11,6 +11,7 @@ import (
 	"paydash/backend/money"
 	"paydash/backend/sandbox"
 	"paydash/ui"
+	"paydash/views/internal/viewtest"
 )
 
 // The raw view wraps a line longer than the pane instead of cutting it:
@@ -18,7 +19,7 @@ import (
 // list.
 func TestTheRawViewWrapsLongLines(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, envOpts{})
+	e := newEnv(t, viewtest.Opts{})
 	st := e.Srv.Store()
 	m, ok := st.Merchant(e.Scope.MerchantID)
 	require.True(t, ok)
@@ -35,9 +36,9 @@ func TestTheRawViewWrapsLongLines(t *testing.T) {
 		e.Send(ui.RefreshMsg{})
 		require.True(t, p.List.Table.SelectByID(made.ID))
 		e.Press("enter", "w")
-		require.True(t, p.Detail.Raw)
+		require.True(t, p.Pane.Raw)
 		var text strings.Builder
-		for _, l := range p.Detail.Lines(e.Tab.(*Payments).theme, "Payment") {
+		for _, l := range p.Pane.Lines(e.Tab.(*Payments).Theme, "Payment") {
 			l = ansi.Strip(l)
 			assert.LessOrEqual(t, ansi.StringWidth(l), size[0], "no line is wider than the screen")
 			text.WriteString(strings.TrimRight(strings.TrimLeft(l, "│ "), " "))

@@ -20,7 +20,7 @@ func loadedIDs(t *Payments) []string { return paymentIDs(t.List.Table.Rows()) }
 // although the period was chosen before it.
 func TestARollingPeriodShowsPaymentsMadeAfterItWasChosen(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, envOpts{Fixed: viewtest.GoldenNow})
+	e := newEnv(t, viewtest.Opts{Fixed: viewtest.GoldenNow})
 	clock := e.Srv.Store()
 	e.Scope = ui.PresetScope(e.Scope.MerchantID, ui.PresetToday, clock.Now())
 	e.Size(120, 30)
@@ -37,7 +37,7 @@ func TestARollingPeriodShowsPaymentsMadeAfterItWasChosen(t *testing.T) {
 
 	e.Send(ui.RefreshMsg{Now: clock.Now()})
 	assert.Contains(t, loadedIDs(p), late.ID, "the period now ends at the service's now")
-	assert.Equal(t, clock.Now().Add(time.Minute), p.scope.End)
+	assert.Equal(t, clock.Now().Add(time.Minute), p.Scope.End)
 }
 
 // When a rolling period's start moves on (a new day for "today"), the
@@ -45,7 +45,7 @@ func TestARollingPeriodShowsPaymentsMadeAfterItWasChosen(t *testing.T) {
 // stays selected.
 func TestRowsOlderThanARollingPeriodsNewStartLeave(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, envOpts{Fixed: viewtest.GoldenNow})
+	e := newEnv(t, viewtest.Opts{Fixed: viewtest.GoldenNow})
 	clock := e.Srv.Store()
 	e.Scope = ui.PresetScope(e.Scope.MerchantID, ui.PresetToday, clock.Now())
 	e.Size(120, 30)
@@ -62,7 +62,7 @@ func TestRowsOlderThanARollingPeriodsNewStartLeave(t *testing.T) {
 
 	e.Send(ui.RefreshMsg{Now: clock.Now()})
 	ids := loadedIDs(p)
-	assert.Equal(t, midnight, p.scope.Start)
+	assert.Equal(t, midnight, p.Scope.Start)
 	assert.Contains(t, ids, fresh.ID)
 	for _, id := range yesterday {
 		assert.NotContains(t, ids, id, "yesterday's payments left today")
@@ -75,7 +75,7 @@ func TestRowsOlderThanARollingPeriodsNewStartLeave(t *testing.T) {
 // A fixed period does not move at a refresh, whatever the service's time.
 func TestAFixedPeriodDoesNotMoveAtARefresh(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, envOpts{Fixed: viewtest.GoldenNow})
+	e := newEnv(t, viewtest.Opts{Fixed: viewtest.GoldenNow})
 	clock := e.Srv.Store()
 	now := clock.Now()
 	e.Scope = ui.CustomScope(e.Scope.MerchantID, now.AddDate(0, 0, -2), now)
@@ -86,6 +86,6 @@ func TestAFixedPeriodDoesNotMoveAtARefresh(t *testing.T) {
 	_, err := clock.Advance(70 * time.Minute)
 	require.NoError(t, err)
 	e.Send(ui.RefreshMsg{Now: clock.Now()})
-	assert.Equal(t, e.Scope, p.scope)
+	assert.Equal(t, e.Scope, p.Scope)
 	assert.ElementsMatch(t, before, loadedIDs(p))
 }

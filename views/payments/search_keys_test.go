@@ -11,6 +11,7 @@ import (
 	"paydash/backend"
 	"paydash/backend/money"
 	"paydash/backend/sandbox"
+	"paydash/views/internal/viewtest"
 )
 
 // heldOver is how many of the merchant's held payments in the env's scope
@@ -42,8 +43,8 @@ func TestSearchAmountWithoutColonGivesRows(t *testing.T) {
 	t.Parallel()
 	for _, tc := range []struct {
 		name string
-		o    envOpts
-	}{{"v2", envOpts{}}, {"both", envOpts{WithV1: true}}} {
+		o    viewtest.Opts
+	}{{"v2", viewtest.Opts{}}, {"both", viewtest.Opts{WithV1: true}}} {
 		t.Run(tc.name, func(t *testing.T) {
 			e := newEnv(t, tc.o)
 			big := e.NewPayment(true, "1500")
@@ -78,8 +79,8 @@ func TestSearchNothingFoundSaysWhereElseToLook(t *testing.T) {
 	t.Parallel()
 	for _, tc := range []struct {
 		name string
-		o    envOpts
-	}{{"v2", envOpts{}}, {"both", envOpts{WithV1: true}}} {
+		o    viewtest.Opts
+	}{{"v2", viewtest.Opts{}}, {"both", viewtest.Opts{WithV1: true}}} {
 		t.Run(tc.name, func(t *testing.T) {
 			e := newEnv(t, tc.o)
 			e.Size(80, 24)

@@ -61,7 +61,7 @@ func shownIDs(p *Payments) map[string]bool {
 // keeps the last search that made sense meanwhile.
 func TestSearchErrorsAtThePrompt(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, envOpts{})
+	e := newEnv(t, viewtest.Opts{})
 	e.Size(100, 24)
 	e.Init()
 	p := e.Tab.(*Payments)
@@ -108,7 +108,7 @@ func TestSearchErrorsAtThePrompt(t *testing.T) {
 // read.
 func TestSearchFieldsAgainstTheWholePeriod(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, envOpts{})
+	e := newEnv(t, viewtest.Opts{})
 	e.Size(120, 30)
 	e.Init()
 	p := e.Tab.(*Payments)
@@ -171,7 +171,7 @@ func TestSearchFieldsAgainstTheWholePeriod(t *testing.T) {
 // was read; enter reads on.
 func TestSearchWhileLoadingAndEscStops(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, envOpts{})
+	e := newEnv(t, viewtest.Opts{})
 	e.Size(120, 30)
 	e.Init()
 	p := e.Tab.(*Payments)
@@ -248,7 +248,7 @@ func TestSearchNarrowedByTheLegacyInterface(t *testing.T) {
 	for _, mode := range []string{"v1", "both"} {
 		t.Run(mode, func(t *testing.T) {
 			fb := &filteringBackend{}
-			e := newEnv(t, envOpts{V1Only: mode == "v1", WithV1: mode == "both", Wrap: func(b backend.Backend) backend.Backend {
+			e := newEnv(t, viewtest.Opts{V1Only: mode == "v1", WithV1: mode == "both", Wrap: func(b backend.Backend) backend.Backend {
 				fb.Backend = b
 				return fb
 			}})

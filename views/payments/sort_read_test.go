@@ -84,7 +84,7 @@ func byCurrencyThenAmount(rows []backend.Payment, desc bool) []backend.Payment {
 // top is the oldest payment of the period, not of the loaded page.
 func TestSortReverseReadsTheWholePeriod(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, envOpts{Fixed: viewtest.GoldenNow})
+	e := newEnv(t, viewtest.Opts{Fixed: viewtest.GoldenNow})
 	e.Scope.Start = viewtest.GoldenNow.AddDate(0, 0, -30)
 	e.Size(120, 40)
 	e.Init()
@@ -114,7 +114,7 @@ func TestSortReverseReadsTheWholePeriod(t *testing.T) {
 // s a: the largest amount of the period on top, not of the loaded page.
 func TestSortByAmountReadsTheWholePeriod(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, envOpts{Fixed: viewtest.GoldenNow})
+	e := newEnv(t, viewtest.Opts{Fixed: viewtest.GoldenNow})
 	e.Scope.Start = viewtest.GoldenNow.AddDate(0, 0, -30)
 	e.Size(120, 40)
 	e.Init()
@@ -138,7 +138,7 @@ func TestSortByAmountReadsTheWholePeriod(t *testing.T) {
 // the currencies A → Z in either direction, never as bare numbers.
 func TestSortAmountsWithinTheirCurrency(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, envOpts{Fixed: viewtest.GoldenNow})
+	e := newEnv(t, viewtest.Opts{Fixed: viewtest.GoldenNow})
 	e.Scope.MerchantID = "1003"
 	e.Size(120, 40)
 	e.Init()
@@ -165,7 +165,7 @@ func TestSortAmountsWithinTheirCurrency(t *testing.T) {
 // sort is of the loaded rows; s enter reads on.
 func TestSortReadingSaysWhatIsSortedAndEscStops(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, envOpts{Fixed: viewtest.GoldenNow})
+	e := newEnv(t, viewtest.Opts{Fixed: viewtest.GoldenNow})
 	e.Scope.Start = viewtest.GoldenNow.AddDate(0, 0, -30)
 	e.Size(120, 40)
 	e.Init()
@@ -220,7 +220,7 @@ func TestSortReadingSaysWhatIsSortedAndEscStops(t *testing.T) {
 // period.
 func TestSortReadsANewPeriodWhole(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, envOpts{Fixed: viewtest.GoldenNow})
+	e := newEnv(t, viewtest.Opts{Fixed: viewtest.GoldenNow})
 	e.Size(120, 40)
 	e.Init()
 	p := e.Tab.(*Payments)

@@ -65,7 +65,7 @@ const sortedMark = `(↑ [\d,]+ sorted above · g  )?`
 
 func TestSortByALetterOrdersEveryLoadedRow(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, envOpts{Fixed: viewtest.GoldenNow})
+	e := newEnv(t, viewtest.Opts{Fixed: viewtest.GoldenNow})
 	e.Scope.Start = viewtest.GoldenNow.AddDate(0, 0, -30)
 	e.Size(120, 40)
 	e.Init()
@@ -128,7 +128,7 @@ func TestSortByALetterOrdersEveryLoadedRow(t *testing.T) {
 
 func TestSortChooserKeysInTheList(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, envOpts{Fixed: viewtest.GoldenNow})
+	e := newEnv(t, viewtest.Opts{Fixed: viewtest.GoldenNow})
 	e.Size(120, 40)
 	e.Init()
 	p := e.Tab.(*Payments)
@@ -187,7 +187,7 @@ func TestSortChooserKeysInTheList(t *testing.T) {
 
 func TestSortReverseOfTheOwnOrder(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, envOpts{Fixed: viewtest.GoldenNow})
+	e := newEnv(t, viewtest.Opts{Fixed: viewtest.GoldenNow})
 	e.Size(100, 30)
 	e.Init()
 	p := e.Tab.(*Payments)
@@ -216,14 +216,14 @@ func TestSortReverseOfTheOwnOrder(t *testing.T) {
 // keeps its size (the bottom line comes with the sort).
 func TestSortWithThePaneOpen(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, envOpts{Fixed: viewtest.GoldenNow})
+	e := newEnv(t, viewtest.Opts{Fixed: viewtest.GoldenNow})
 	e.Size(160, 40)
 	e.Init()
 	p := e.Tab.(*Payments)
 	e.Press("j", "enter")
-	require.True(t, p.Detail.IsOpen())
+	require.True(t, p.Pane.IsOpen())
 	e.SortBy("Amount")
-	assert.True(t, p.Detail.IsOpen())
+	assert.True(t, p.Pane.IsOpen())
 	key, _ := p.List.Table.SortKey()
 	assert.Equal(t, "amount", key)
 	e.View(160, 40)
@@ -253,7 +253,7 @@ func trimRight(s string) string { return strings.TrimRight(s, " ") }
 func TestGoldenSortedSearchedPayments(t *testing.T) {
 	t.Parallel()
 	for _, sz := range [][2]int{{80, 24}, {200, 50}} {
-		e := newEnv(t, envOpts{Fixed: viewtest.GoldenNow})
+		e := newEnv(t, viewtest.Opts{Fixed: viewtest.GoldenNow})
 		e.Size(sz[0], sz[1])
 		e.Init()
 		e.SortBy("Amount")

@@ -19,9 +19,9 @@ func refundCopyFields(r backend.Refund) []ui.CopyField {
 }
 
 func (t *Refunds) copyMore() tea.Cmd {
-	r, ok := t.target()
+	r, ok := t.Target()
 	if !ok {
 		return nil
 	}
-	return tab.CopyMore(t.keys, t.theme, &t.dialogs, "refund "+r.ID, refundCopyFields(r))
+	return tab.CopyMore(t.Deps.Keys, t.Theme, &t.Dialogs, "refund "+r.ID, refundCopyFields(r))
 }

@@ -15,7 +15,7 @@ import (
 
 func TestCopyMoreRefunds(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, envOpts{Tab: New})
+	e := newEnv(t, viewtest.Opts{Tab: New})
 	e.Size(120, 30)
 	e.Init()
 	sel, ok := e.Tab.(*Refunds).List.Selected()

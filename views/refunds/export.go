@@ -27,5 +27,5 @@ func refundFields() []tab.ExportField[backend.Refund] {
 // export is ctrl+s on the Refunds tab.
 func (t *Refunds) export() tea.Cmd {
 	return tab.ExportRows(t.List, tab.ExportSpec[backend.Refund]{Noun: "refunds",
-		Stem: tab.ExportStem("refunds", t.scope.MerchantID), Fields: refundFields(), Now: t.now()})
+		Stem: tab.ExportStem("refunds", t.Scope.MerchantID), Fields: refundFields(), Now: t.Deps.TimeNow()})
 }

@@ -48,7 +48,7 @@ func withRefundsTab(t *testing.T, e *env) *Refunds {
 // "↑ N new".
 func TestYourOwnNewRefundIsSelectedInTheRefundsTab(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, envOpts{})
+	e := newEnv(t, viewtest.Opts{})
 	e.Size(100, 24)
 	e.Init()
 	rt := withRefundsTab(t, e)
@@ -79,7 +79,7 @@ func TestYourOwnNewRefundIsSelectedInTheRefundsTab(t *testing.T) {
 // the refresh that moves the period on brings it.
 func TestYourOwnRefundBeyondAStaleRollingPeriodIsSelectedWhenItComes(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, envOpts{Fixed: viewtest.GoldenNow})
+	e := newEnv(t, viewtest.Opts{Fixed: viewtest.GoldenNow})
 	clock := e.Srv.Store()
 	e.Scope = ui.PresetScope(e.Scope.MerchantID, ui.Preset7Days, clock.Now())
 	e.Size(100, 24)

@@ -20,24 +20,13 @@ import (
 // Refunds is the Refunds tab: the refunds of the period, a detail pane, and
 // a way to the refunded payment. It has no actions.
 type Refunds struct {
-	src   refundSource
-	keys  keys.Map
-	theme ui.Theme
-	now   func() time.Time
+	tab.ListTab[backend.Refund] // the list, the pane and the keys
+	src                         refundSource
 
-	List   *tab.PagedList[backend.Refund]
-	detail *tab.Detail[backend.Refund]
 	// facts are the payments' order numbers and customers, shared with
 	// the Payments tab; reads reads those of the refunds on screen.
 	facts *tab.PaymentFacts
 	reads *tab.FactReads
-	route tab.KeyRoute[backend.Refund] // the keys every list tab handles alike
-	scope ui.Scope
-	w, h  int
-
-	// dialogs holds the dialog a key opens, for the shell to open at once
-	// (ui.DialogOpener).
-	dialogs tab.DialogSlot
 }
 
 // refundSource is what the Refunds tab asks of the backend.
@@ -49,7 +38,7 @@ type refundSource interface {
 
 // New makes the Refunds tab.
 func New(d tab.Deps) ui.Tab {
-	t := &Refunds{src: d.Backend, keys: d.Keys, theme: d.Theme, now: d.TimeNow, facts: d.Facts}
+	t := &Refunds{src: d.Backend, facts: d.Facts}
 	if t.facts == nil {
 		t.facts = tab.NewPaymentFacts()
 	}
@@ -66,12 +55,23 @@ func New(d tab.Deps) ui.Tab {
 		EndText:     "— end of the period —",
 		EmptyText:   "No refunds in this period",
 	}
-	t.List = tab.NewPagedList(cfg, d.Keys, d.Theme, tab.RefundTime)
-	t.List.Search = refundSearch()
-	t.List.Dialogs = &t.dialogs
-	t.List.FailText = "Could not load this period (the reason is below); press r to try again"
-	t.detail = tab.NewDetail(t.readRefund, t.detailLines, func(r backend.Refund) []string { return t.rawDetailLines(r) })
-	t.route = tab.KeyRoute[backend.Refund]{Km: t.keys, List: t.List, Pane: t.detail, Context: t.Context, Available: t.Available, EnterPane: t.openPayment}
+	list := tab.NewPagedList(cfg, d.Keys, d.Theme, tab.RefundTime)
+	list.Search = refundSearch()
+	list.FailText = "Could not load this period (the reason is below); press r to try again"
+	pane := tab.NewDetail(t.readRefund, t.detailLines, func(r backend.Refund) []string { return t.rawDetailLines(r) })
+	t.ListTab = tab.NewListTab(d, list, pane)
+	// The refresh key re-reads the list only (a RefreshMsg re-reads the
+	// open pane too), and tries the payments that failed again.
+	refresh := func() tea.Cmd {
+		t.reads.RetryFailed()
+		return t.List.Refresh()
+	}
+	t.Keys = t.ListKeys("refund", refresh, t.copyMore, t.export) // the tab has no actions
+	t.Hooks = tab.ListHooks[backend.Refund]{
+		Rows: func(rows []backend.Refund) tea.Cmd { t.reads.NoteRows(rows); return t.readFacts() },
+		Pane: func(bool) tea.Cmd { return t.readFacts() },
+	}
+	t.Wire(tab.KeyRoute[backend.Refund]{EnterPane: t.openPayment})
 	return t
 }
 
@@ -124,9 +124,9 @@ func (t *Refunds) Init(s ui.Scope) tea.Cmd { return t.start(s) }
 
 // start drops the old scope's list and pane and loads the new scope.
 func (t *Refunds) start(s ui.Scope) tea.Cmd {
-	t.scope = s
-	t.detail.Close()
-	t.layout()
+	t.Scope = s
+	t.Pane.Close()
+	t.Layout()
 	t.List.Span = [2]time.Time{s.Start, s.End}
 	cmd := t.List.Start(t.listOf(s), nil)
 	t.reads.Reset() // the old scope's reads end with its context
@@ -142,85 +142,38 @@ func (t *Refunds) listOf(s ui.Scope) tab.Loader[backend.Refund] {
 // roll moves a rolling period on to the service's now (a refresh's): the
 // list reads up to now from here on, and rows older than its start leave.
 func (t *Refunds) roll(now time.Time) {
-	s, moved, startMoved := tab.Rolled(t.scope, now)
+	s, moved, startMoved := tab.Rolled(t.Scope, now)
 	if !moved {
 		return
 	}
-	t.scope = s
+	t.Scope = s
 	t.List.Rescope(t.listOf(s), nil, [2]time.Time{s.Start, s.End}, startMoved)
 }
 
-// Context implements ui.Tab.
-func (t *Refunds) Context() keys.Context { return tab.ListContext(t.List.Filtering, t.detail.IsOpen()) }
-
-// Status implements ui.Tab.
-func (t *Refunds) Status() ui.TabStatus {
-	st := t.List.Status()
-	st.Loading = st.Loading || t.detail.Loading
-	return st
-}
-
-// Available implements ui.Tab: the tab has no actions.
-func (t *Refunds) Available(action keys.Action) (bool, string) {
-	switch action {
-	case keys.ActCapture, keys.ActCancelHold, keys.ActRefund, keys.ActRevoke, keys.ActToggleSticker,
-		keys.ActNew, keys.ActDocuments:
-		return false, ""
-	case keys.ActExport:
-		return tab.Exportable(t.List)
-	case keys.ActOpen, keys.ActRaw, keys.ActCopyID, keys.ActCopyMore:
-		if _, ok := t.target(); !ok {
-			return false, "no refund is selected"
-		}
-	}
-	return true, ""
-}
-
-// target is the refund copy id acts on: the pane's, else the selected row.
-func (t *Refunds) target() (backend.Refund, bool) {
-	if t.detail.IsOpen() {
-		return t.detail.Obj, true
-	}
-	return t.List.Selected()
-}
-
-// Update implements ui.Tab: each message to the part it is for.
+// Update implements ui.Tab: the payments' reads, then the shared part
+// (what every list tab handles alike), then the tab's own messages.
 func (t *Refunds) Update(msg tea.Msg) (ui.Tab, tea.Cmd) {
-	if cmd, rows, ok := t.List.Update(msg, t.now()); ok {
-		t.layout() // the bottom line comes or goes with the "↑ new" mark
-		t.reads.NoteRows(rows)
-		return t, tea.Batch(cmd, t.readFacts())
-	}
 	if redraw, ok := t.reads.Update(msg); ok {
 		for _, id := range redraw {
 			t.List.Table.Redraw(id)
 		}
 		return t, t.readFacts() // a read is over: room for another
 	}
-	if _, ok := t.detail.Update(msg); ok {
-		return t, t.readFacts()
+	if cmd, ok := t.ListTab.Update(msg); ok {
+		switch msg.(type) {
+		case ui.MouseMsg, tea.KeyPressMsg, ui.SizeMsg:
+			// Other rows may be on screen: their payments are read.
+			cmd = tea.Batch(cmd, t.readFacts())
+		}
+		return t, cmd
 	}
 	switch msg := msg.(type) {
-	case ui.MouseMsg:
-		cmd := t.route.Mouse(msg)
-		t.layout() // a double click may open the pane
-		return t, tea.Batch(cmd, t.readFacts())
-	case tea.KeyPressMsg:
-		cmd := t.key(msg)
-		t.layout() // a key may open or close the pane or the filter line
-		return t, tea.Batch(cmd, t.readFacts())
 	case ui.ScopeMsg:
 		return t, t.start(msg.Scope)
 	case ui.RefreshMsg:
 		t.roll(msg.Now)
 		t.reads.RetryFailed()
-		return t, tea.Batch(t.List.Refresh(), t.detail.Reload(), t.readFacts())
-	case ui.SizeMsg:
-		t.w, t.h = msg.Width, msg.Height
-		t.layout()
-		return t, t.readFacts()
-	case ui.ThemeMsg:
-		t.theme = msg.Theme
+		return t, tea.Batch(t.List.Refresh(), t.Pane.Reload(), t.readFacts())
 	case tab.ChangedMsg:
 		return t, t.onChanged(msg)
 	}
@@ -242,8 +195,8 @@ func (t *Refunds) onChanged(msg tab.ChangedMsg) tea.Cmd {
 	if r.MerchantID == "" {
 		r.MerchantID = msg.Over.Out.Payment.MerchantID
 	}
-	shown := tab.InScope(t.scope, r.MerchantID, tab.RefundTime(r))
-	later := t.scope.Rolling() && (r.MerchantID == "" || r.MerchantID == t.scope.MerchantID)
+	shown := tab.InScope(t.Scope, r.MerchantID, tab.RefundTime(r))
+	later := t.Scope.Rolling() && (r.MerchantID == "" || r.MerchantID == t.Scope.MerchantID)
 	if !shown && !later {
 		return nil
 	}
@@ -251,12 +204,10 @@ func (t *Refunds) onChanged(msg tab.ChangedMsg) tea.Cmd {
 	if !shown {
 		return nil
 	}
-	t.List.Upsert(r, t.now())
-	t.layout()
+	t.List.Upsert(r, t.Deps.TimeNow())
+	t.Layout()
 	return t.readFacts()
 }
-
-func (t *Refunds) layout() { tab.Arrange(t.List, t.detail, t.w, t.h) }
 
 // readFacts reads the payments of the refunds on screen (and in the pane)
 // that are not known yet, as many as may be out at once. It costs the rows
@@ -273,7 +224,7 @@ func (t *Refunds) readFacts() tea.Cmd {
 		}
 		return len(ids) < free
 	}
-	if t.detail.IsOpen() && !want(t.detail.Obj.PaymentID) {
+	if t.Pane.IsOpen() && !want(t.Pane.Obj.PaymentID) {
 		return t.reads.Read(t.List.Context(), ids)
 	}
 	t.List.Table.OnScreen(func(r backend.Refund) bool { return want(r.PaymentID) })
@@ -283,30 +234,10 @@ func (t *Refunds) readFacts() tea.Cmd {
 	return t.reads.Read(t.List.Context(), ids)
 }
 
-func (t *Refunds) key(msg tea.KeyPressMsg) tea.Cmd {
-	a, cmd, handled := t.route.Handle(msg)
-	if handled {
-		return cmd
-	}
-	if a == keys.ActCopyMore {
-		return t.copyMore()
-	}
-	if a == keys.ActRefresh {
-		// The refresh key re-reads the list only (a RefreshMsg re-reads
-		// the open pane too), and tries the payments that failed again.
-		t.reads.RetryFailed()
-		return t.List.Refresh()
-	}
-	if a == keys.ActExport {
-		return t.export()
-	}
-	return nil
-}
-
 // openPayment opens the refunded payment on the Payments tab (enter on
 // the pane).
 func (t *Refunds) openPayment() tea.Cmd {
-	if id := t.detail.Obj.PaymentID; id != "" {
+	if id := t.Pane.Obj.PaymentID; id != "" {
 		return tab.MsgCmd(ui.SwitchTabMsg{Tab: ui.TabPayments, Then: ui.JumpMsg{Query: id}})
 	}
 	return nil
@@ -331,28 +262,28 @@ func (t *Refunds) readRefund(ctx context.Context, r backend.Refund) (backend.Ref
 // View implements ui.Tab.
 func (t *Refunds) View(w, h int) string {
 	var pane []string
-	if t.detail.IsOpen() {
-		pane = t.detail.Lines(t.theme, "Refund "+textsafe.Clean(t.detail.Obj.ID))
+	if t.Pane.IsOpen() {
+		pane = t.Pane.Lines(t.Theme, "Refund "+textsafe.Clean(t.Pane.Obj.ID))
 	}
-	return tab.Frame(t.theme, t.List, pane, w, h)
+	return tab.Frame(t.Theme, t.List, pane, w, h)
 }
 
 // rawDetailLines is the raw view: the body the refund was read with, if any.
 func (t *Refunds) rawDetailLines(r backend.Refund) []string {
 	if len(r.Raw) == 0 {
 		msg := "no body: the list does not keep one"
-		if t.detail.Loading {
+		if t.Pane.Loading {
 			msg = "no body yet: the refund is being read"
 		}
-		return []string{t.theme.Muted.Render(msg)}
+		return []string{t.Theme.Muted.Render(msg)}
 	}
 	return tab.RawLines(r.Raw)
 }
 
 // detailLines is everything about the refund, one fact a line.
 func (t *Refunds) detailLines() []string {
-	th := t.theme
-	d := t.detail
+	th := t.Theme
+	d := t.Pane
 	r := d.Obj
 	c := textsafe.Clean
 	f := &tab.Fields{Theme: th, LabelW: 14, Width: d.Inner()}
@@ -382,13 +313,10 @@ func (t *Refunds) detailLines() []string {
 	if r.PaymentID != "" {
 		f.Line("")
 		open := "enter"
-		if b, ok := t.keys.Binding(keys.ActOpen); ok && len(b.Keys()) > 0 {
+		if b, ok := t.Deps.Keys.Binding(keys.ActOpen); ok && len(b.Keys()) > 0 {
 			open = b.Keys()[0]
 		}
 		f.Line(th.Muted.Render(open + ": open payment " + c(r.PaymentID)))
 	}
 	return f.Lines
 }
-
-// TakeDialog implements ui.DialogOpener.
-func (t *Refunds) TakeDialog() ui.Modal { return t.dialogs.Take() }

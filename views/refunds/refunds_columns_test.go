@@ -59,7 +59,7 @@ func maps(m map[string]int) map[string]int {
 	return out
 }
 
-func newFactsEnv(t *testing.T, o envOpts) (*env, *paymentReads) {
+func newFactsEnv(t *testing.T, o viewtest.Opts) (*env, *paymentReads) {
 	t.Helper()
 	reads := &paymentReads{}
 	if o.Tab == nil {
@@ -105,7 +105,7 @@ func lineOf(t *testing.T, view, id string) string {
 
 func TestRefundsOrderColumnReadsOnlyTheRowsOnScreen(t *testing.T) {
 	t.Parallel()
-	e, reads := newFactsEnv(t, envOpts{})
+	e, reads := newFactsEnv(t, viewtest.Opts{})
 	// Six lines: more refunds are loaded than the screen shows.
 	e.Size(200, 6)
 	e.Init()
@@ -164,7 +164,7 @@ func keysOf(m map[string]int) []string {
 
 func TestRefundsFailedPaymentReadIsNotRepeated(t *testing.T) {
 	t.Parallel()
-	e, reads := newFactsEnv(t, envOpts{})
+	e, reads := newFactsEnv(t, viewtest.Opts{})
 	reads.fail = true
 	e.Size(200, 50)
 	e.Init()
@@ -204,7 +204,7 @@ func TestRefundsFailedPaymentReadIsNotRepeated(t *testing.T) {
 
 func TestRefundsAt80ColumnsKeepTheColumnsThatMatter(t *testing.T) {
 	t.Parallel()
-	e, _ := newFactsEnv(t, envOpts{})
+	e, _ := newFactsEnv(t, viewtest.Opts{})
 	e.Size(80, 24)
 	e.Init()
 	r := e.Tab.(*Refunds)
@@ -227,7 +227,7 @@ func TestRefundsAt80ColumnsKeepTheColumnsThatMatter(t *testing.T) {
 
 func TestRefundPaneShowsOrderAndCustomer(t *testing.T) {
 	t.Parallel()
-	e, _ := newFactsEnv(t, envOpts{WithV1: true})
+	e, _ := newFactsEnv(t, viewtest.Opts{WithV1: true})
 	e.Size(80, 24)
 	e.Init()
 	r := e.Tab.(*Refunds)
@@ -243,7 +243,7 @@ func TestRefundPaneShowsOrderAndCustomer(t *testing.T) {
 	}
 	require.NotEmpty(t, who)
 	e.Press("enter")
-	require.True(t, r.detail.IsOpen())
+	require.True(t, r.Pane.IsOpen())
 	d := ansi.Strip(e.View(80, 24))
 	assert.Contains(t, d, fmt.Sprintf("%-14s %s", "Order", p.OrderNo))
 	assert.Contains(t, d, fmt.Sprintf("%-14s %s", "Customer", who))
@@ -256,7 +256,7 @@ func TestRefundsUseThePaymentsTheOtherTabLoaded(t *testing.T) {
 	t.Parallel()
 	facts := tab.NewPaymentFacts()
 	var pay *payments.Payments
-	e, reads := newFactsEnv(t, envOpts{Tab: func(d tab.Deps) ui.Tab {
+	e, reads := newFactsEnv(t, viewtest.Opts{Tab: func(d tab.Deps) ui.Tab {
 		d.Facts = facts
 		pay = payments.New(d).(*payments.Payments)
 		return New(d)
@@ -290,7 +290,7 @@ func TestRefundsUseThePaymentsTheOtherTabLoaded(t *testing.T) {
 
 func TestRefundFactReadsOfAnOldScopeAreDropped(t *testing.T) {
 	t.Parallel()
-	e, _ := newFactsEnv(t, envOpts{})
+	e, _ := newFactsEnv(t, viewtest.Opts{})
 	e.Size(200, 50)
 	e.Init()
 	r := e.Tab.(*Refunds)
@@ -359,7 +359,7 @@ func TestGoldenRefunds(t *testing.T) {
 	t.Parallel()
 	for _, sz := range [][2]int{{80, 24}, {200, 50}} {
 		t.Run(fmt.Sprint(sz[0]), func(t *testing.T) {
-			e, _ := newFactsEnv(t, envOpts{Fixed: viewtest.GoldenNow, WithV1: true})
+			e, _ := newFactsEnv(t, viewtest.Opts{Fixed: viewtest.GoldenNow, WithV1: true})
 			e.Size(sz[0], sz[1])
 			e.Init()
 			e.Press("j")

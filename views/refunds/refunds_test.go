@@ -10,12 +10,13 @@ import (
 
 	"paydash/keys"
 	"paydash/ui"
+	"paydash/views/internal/viewtest"
 	"paydash/views/tab"
 )
 
 func TestRefundsListDetailAndPaymentLink(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, envOpts{Tab: New})
+	e := newEnv(t, viewtest.Opts{Tab: New})
 	e.Size(80, 24)
 	e.Init()
 	r := e.Tab.(*Refunds)
@@ -37,9 +38,9 @@ func TestRefundsListDetailAndPaymentLink(t *testing.T) {
 	sel, ok := r.List.Table.Selected()
 	require.True(t, ok)
 	e.Press("enter")
-	require.True(t, r.detail.IsOpen())
+	require.True(t, r.Pane.IsOpen())
 	assert.Equal(t, keys.ContextDetail, e.Tab.Context())
-	assert.NotEmpty(t, r.detail.Obj.Raw, "the refund was read in full")
+	assert.NotEmpty(t, r.Pane.Obj.Raw, "the refund was read in full")
 	d := ansi.Strip(e.View(80, 24))
 	assert.Contains(t, d, "Refund "+sel.ID)
 	assert.Contains(t, d, "Payment          "[:14]+" "+sel.PaymentID)
@@ -58,7 +59,7 @@ func TestRefundsListDetailAndPaymentLink(t *testing.T) {
 	assert.Equal(t, ui.JumpMsg{Query: sel.PaymentID}, sw.Then)
 
 	e.Press("esc")
-	assert.False(t, r.detail.IsOpen())
+	assert.False(t, r.Pane.IsOpen())
 
 	// At 160 columns the pane opens beside the list.
 	e.Size(160, 48)
@@ -70,7 +71,7 @@ func TestRefundsListDetailAndPaymentLink(t *testing.T) {
 
 func TestRefundsOverV1Only(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, envOpts{Tab: New, V1Only: true})
+	e := newEnv(t, viewtest.Opts{Tab: New, V1Only: true})
 	e.Size(100, 30)
 	e.Init()
 	r := e.Tab.(*Refunds)
@@ -83,8 +84,8 @@ func TestRefundsOverV1Only(t *testing.T) {
 	assert.Contains(t, v, tab.FmtListTime(sel.Updated))
 
 	e.Press("enter")
-	require.True(t, r.detail.IsOpen())
-	assert.Nil(t, r.detail.Err, "v1 cannot read one refund: not an error")
+	require.True(t, r.Pane.IsOpen())
+	assert.Nil(t, r.Pane.Err, "v1 cannot read one refund: not an error")
 	d := ansi.Strip(e.View(100, 30))
 	assert.Contains(t, d, "Refund "+sel.ID)
 	assert.Contains(t, d, tab.FmtAmount(sel.Amount))
@@ -98,7 +99,7 @@ func TestRefundsOverV1Only(t *testing.T) {
 
 func TestRefundsFilterAndScope(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, envOpts{Tab: New})
+	e := newEnv(t, viewtest.Opts{Tab: New})
 	e.Size(80, 24)
 	e.Init()
 	r := e.Tab.(*Refunds)

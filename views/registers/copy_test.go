@@ -14,7 +14,7 @@ import (
 
 func TestCopyMoreRegisters(t *testing.T) {
 	t.Parallel()
-	e := newRegistersEnv(t, envOpts{})
+	e := newRegistersEnv(t, viewtest.Opts{})
 	e.Size(120, 30)
 	e.Init()
 	r := e.Tab.(*Registers)

@@ -33,6 +33,7 @@ import (
 type Registers struct {
 	src   registerSource
 	keys  keys.Map
+	table tab.KeyTable // every key of the tab, and when it works (keyTable)
 	theme ui.Theme
 	now   func() time.Time
 
@@ -70,6 +71,7 @@ type registerSource interface {
 // New makes the Registers tab.
 func New(d tab.Deps) ui.Tab {
 	t := &Registers{src: d.Backend, keys: d.Keys, theme: d.Theme, now: d.TimeNow}
+	t.table = t.keyTable()
 	t.transfers = tab.NewPagedList(datatable.Config[backend.Transfer]{
 		ID:          func(tr backend.Transfer) string { return tr.RegisterID },
 		Columns:     TransferColumns(),
@@ -291,12 +293,30 @@ func (t *Registers) Status() ui.TabStatus {
 	return st
 }
 
-// Available implements ui.Tab: the tab has no actions on the service.
-func (t *Registers) Available(action keys.Action) (bool, string) {
-	switch action {
-	case keys.ActCapture, keys.ActCancelHold, keys.ActRefund, keys.ActRevoke, keys.ActToggleSticker, keys.ActNew:
-		return false, ""
+// registerKeys are every key of the Registers tab: it has no actions. What
+// a key does depends on the view open (the lists, a register, a
+// document); keyState asks that view.
+var registerKeys = []keys.Action{
+	keys.ActUp, keys.ActDown, keys.ActPageUp, keys.ActPageDown, keys.ActTop, keys.ActBottom,
+	keys.ActClose, keys.ActFilter, keys.ActSort, keys.ActSortReverse, keys.ActNextMatch, keys.ActPrevMatch,
+	keys.ActOpen, keys.ActRaw, keys.ActCopyID, keys.ActCopyMore, keys.ActExport, keys.ActDocuments,
+	keys.ActRefresh, keys.ActPeriod,
+}
+
+// keyTable is the tab's table of keys (registerKeys), each asking keyState.
+func (t *Registers) keyTable() tab.KeyTable {
+	kt := make(tab.KeyTable, 0, len(registerKeys))
+	for _, a := range registerKeys {
+		kt = append(kt, tab.KeyAction{Key: a, When: func() (bool, string) { return t.keyState(a) }})
 	}
+	return kt
+}
+
+// Available implements ui.Tab: the tab's table of keys decides.
+func (t *Registers) Available(action keys.Action) (bool, string) { return t.table.Available(action) }
+
+// keyState says whether a key of registerKeys works in the view open now.
+func (t *Registers) keyState(action keys.Action) (bool, string) {
 	if why := t.unavailable(); why != "" {
 		switch action {
 		case keys.ActPeriod, keys.ActRefresh:

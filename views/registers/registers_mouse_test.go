@@ -28,7 +28,7 @@ func wheel(down bool) ui.MouseMsg {
 
 func TestRegistersMouseOnTheTransfers(t *testing.T) {
 	t.Parallel()
-	e := newRegistersEnv(t, envOpts{})
+	e := newRegistersEnv(t, viewtest.Opts{})
 	e.Size(100, 14)
 	e.Init()
 	r := e.Tab.(*Registers)
@@ -62,7 +62,7 @@ func TestRegistersMouseOnTheTransfers(t *testing.T) {
 
 func TestRegistersDoubleClickOpensNothingWhileTheFilterHasTheFocus(t *testing.T) {
 	t.Parallel()
-	e := newRegistersEnv(t, envOpts{})
+	e := newRegistersEnv(t, viewtest.Opts{})
 	e.Size(100, 14)
 	e.Init()
 	r := e.Tab.(*Registers)
@@ -80,7 +80,7 @@ func TestRegistersDoubleClickOpensNothingWhileTheFilterHasTheFocus(t *testing.T)
 
 func TestRegisterPaneMouse(t *testing.T) {
 	t.Parallel()
-	e := newRegistersEnv(t, envOpts{})
+	e := newRegistersEnv(t, viewtest.Opts{})
 	e.Size(100, 20)
 	e.Init()
 	r := e.Tab.(*Registers)
@@ -148,7 +148,7 @@ func TestRegisterPaneMouse(t *testing.T) {
 
 func TestRegistersDocumentsMouse(t *testing.T) {
 	t.Parallel()
-	e := newRegistersEnv(t, envOpts{})
+	e := newRegistersEnv(t, viewtest.Opts{})
 	e.Size(200, 40)
 	e.Init()
 	r := e.Tab.(*Registers)
@@ -214,7 +214,7 @@ func TestRegistersDocumentsMouse(t *testing.T) {
 
 func TestRegistersMouseWithoutV1DoesNothing(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, envOpts{Tab: New})
+	e := newEnv(t, viewtest.Opts{Tab: New})
 	e.Size(100, 20)
 	e.Init()
 	for _, m := range []ui.MouseMsg{click(10, 3), doubleClick(10, 3), wheel(true), wheel(false)} {

@@ -47,7 +47,7 @@ import (
 
 // newRegistersEnv is the Registers tab on the sandbox with the
 // accountant's v1 login beside the v2 token, on the golden clock.
-func newRegistersEnv(t *testing.T, o envOpts) *env {
+func newRegistersEnv(t *testing.T, o viewtest.Opts) *env {
 	t.Helper()
 	o.Tab = New
 	if !o.V1Only {
@@ -226,7 +226,7 @@ func searchCount(p *registerPane, query string) int {
 
 func TestRegistersListsItsOwnPeriodAndOpensARegisterThatAddsUp(t *testing.T) {
 	t.Parallel()
-	e := newRegistersEnv(t, envOpts{})
+	e := newRegistersEnv(t, viewtest.Opts{})
 	e.Size(120, 40)
 	e.Init()
 	require.Empty(t, e.Errors())
@@ -307,7 +307,7 @@ func TestRegistersListsItsOwnPeriodAndOpensARegisterThatAddsUp(t *testing.T) {
 
 func TestRegisterXMLViewSearchesAndEscBacksOutStepByStep(t *testing.T) {
 	t.Parallel()
-	e := newRegistersEnv(t, envOpts{})
+	e := newRegistersEnv(t, viewtest.Opts{})
 	e.Size(120, 40)
 	e.Init()
 	first := e.transfersShown()[0]
@@ -393,7 +393,7 @@ func TestRegisterXMLViewSearchesAndEscBacksOutStepByStep(t *testing.T) {
 
 func TestRegisterSavesTheXMLAsReceivedAndTheOperationsAsCSV(t *testing.T) {
 	t.Parallel()
-	e := newRegistersEnv(t, envOpts{})
+	e := newRegistersEnv(t, viewtest.Opts{})
 	e.Size(120, 40)
 	e.Init()
 	first := e.transfersShown()[0]
@@ -484,7 +484,7 @@ func TestRegisterSavesTheXMLAsReceivedAndTheOperationsAsCSV(t *testing.T) {
 // a document are saved from their panes (the tests above and below).
 func TestRegistersListsExportTheRowsShown(t *testing.T) {
 	t.Parallel()
-	e := newRegistersEnv(t, envOpts{})
+	e := newRegistersEnv(t, viewtest.Opts{})
 	e.Size(120, 40)
 	e.Init()
 	r := e.Tab.(*Registers)
@@ -545,7 +545,7 @@ func TestRegistersListsExportTheRowsShown(t *testing.T) {
 
 func TestRegisterOperationOpensItsPayment(t *testing.T) {
 	t.Parallel()
-	e := newRegistersEnv(t, envOpts{})
+	e := newRegistersEnv(t, viewtest.Opts{})
 	e.Size(120, 40)
 	e.Init()
 
@@ -601,7 +601,7 @@ func TestRegisterOperationOpensItsPayment(t *testing.T) {
 
 func TestRegisterRefundOverV1OnlyLooksForItsPaymentByOrderNumber(t *testing.T) {
 	t.Parallel()
-	e := newRegistersEnv(t, envOpts{V1Only: true})
+	e := newRegistersEnv(t, viewtest.Opts{V1Only: true})
 	e.Size(120, 40)
 	e.Init()
 	require.Empty(t, e.Errors())
@@ -917,7 +917,7 @@ func TestRegisterHostileContentNeverReachesTheTerminal(t *testing.T) {
 
 func TestRegistersDocumentsShowsACSVAsATableAndSavesUnderItsName(t *testing.T) {
 	t.Parallel()
-	e := newRegistersEnv(t, envOpts{})
+	e := newRegistersEnv(t, viewtest.Opts{})
 	const w, h = 200, 40
 	e.Size(w, h)
 	e.Init()
@@ -1017,7 +1017,7 @@ func TestRegistersDocumentsShowsACSVAsATableAndSavesUnderItsName(t *testing.T) {
 func TestRegistersWithoutV1SaysWhatIsNeeded(t *testing.T) {
 	t.Parallel()
 	var count *countingRegisters
-	e := newEnv(t, envOpts{Tab: New, Fixed: viewtest.GoldenNow, Wrap: func(b backend.Backend) backend.Backend {
+	e := newEnv(t, viewtest.Opts{Tab: New, Fixed: viewtest.GoldenNow, Wrap: func(b backend.Backend) backend.Backend {
 		count = &countingRegisters{Backend: b}
 		return count
 	}})
@@ -1051,7 +1051,7 @@ func TestRegistersWithoutV1SaysWhatIsNeeded(t *testing.T) {
 
 func TestRegistersWithACashierLoginSaysWhy(t *testing.T) {
 	t.Parallel()
-	e := newRegistersEnv(t, envOpts{})
+	e := newRegistersEnv(t, viewtest.Opts{})
 	var cashier sandbox.V1User
 	for _, u := range e.Srv.Info().V1Users {
 		if u.Role == sandbox.RoleCashier {
@@ -1087,7 +1087,7 @@ func TestRegistersWithACashierLoginSaysWhy(t *testing.T) {
 func TestRegistersKeepsItsOwnPeriod(t *testing.T) {
 	t.Parallel()
 	var count *countingRegisters
-	e := newRegistersEnv(t, envOpts{Wrap: func(b backend.Backend) backend.Backend {
+	e := newRegistersEnv(t, viewtest.Opts{Wrap: func(b backend.Backend) backend.Backend {
 		count = &countingRegisters{Backend: b}
 		return count
 	}})
@@ -1136,7 +1136,7 @@ func TestRegistersKeepsItsOwnPeriod(t *testing.T) {
 
 func TestRegistersKeysStayOnTheirScreen(t *testing.T) {
 	t.Parallel()
-	e := newRegistersEnv(t, envOpts{})
+	e := newRegistersEnv(t, viewtest.Opts{})
 	e.Size(120, 40)
 	e.Init()
 	r := e.Tab.(*Registers)
@@ -1196,7 +1196,7 @@ func TestRegistersKeysStayOnTheirScreen(t *testing.T) {
 
 func TestRegistersPastedTextGoesWhereTheFocusIs(t *testing.T) {
 	t.Parallel()
-	e := newRegistersEnv(t, envOpts{})
+	e := newRegistersEnv(t, viewtest.Opts{})
 	e.Size(120, 40)
 	e.Init()
 	r := e.Tab.(*Registers)
@@ -1229,7 +1229,7 @@ func TestRegistersPastedTextGoesWhereTheFocusIs(t *testing.T) {
 
 func TestRegistersGoldenScreens(t *testing.T) {
 	t.Parallel()
-	e := newRegistersEnv(t, envOpts{})
+	e := newRegistersEnv(t, viewtest.Opts{})
 	e.Size(80, 24)
 	e.Init()
 	// The newest register with a refund: both kinds of operation show.
@@ -1257,7 +1257,7 @@ func TestRegistersGoldenScreens(t *testing.T) {
 // open register alone (a register never changes once made).
 func TestRegisterReadAgainKeepsThePlace(t *testing.T) {
 	t.Parallel()
-	e := newRegistersEnv(t, envOpts{})
+	e := newRegistersEnv(t, viewtest.Opts{})
 	e.Size(120, 40)
 	e.Init()
 	p := e.Tab.(*Registers).Register
@@ -1294,7 +1294,7 @@ func TestRegisterReadAgainKeepsThePlace(t *testing.T) {
 func TestRegistersSortTransfersAndDocuments(t *testing.T) {
 	t.Parallel()
 	// Registers: the transfers sort; in a register's pane s does nothing.
-	e := newRegistersEnv(t, envOpts{})
+	e := newRegistersEnv(t, viewtest.Opts{})
 	e.Size(120, 40)
 	e.Init()
 	reg := e.Tab.(*Registers)

@@ -24,9 +24,9 @@ func stickerCopyFields(s backend.Sticker) []ui.CopyField {
 }
 
 func (t *Stickers) copyMore() tea.Cmd {
-	s, ok := t.target()
+	s, ok := t.Target()
 	if !ok {
 		return nil
 	}
-	return tab.CopyMore(t.keys, t.theme, &t.dialogs, "sticker "+s.ID, stickerCopyFields(s))
+	return tab.CopyMore(t.Deps.Keys, t.Theme, &t.Dialogs, "sticker "+s.ID, stickerCopyFields(s))
 }

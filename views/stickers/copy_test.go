@@ -14,7 +14,7 @@ import (
 
 func TestCopyMoreStickers(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, envOpts{Tab: New})
+	e := newEnv(t, viewtest.Opts{Tab: New})
 	e.Size(160, 40)
 	e.Init()
 	s, ok := e.Tab.(*Stickers).List.Selected()

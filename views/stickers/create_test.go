@@ -22,7 +22,7 @@ import (
 
 func TestCreateStickerFromStickersTab(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, envOpts{Tab: New})
+	e := newEnv(t, viewtest.Opts{Tab: New})
 	e.Size(120, 40)
 	e.Init()
 	merchant := e.Scope.MerchantID
@@ -136,7 +136,7 @@ func TestCreateStickerWithALostAnswerIsFoundOut(t *testing.T) {
 	t.Parallel()
 	lossy := &lossyCreates{}
 	lossy.lose.Store(1)
-	e := newEnv(t, envOpts{Tab: New, Wrap: func(b backend.Backend) backend.Backend {
+	e := newEnv(t, viewtest.Opts{Tab: New, Wrap: func(b backend.Backend) backend.Backend {
 		lossy.Backend = b
 		return lossy
 	}})

@@ -34,5 +34,5 @@ func stickerFields() []tab.ExportField[backend.Sticker] {
 // export is ctrl+s on the Stickers tab.
 func (t *Stickers) export() tea.Cmd {
 	return tab.ExportRows(t.List, tab.ExportSpec[backend.Sticker]{Noun: "stickers",
-		Stem: tab.ExportStem("stickers", t.scope.MerchantID), Fields: stickerFields(), Now: t.now()})
+		Stem: tab.ExportStem("stickers", t.Scope.MerchantID), Fields: stickerFields(), Now: t.Deps.TimeNow()})
 }

@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"context"
 	"fmt"
-	"time"
 
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
@@ -25,28 +24,12 @@ import (
 // as a QR code a phone can read from the screen, switching a sticker on or
 // off (t) and making a new one (n), each behind a confirmation.
 type Stickers struct {
-	src   stickerSource
-	deps  tab.Deps
-	keys  keys.Map
-	theme ui.Theme
-	now   func() time.Time
-	owner uint64
-	acts  *tab.Tracker
-	prep  tab.Preparation // the read before an action's confirmation
+	tab.ListTab[backend.Sticker] // the list, the pane, the actions and the keys
+	src                          stickerSource
 
 	// noV2 is why the tab has nothing to show ("" when v2 is configured):
 	// stickers exist only in the current interface.
 	noV2 string
-
-	List   *tab.PagedList[backend.Sticker]
-	detail *tab.Detail[backend.Sticker]
-	route  tab.KeyRoute[backend.Sticker] // the keys every list tab handles alike
-	scope  ui.Scope
-	w, h   int
-
-	// dialogs holds the dialog a key opens, for the shell to open at once
-	// (ui.DialogOpener).
-	dialogs tab.DialogSlot
 }
 
 // stickerSource is what the Stickers tab asks of the backend.
@@ -58,27 +41,72 @@ type stickerSource interface {
 
 // New makes the Stickers tab.
 func New(d tab.Deps) ui.Tab {
-	t := &Stickers{src: d.Backend, deps: d, keys: d.Keys, theme: d.Theme, now: d.TimeNow, owner: tab.NewOwner(),
-		noV2: tab.NeedsV2(d.Backend, "stickers")}
-	t.acts = tab.NewTracker(t.owner, d, func(ref tab.ObjectRef) {
-		if ref.Kind == "sticker" && t.List != nil {
-			t.List.Table.Redraw(ref.ID)
-		}
-	})
+	t := &Stickers{src: d.Backend, noV2: tab.NeedsV2(d.Backend, "stickers")}
 	cfg := datatable.Config[backend.Sticker]{
 		ID:          func(s backend.Sticker) string { return s.ID },
-		Columns:     StickerColumns(func(s backend.Sticker) string { return t.acts.RowMark(tab.StickerRef(s.ID)) }),
+		Columns:     StickerColumns(func(s backend.Sticker) string { return t.Acts.RowMark(tab.StickerRef(s.ID)) }),
 		LoadingText: "Loading more stickers…",
 		EndText:     "— end of the list —",
 		EmptyText:   "This merchant has no stickers",
 	}
-	t.List = tab.NewPagedList(cfg, d.Keys, d.Theme, nil)
-	t.List.Search = stickerSearch()
-	t.List.Dialogs = &t.dialogs
-	t.detail = tab.NewDetail(t.readSticker, t.detailLines, func(s backend.Sticker) []string { return tab.RawOrNote(s.Raw, t.theme) })
-	t.route = tab.KeyRoute[backend.Sticker]{Km: t.keys, List: t.List, Pane: t.detail, Context: t.Context, Available: t.Available}
-	t.acts.Adopt(d.Pending, backend.ActionToggleSticker, backend.ActionCreateSticker)
+	list := tab.NewPagedList(cfg, d.Keys, d.Theme, nil)
+	list.Search = stickerSearch()
+	pane := tab.NewDetail(t.readSticker, t.detailLines, func(s backend.Sticker) []string { return tab.RawOrNote(s.Raw, t.Theme) })
+	t.ListTab = tab.NewListTab(d, list, pane)
+	t.Acts = tab.NewTracker(t.Owner, d, func(ref tab.ObjectRef) {
+		if ref.Kind == "sticker" {
+			t.List.Table.Redraw(ref.ID)
+		}
+	})
+	t.Keys = t.keyTable()
+	t.Hooks = tab.ListHooks[backend.Sticker]{Pane: t.paneRead, Outcome: t.showOutcome, ReadAgain: t.onReadAgain}
+	t.Wire(tab.KeyRoute[backend.Sticker]{})
+	t.Acts.Adopt(d.Pending, backend.ActionToggleSticker, backend.ActionCreateSticker)
 	return t
+}
+
+// keyTable is every key of the Stickers tab.
+func (t *Stickers) keyTable() tab.KeyTable {
+	refresh := func() tea.Cmd {
+		if t.noV2 != "" {
+			return nil
+		}
+		return t.List.Refresh()
+	}
+	kt := append(t.ListKeys("sticker", refresh, t.copyMore, t.export),
+		tab.KeyAction{Key: keys.ActToggleSticker, When: t.mayToggleTarget, Start: t.startToggle, Target: t.toggleTarget},
+		tab.KeyAction{Key: keys.ActNew, Start: t.startNew, Target: func() string { return "New sticker" },
+			When: func() (bool, string) { return tab.MayAct(t.src, t.Deps.Journal, backend.ActionCreateSticker) }})
+	// Without v2 the tab has no stickers: only moving, searching and esc
+	// (and r, which does nothing) are left.
+	return kt.Gate(func() string { return t.noV2 }, keys.ActUp, keys.ActDown, keys.ActPageUp, keys.ActPageDown,
+		keys.ActTop, keys.ActBottom, keys.ActClose, keys.ActFilter, keys.ActRefresh)
+}
+
+// Update implements ui.Tab: the shared part takes what every list tab
+// handles alike; the scope and the refresh are the tab's.
+func (t *Stickers) Update(msg tea.Msg) (ui.Tab, tea.Cmd) {
+	if cmd, ok := t.ListTab.Update(msg); ok {
+		return t, cmd
+	}
+	switch msg := msg.(type) {
+	case ui.ScopeMsg:
+		return t, t.start(msg.Scope)
+	case ui.RefreshMsg:
+		if t.noV2 != "" {
+			return t, nil
+		}
+		return t, tea.Batch(t.List.Refresh(), t.Pane.Reload())
+	}
+	return t, nil
+}
+
+// paneRead puts the sticker the pane read in full into its row.
+func (t *Stickers) paneRead(read bool) tea.Cmd {
+	if read {
+		t.List.Upsert(t.Pane.Obj, t.Deps.TimeNow())
+	}
+	return nil
 }
 
 // StickerColumns are the list's columns; rowMark (nil: none) overrides the
@@ -146,13 +174,13 @@ func (t *Stickers) Title() string { return "Stickers" }
 
 // Init implements ui.Tab: the first load of the merchant's stickers, and
 // the finding out of what an earlier run left without an outcome.
-func (t *Stickers) Init(s ui.Scope) tea.Cmd { return tea.Batch(t.start(s), t.acts.Resume()) }
+func (t *Stickers) Init(s ui.Scope) tea.Cmd { return tea.Batch(t.start(s), t.Acts.Resume()) }
 
 // start loads the stickers of the scope's merchant (the period does not
 // apply: a sticker lasts).
 func (t *Stickers) start(s ui.Scope) tea.Cmd {
-	merchantChanged := s.MerchantID != t.scope.MerchantID || t.List.Load == nil
-	t.scope = s
+	merchantChanged := s.MerchantID != t.Scope.MerchantID || t.List.Load == nil
+	t.Scope = s
 	if t.noV2 != "" {
 		t.List.Table.SetEmptyText(t.noV2)
 		return nil
@@ -160,141 +188,11 @@ func (t *Stickers) start(s ui.Scope) tea.Cmd {
 	if !merchantChanged {
 		return nil
 	}
-	t.detail.Close()
-	t.layout()
+	t.Pane.Close()
+	t.Layout()
 	q := backend.StickerQuery{MerchantID: s.MerchantID}
 	return t.List.Start(func() backend.Pager[backend.Sticker] { return t.src.ListStickers(q) },
 		func(st backend.Sticker) bool { return st.MerchantID == "" || st.MerchantID == q.MerchantID })
-}
-
-// Context implements ui.Tab.
-func (t *Stickers) Context() keys.Context {
-	return tab.ListContext(t.List.Filtering, t.detail.IsOpen())
-}
-
-// Status implements ui.Tab.
-func (t *Stickers) Status() ui.TabStatus {
-	st := t.List.Status()
-	t.acts.Counts(&st)
-	st.Loading = st.Loading || t.detail.Loading || st.Sending > 0
-	return st
-}
-
-// Available implements ui.Tab.
-func (t *Stickers) Available(action keys.Action) (bool, string) {
-	switch action {
-	case keys.ActCapture, keys.ActCancelHold, keys.ActRefund, keys.ActRevoke, keys.ActDocuments:
-		return false, ""
-	case keys.ActExport, keys.ActSort, keys.ActSortReverse:
-		if t.noV2 != "" {
-			return false, t.noV2
-		}
-		if action == keys.ActExport {
-			return tab.Exportable(t.List)
-		}
-	case keys.ActToggleSticker:
-		if t.noV2 != "" {
-			return false, t.noV2
-		}
-		s, ok := t.target()
-		if !ok {
-			return false, "no sticker is selected"
-		}
-		return t.mayToggle(s)
-	case keys.ActNew:
-		if t.noV2 != "" {
-			return false, t.noV2
-		}
-		return tab.MayAct(t.src, t.deps.Journal, backend.ActionCreateSticker)
-	case keys.ActOpen, keys.ActRaw, keys.ActCopyID, keys.ActCopyMore:
-		if t.noV2 != "" {
-			return false, t.noV2
-		}
-		if _, ok := t.target(); !ok {
-			return false, "no sticker is selected"
-		}
-	}
-	return true, ""
-}
-
-// target is the sticker copy id acts on: the pane's, else the selected row.
-func (t *Stickers) target() (backend.Sticker, bool) {
-	if t.detail.IsOpen() {
-		return t.detail.Obj, true
-	}
-	return t.List.Selected()
-}
-
-// Update implements ui.Tab: each message to the part it is for.
-func (t *Stickers) Update(msg tea.Msg) (ui.Tab, tea.Cmd) {
-	if cmd, _, ok := t.List.Update(msg, t.now()); ok {
-		t.layout() // the bottom line comes or goes with the "↑ new" mark
-		return t, cmd
-	}
-	if loaded, ok := t.detail.Update(msg); ok {
-		if loaded {
-			t.List.Upsert(t.detail.Obj, t.now())
-		}
-		return t, nil
-	}
-	if cmd, over, ok := t.acts.Update(msg); ok {
-		if over != nil {
-			cmd = tea.Batch(cmd, t.showOutcome(*over))
-		}
-		return t, cmd
-	}
-	switch msg := msg.(type) {
-	case ui.MouseMsg:
-		cmd := t.route.Mouse(msg)
-		t.layout() // a double click may open the pane
-		return t, cmd
-	case tea.KeyPressMsg:
-		cmd := t.key(msg)
-		t.layout()
-		return t, cmd
-	case ui.ScopeMsg:
-		return t, t.start(msg.Scope)
-	case ui.RefreshMsg:
-		if t.noV2 != "" {
-			return t, nil
-		}
-		return t, tea.Batch(t.List.Refresh(), t.detail.Reload())
-	case ui.SizeMsg:
-		t.w, t.h = msg.Width, msg.Height
-		t.layout()
-	case ui.ThemeMsg:
-		t.theme = msg.Theme
-	case ui.ActionMsg:
-		return t, t.startAction(msg.Action, msg.Ticket)
-	case ui.CancelActionMsg:
-		t.prep.GiveUp(msg.Ticket)
-	case tab.ReadAgainMsg:
-		if t.prep.Answered(msg.Stamp) {
-			return t, t.onReadAgain(msg)
-		}
-	case ui.AbandonMsg:
-		return t, t.acts.Abandon()
-	}
-	return t, nil
-}
-
-func (t *Stickers) layout() { tab.Arrange(t.List, t.detail, t.w, t.h) }
-
-func (t *Stickers) key(msg tea.KeyPressMsg) tea.Cmd {
-	a, cmd, handled := t.route.Handle(msg)
-	if handled {
-		return cmd
-	}
-	if a == keys.ActCopyMore {
-		return t.copyMore()
-	}
-	if a == keys.ActRefresh && t.noV2 == "" {
-		return t.List.Refresh()
-	}
-	if a == keys.ActExport {
-		return t.export()
-	}
-	return nil
 }
 
 func (t *Stickers) readSticker(ctx context.Context, s backend.Sticker) (backend.Sticker, error) {
@@ -311,17 +209,17 @@ func (t *Stickers) readSticker(ctx context.Context, s backend.Sticker) (backend.
 // View implements ui.Tab.
 func (t *Stickers) View(w, h int) string {
 	var pane []string
-	if t.detail.IsOpen() {
-		pane = t.detail.Lines(t.theme, "Sticker "+textsafe.Clean(t.detail.Obj.ID))
+	if t.Pane.IsOpen() {
+		pane = t.Pane.Lines(t.Theme, "Sticker "+textsafe.Clean(t.Pane.Obj.ID))
 	}
-	return tab.Frame(t.theme, t.List, pane, w, h)
+	return tab.Frame(t.Theme, t.List, pane, w, h)
 }
 
 // detailLines is the sticker, one fact a line, and its payload as a QR
 // code under them.
 func (t *Stickers) detailLines() []string {
-	th := t.theme
-	d := t.detail
+	th := t.Theme
+	d := t.Pane
 	s := d.Obj
 	c := textsafe.Clean
 	f := &tab.Fields{Theme: th, LabelW: 16, Width: d.Inner()} // the payload wraps, whole
@@ -335,7 +233,7 @@ func (t *Stickers) detailLines() []string {
 	if s.Active() {
 		st = th.Success
 	}
-	for _, l := range t.acts.PaneLines(th, tab.StickerRef(s.ID)) {
+	for _, l := range t.Acts.PaneLines(th, tab.StickerRef(s.ID)) {
 		f.Line(l)
 	}
 	f.AddAlways("Status", st.Render(stickerStatusText(s)))
@@ -382,10 +280,10 @@ func qrLines(th ui.Theme, payload string, room, width int) []string {
 
 // mayToggle says whether s can be switched on or off now.
 func (t *Stickers) mayToggle(s backend.Sticker) (bool, string) {
-	if ok, why := tab.MayAct(t.src, t.deps.Journal, backend.ActionToggleSticker); !ok {
+	if ok, why := tab.MayAct(t.src, t.Deps.Journal, backend.ActionToggleSticker); !ok {
 		return false, why
 	}
-	if tr := t.acts.On(tab.StickerRef(s.ID)); tr != nil {
+	if tr := t.Acts.On(tab.StickerRef(s.ID)); tr != nil {
 		return false, tr.BusyReason()
 	}
 	return true, ""
@@ -400,36 +298,36 @@ func toggleVerb(s backend.Sticker) string {
 	return "Switch on"
 }
 
-// ActionTarget names what an action key acts on, for the preparing dialog.
-func (t *Stickers) ActionTarget(act keys.Action) string {
-	switch act {
-	case keys.ActToggleSticker:
-		if s, ok := t.target(); ok {
-			return toggleVerb(s) + " sticker " + textsafe.Clean(s.ID)
-		}
-	case keys.ActNew:
-		return "New sticker"
+// mayToggleTarget says whether the sticker a key acts on can be switched.
+func (t *Stickers) mayToggleTarget() (bool, string) {
+	s, ok := t.Target()
+	if !ok {
+		return false, "no sticker is selected"
+	}
+	return t.mayToggle(s)
+}
+
+// toggleTarget names the switch for the preparing dialog.
+func (t *Stickers) toggleTarget() string {
+	if s, ok := t.Target(); ok {
+		return toggleVerb(s) + " sticker " + textsafe.Clean(s.ID)
 	}
 	return ""
 }
 
-// startAction answers an action key: the form of a new sticker, or the
-// sticker read again before the confirmation of its switch.
-func (t *Stickers) startAction(act keys.Action, ticket int) tea.Cmd {
-	if ok, why := t.Available(act); !ok {
-		return tab.RefusedCmd(ticket, ui.ToastWarning, why)
-	}
-	switch act {
-	case keys.ActNew:
-		return tab.OpenCreate(ticket, tab.CreateSticker, tab.FormDefaults(t.scope, t.theme, t.now), t.keys, t.acts)
-	case keys.ActToggleSticker:
-		s, _ := t.target()
-		src, id := t.src, s.ID
-		return tab.ReadAgain(&t.prep, ticket, act, func(ctx context.Context) (backend.Sticker, error) {
-			return src.GetSticker(ctx, id)
-		})
-	}
-	return tab.RefusedCmd(ticket, ui.ToastWarning, "this tab has no such action")
+// startToggle reads the sticker again before the confirmation of its
+// switch, so that the dialog shows it as it is now.
+func (t *Stickers) startToggle(ticket int) tea.Cmd {
+	s, _ := t.Target()
+	src, id := t.src, s.ID
+	return tab.ReadAgain(&t.Prep, ticket, keys.ActToggleSticker, func(ctx context.Context) (backend.Sticker, error) {
+		return src.GetSticker(ctx, id)
+	})
+}
+
+// startNew opens the form of a new sticker.
+func (t *Stickers) startNew(ticket int) tea.Cmd {
+	return tab.OpenCreate(ticket, tab.CreateSticker, tab.FormDefaults(t.Scope, t.Theme, t.Deps.TimeNow), t.Deps.Keys, t.Acts)
 }
 
 // onReadAgain opens the confirmation of a switch on the sticker as it is
@@ -440,11 +338,11 @@ func (t *Stickers) onReadAgain(msg tab.ReadAgainMsg) tea.Cmd {
 		return tab.CouldNotRead(msg.Ticket, "the sticker before switching it", msg.Err)
 	}
 	if s.MerchantID == "" {
-		s.MerchantID = t.scope.MerchantID
+		s.MerchantID = t.Scope.MerchantID
 	}
-	t.List.Upsert(s, t.now())
-	if t.detail.IsOpen() && t.detail.Obj.ID == s.ID {
-		t.detail.Set(s)
+	t.List.Upsert(s, t.Deps.TimeNow())
+	if t.Pane.IsOpen() && t.Pane.Obj.ID == s.ID {
+		t.Pane.Set(s)
 	}
 	if ok, why := t.mayToggle(s); !ok {
 		return tab.RefusedCmd(msg.Ticket, ui.ToastWarning, why)
@@ -472,7 +370,7 @@ func (t *Stickers) toggleSpec(s backend.Sticker) ui.ConfirmSpec {
 		"Sent through: v2 (the current interface)",
 	}
 	active := !s.Active()
-	acts, id := t.acts, s.ID
+	acts, id := t.Acts, s.ID
 	return ui.ConfirmSpec{
 		Title:   verb + " sticker " + c(s.ID),
 		Lines:   lines,
@@ -485,8 +383,8 @@ func (t *Stickers) toggleSpec(s backend.Sticker) ui.ConfirmSpec {
 // shownMerchant is the merchant of sticker id as the pane or its row shows
 // it; shown is false when the tab shows no such sticker.
 func (t *Stickers) shownMerchant(id string) (merchant string, shown bool) {
-	if t.detail.IsOpen() && t.detail.Obj.ID == id {
-		return t.detail.Obj.MerchantID, true
+	if t.Pane.IsOpen() && t.Pane.Obj.ID == id {
+		return t.Pane.Obj.MerchantID, true
 	}
 	for _, r := range t.List.Table.Rows() {
 		if r.ID == id {
@@ -513,25 +411,22 @@ func (t *Stickers) showOutcome(msg tab.OutcomeMsg) tea.Cmd {
 			s.MerchantID, shown = t.shownMerchant(s.ID)
 		}
 		if shown {
-			t.List.Upsert(s, t.now())
+			t.List.Upsert(s, t.Deps.TimeNow())
 			t.List.Own(s.ID)
 		}
-		if t.detail.IsOpen() && t.detail.Obj.ID == s.ID {
-			t.detail.Set(s)
+		if t.Pane.IsOpen() && t.Pane.Obj.ID == s.ID {
+			t.Pane.Set(s)
 		}
 	}
 	var cmds []tea.Cmd
 	if msg.Out.State == action.Done { // a create's result dialog (none for a toggle)
-		cmds = append(cmds, tab.CreatedDialog(msg.Req, msg.Out, t.keys, t.theme))
+		cmds = append(cmds, tab.CreatedDialog(msg.Req, msg.Out, t.Deps.Keys, t.Theme))
 	}
-	if t.detail.IsOpen() && t.detail.Obj.ID == msg.Req.ObjectID {
-		cmds = append(cmds, t.detail.Reload())
+	if t.Pane.IsOpen() && t.Pane.Obj.ID == msg.Req.ObjectID {
+		cmds = append(cmds, t.Pane.Reload())
 	}
 	return tea.Batch(cmds...)
 }
-
-// TakeDialog implements ui.DialogOpener.
-func (t *Stickers) TakeDialog() ui.Modal { return t.dialogs.Take() }
 
 // stickerTone: a sticker takes payments (green) or is switched off (red,
 // as its pane says).

@@ -48,7 +48,7 @@ func (e *env) stickerInService(id string) backend.Sticker {
 
 func TestStickerToggleOffThenOnAgain(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, envOpts{Tab: New})
+	e := newEnv(t, viewtest.Opts{Tab: New})
 	e.Size(120, 40)
 	e.Init()
 	s := e.Tab.(*Stickers)
@@ -58,7 +58,7 @@ func TestStickerToggleOffThenOnAgain(t *testing.T) {
 	id := st.ID
 
 	e.Press("enter")
-	require.True(t, s.detail.IsOpen())
+	require.True(t, s.Pane.IsOpen())
 	assert.Equal(t, "Switch off sticker "+id, s.ActionTarget(keys.ActToggleSticker), "the preparing dialog's title")
 	ok, why := e.Tab.Available(keys.ActToggleSticker)
 	require.True(t, ok, why)
@@ -101,7 +101,7 @@ func TestStickerToggleOffThenOnAgain(t *testing.T) {
 	inStore, err := e.Srv.Store().GetSticker(id)
 	require.NoError(t, err)
 	assert.Equal(t, sandbox.StickerInactive, inStore.Status)
-	assert.Equal(t, "Inactive", s.detail.Obj.Status, "the pane shows it")
+	assert.Equal(t, "Inactive", s.Pane.Obj.Status, "the pane shows it")
 	pane = ansi.Strip(e.View(120, 40))
 	assert.Contains(t, pane, "Status           - Inactive")
 	assert.Contains(t, pane, "Merchant         "+e.Scope.MerchantID, "the answer (which names no merchant) does not lose it")
@@ -121,7 +121,7 @@ func TestStickerToggleOffThenOnAgain(t *testing.T) {
 
 	// On again, from the list this time.
 	e.Press("esc")
-	require.False(t, s.detail.IsOpen())
+	require.False(t, s.Pane.IsOpen())
 	assert.Equal(t, "Switch on sticker "+id, s.ActionTarget(keys.ActToggleSticker))
 	e.Act(keys.ActToggleSticker)
 	spec, found = e.ConfirmSpec()
@@ -155,7 +155,7 @@ func TestStickerToggleOffThenOnAgain(t *testing.T) {
 // pressed: switched off behind the tab's back, it offers to switch it on.
 func TestStickerToggleReadsTheStickerAgain(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, envOpts{Tab: New})
+	e := newEnv(t, viewtest.Opts{Tab: New})
 	e.Size(120, 40)
 	e.Init()
 	s := e.Tab.(*Stickers)
@@ -177,7 +177,7 @@ func TestStickerToggleReadsTheStickerAgain(t *testing.T) {
 
 func TestStickerToggleReadOnlyIsRefused(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, envOpts{Tab: New, ReadOnly: true})
+	e := newEnv(t, viewtest.Opts{Tab: New, ReadOnly: true})
 	e.Size(120, 40)
 	e.Init()
 	s := e.Tab.(*Stickers)
@@ -253,7 +253,7 @@ func (h *holdingStickers) waitSent(t *testing.T) {
 func TestStickerSecondToggleWhileSentIsRefused(t *testing.T) {
 	t.Parallel()
 	hold := newHoldingStickers()
-	e := newEnv(t, envOpts{Tab: New, Wrap: func(b backend.Backend) backend.Backend {
+	e := newEnv(t, viewtest.Opts{Tab: New, Wrap: func(b backend.Backend) backend.Backend {
 		hold.Backend = b
 		return hold
 	}})
@@ -322,7 +322,7 @@ func TestStickerSecondToggleWhileSentIsRefused(t *testing.T) {
 // A double y in the shell's dialog confirms once.
 func TestStickerToggleDoubleYSendsOnce(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, envOpts{Tab: New})
+	e := newEnv(t, viewtest.Opts{Tab: New})
 	e.Size(120, 40)
 	e.Init()
 	st, _ := e.Tab.(*Stickers).List.Selected()
@@ -350,7 +350,7 @@ func TestStickerToggleDoubleYSendsOnce(t *testing.T) {
 func TestStickerToggleAnsweredAfterTheMerchantChanged(t *testing.T) {
 	t.Parallel()
 	hold := newHoldingStickers()
-	e := newEnv(t, envOpts{Tab: New, Wrap: func(b backend.Backend) backend.Backend {
+	e := newEnv(t, viewtest.Opts{Tab: New, Wrap: func(b backend.Backend) backend.Backend {
 		hold.Backend = b
 		return hold
 	}})
@@ -389,15 +389,15 @@ func TestStickerToggleAnsweredAfterTheMerchantChanged(t *testing.T) {
 // payload as a QR code, whole, which reads back to the payload.
 func TestGoldenStickersPane120x40(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, envOpts{Tab: New, Fixed: viewtest.GoldenNow})
+	e := newEnv(t, viewtest.Opts{Tab: New, Fixed: viewtest.GoldenNow})
 	e.Size(120, 40)
 	e.Init()
 	e.Press("j", "enter")
 	s := e.Tab.(*Stickers)
-	require.True(t, s.detail.IsOpen())
-	require.NotEmpty(t, s.detail.Obj.Raw, "the sticker was read in full")
+	require.True(t, s.Pane.IsOpen())
+	require.NotEmpty(t, s.Pane.Obj.Raw, "the sticker was read in full")
 	v := ansi.Strip(e.View(120, 40))
-	assert.Equal(t, s.detail.Obj.Payload, viewtest.QRIn(t, v), "the code on the screen reads back to the payload")
+	assert.Equal(t, s.Pane.Obj.Payload, viewtest.QRIn(t, v), "the code on the screen reads back to the payload")
 	assert.NotContains(t, v, "make the window", "the whole code fits")
 	viewtest.GoldenCheck(t, "stickers_pane_120x40", v)
 }

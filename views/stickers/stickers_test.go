@@ -15,7 +15,7 @@ import (
 
 func TestStickersListAndQRDecodesToPayload(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, envOpts{Tab: New})
+	e := newEnv(t, viewtest.Opts{Tab: New})
 	e.Size(200, 50)
 	e.Init()
 	s := e.Tab.(*Stickers)
@@ -25,8 +25,8 @@ func TestStickersListAndQRDecodesToPayload(t *testing.T) {
 	assert.Contains(t, v, "— end of the list —")
 
 	e.Press("enter")
-	require.True(t, s.detail.IsOpen())
-	st := s.detail.Obj
+	require.True(t, s.Pane.IsOpen())
+	st := s.Pane.Obj
 	require.NotEmpty(t, st.Payload)
 	assert.NotEmpty(t, st.Raw, "the sticker was read in full")
 
@@ -47,7 +47,7 @@ func TestStickersListAndQRDecodesToPayload(t *testing.T) {
 
 func TestStickersWithoutV2SaysWhy(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, envOpts{Tab: New, V1Only: true})
+	e := newEnv(t, viewtest.Opts{Tab: New, V1Only: true})
 	e.Size(80, 24)
 	e.Init()
 	v := ansi.Strip(e.View(80, 24))
@@ -61,13 +61,13 @@ func TestStickersWithoutV2SaysWhy(t *testing.T) {
 func TestGoldenStickerPaneShowsThePayloadWhole(t *testing.T) {
 	t.Parallel()
 	for _, sz := range [][2]int{{80, 24}, {200, 50}} {
-		e := newEnv(t, envOpts{Tab: New, Fixed: viewtest.GoldenNow})
+		e := newEnv(t, viewtest.Opts{Tab: New, Fixed: viewtest.GoldenNow})
 		e.Size(sz[0], sz[1])
 		e.Init()
 		e.Press("enter")
 		s := e.Tab.(*Stickers)
-		require.True(t, s.detail.IsOpen())
-		payload := s.detail.Obj.Payload
+		require.True(t, s.Pane.IsOpen())
+		payload := s.Pane.Obj.Payload
 		require.Greater(t, len(payload), 80, "a payload longer than the pane is wide")
 		v := ansi.Strip(e.View(sz[0], sz[1]))
 		assert.Equal(t, payload, viewtest.PaneValue(v, "Payload"), "%dx%d: the payload whole", sz[0], sz[1])

@@ -31,9 +31,9 @@ func tokenCopyFields(v tab.TokenView) []ui.CopyField {
 }
 
 func (t *Tokens) copyMore() tea.Cmd {
-	v, ok := t.target()
+	v, ok := t.Target()
 	if !ok {
 		return nil
 	}
-	return tab.CopyMore(t.keys, t.theme, &t.dialogs, "token "+v.ID, tokenCopyFields(v))
+	return tab.CopyMore(t.Deps.Keys, t.Theme, &t.Dialogs, "token "+v.ID, tokenCopyFields(v))
 }

@@ -18,7 +18,7 @@ import (
 func TestCopyMoreTokens(t *testing.T) {
 	t.Parallel()
 	store := known.NewMemory()
-	e := newEnv(t, envOpts{Tab: withKnown(store)})
+	e := newEnv(t, viewtest.Opts{Tab: withKnown(store)})
 	e.Size(140, 30)
 	e.Init()
 	ok, why := e.Tab.Available(keys.ActCopyMore)
@@ -27,7 +27,7 @@ func TestCopyMoreTokens(t *testing.T) {
 
 	tok := e.NewToken()
 	e.Send(ui.JumpMsg{Query: tok.ID})
-	require.True(t, e.Tab.(*Tokens).detail.IsOpen())
+	require.True(t, e.Tab.(*Tokens).Pane.IsOpen())
 
 	c := e.CopyChooser()
 	text := viewtest.ChooserText(c)
@@ -37,7 +37,7 @@ func TestCopyMoreTokens(t *testing.T) {
 	assert.Equal(t, tok.Title, clip)
 	assert.Equal(t, "Copied card: "+tok.Title, toast)
 
-	v := e.Tab.(*Tokens).detail.Obj
+	v := e.Tab.(*Tokens).Pane.Obj
 	n := len(viewtest.Offered(tokenCopyFields(v)))
 	clip, _ = viewtest.Choose(t, e.CopyChooser(), viewtest.LastByArrows(n)...)
 	assert.True(t, strings.HasPrefix(clip, "Token "+tok.ID+" · "+tok.Title+" · Active"), clip)

@@ -20,7 +20,7 @@ import (
 
 func TestCreateTokenizationLinkFromTokensTab(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, envOpts{Tab: New})
+	e := newEnv(t, viewtest.Opts{Tab: New})
 	e.Size(80, 24)
 	e.Init()
 	merchant := e.Scope.MerchantID

@@ -46,6 +46,6 @@ func tokenFields() []tab.ExportField[tab.TokenView] {
 
 // export is ctrl+s on the Tokens tab.
 func (t *Tokens) export() tea.Cmd {
-	return tab.ExportRows(t.list, tab.ExportSpec[tab.TokenView]{Noun: "tokens",
-		Stem: tab.ExportStem("tokens", t.scope.MerchantID), Fields: tokenFields(), Now: t.now()})
+	return tab.ExportRows(t.List, tab.ExportSpec[tab.TokenView]{Noun: "tokens",
+		Stem: tab.ExportStem("tokens", t.Scope.MerchantID), Fields: tokenFields(), Now: t.Deps.TimeNow()})
 }

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"strconv"
 	"strings"
-	"time"
 
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
@@ -28,33 +27,17 @@ import (
 // and shows its card and the payments known to use it; v revokes it and n
 // makes a card-saving link, each behind a confirmation.
 type Tokens struct {
-	src   tokenSource
-	deps  tab.Deps
-	keys  keys.Map
-	theme ui.Theme
-	now   func() time.Time
-	owner uint64
-	acts  *tab.Tracker
-	prep  tab.Preparation // the read before an action's confirmation
-	memo  tab.TokenMemo
+	tab.ListTab[tab.TokenView] // the list, the pane, the actions and the keys
+	src                        tokenSource
+	memo                       tab.TokenMemo
 
 	// noV2 is why the tab has nothing to show ("" when v2 is configured):
 	// tokens exist only in the current interface.
 	noV2 string
 
-	list   *tab.PagedList[tab.TokenView]
-	detail *tab.Detail[tab.TokenView]
-	route  tab.KeyRoute[tab.TokenView] // the keys every list tab handles alike
-	scope  ui.Scope
-	w, h   int
-
 	lookups   tab.Reader // the lookup (":") under way; older answers are dropped
 	looking   bool
 	saveWarns int // save failures told (only the first is)
-
-	// dialogs holds the dialog a key opens, for the shell to open at once
-	// (ui.DialogOpener).
-	dialogs tab.DialogSlot
 }
 
 // tokenSource is what the Tokens tab asks of the backend.
@@ -73,32 +56,130 @@ type tokenLookupMsg struct {
 
 // New makes the Tokens tab.
 func New(d tab.Deps) ui.Tab {
-	t := &Tokens{src: d.Backend, deps: d, keys: d.Keys, theme: d.Theme, now: d.TimeNow, owner: tab.NewOwner(),
-		memo: tab.NewTokenMemo(d), noV2: tab.NeedsV2(d.Backend, "saved card tokens")}
-	t.acts = tab.NewTracker(t.owner, d, func(ref tab.ObjectRef) {
-		if ref.Kind == "token" && t.list != nil {
-			t.list.Table.Redraw(ref.ID)
-		}
-	})
+	t := &Tokens{src: d.Backend, memo: tab.NewTokenMemo(d), noV2: tab.NeedsV2(d.Backend, "saved card tokens")}
 	cfg := datatable.Config[tab.TokenView]{
 		ID:          func(v tab.TokenView) string { return v.ID },
-		Columns:     TokenColumns(func(v tab.TokenView) string { return t.acts.RowMark(tab.TokenRef(v.ID)) }),
+		Columns:     TokenColumns(func(v tab.TokenView) string { return t.Acts.RowMark(tab.TokenRef(v.ID)) }),
 		LoadingText: "Reading the known tokens…",
 		EndText:     "— the tokens paydash knows; : looks one up by id —",
 		EmptyText:   "No tokens known yet: press : to look one up by id, or open a card payment",
 	}
-	t.list = tab.NewPagedList(cfg, d.Keys, d.Theme, nil)
-	t.list.Search = tokenSearch()
-	t.list.Dialogs = &t.dialogs
-	t.detail = tab.NewDetail(t.readToken, t.detailLines, func(v tab.TokenView) []string {
+	list := tab.NewPagedList(cfg, d.Keys, d.Theme, nil)
+	list.Search = tokenSearch()
+	pane := tab.NewDetail(t.readToken, t.detailLines, func(v tab.TokenView) []string {
 		if v.Read == nil {
-			return tab.RawOrNote(nil, t.theme)
+			return tab.RawOrNote(nil, t.Theme)
 		}
-		return tab.RawOrNote(v.Read.Raw, t.theme)
+		return tab.RawOrNote(v.Read.Raw, t.Theme)
 	})
-	t.route = tab.KeyRoute[tab.TokenView]{Km: t.keys, List: t.list, Pane: t.detail, Context: t.Context, Available: t.Available}
-	t.acts.Adopt(d.Pending, backend.ActionRevokeToken, backend.ActionCreateTokenization)
+	t.ListTab = tab.NewListTab(d, list, pane)
+	t.Acts = tab.NewTracker(t.Owner, d, func(ref tab.ObjectRef) {
+		if ref.Kind == "token" {
+			t.List.Table.Redraw(ref.ID)
+		}
+	})
+	t.Keys = t.keyTable()
+	t.Hooks = tab.ListHooks[tab.TokenView]{Pane: t.paneRead, ReadAgain: t.onReadAgain,
+		Outcome: func(over tab.OutcomeMsg) tea.Cmd { return tea.Batch(t.showOutcome(over), tab.Changed(t.Owner, over)) }}
+	t.Wire(tab.KeyRoute[tab.TokenView]{})
+	t.Acts.Adopt(d.Pending, backend.ActionRevokeToken, backend.ActionCreateTokenization)
 	return t
+}
+
+// keyTable is every key of the Tokens tab.
+func (t *Tokens) keyTable() tab.KeyTable {
+	refresh := func() tea.Cmd {
+		if t.noV2 != "" {
+			return nil
+		}
+		return tea.Batch(t.List.Refresh(), t.Pane.Reload())
+	}
+	kt := append(t.ListKeys("token", refresh, t.copyMore, t.export),
+		tab.KeyAction{Key: keys.ActRevoke, When: t.mayRevoke, Start: t.startRevoke, Target: t.revokeTarget},
+		tab.KeyAction{Key: keys.ActNew, Start: t.startNew, Target: func() string { return "New card-saving link" },
+			When: func() (bool, string) { return tab.MayAct(t.src, t.Deps.Journal, backend.ActionCreateTokenization) }})
+	// Without v2 the tab has no tokens: only moving, searching and esc
+	// (and r, which does nothing) are left.
+	return kt.Gate(func() string { return t.noV2 }, keys.ActUp, keys.ActDown, keys.ActPageUp, keys.ActPageDown,
+		keys.ActTop, keys.ActBottom, keys.ActClose, keys.ActFilter, keys.ActRefresh)
+}
+
+// Status implements ui.Tab: the list's, and a lookup under way.
+func (t *Tokens) Status() ui.TabStatus {
+	st := t.ListTab.Status()
+	st.Loading = st.Loading || t.looking
+	return st
+}
+
+// Update implements ui.Tab: the shared part takes what every list tab
+// handles alike; the rest is the tab's.
+func (t *Tokens) Update(msg tea.Msg) (ui.Tab, tea.Cmd) {
+	if cmd, ok := t.ListTab.Update(msg); ok {
+		return t, cmd
+	}
+	switch msg := msg.(type) {
+	case ui.ScopeMsg:
+		return t, t.start(msg.Scope)
+	case ui.RefreshMsg:
+		if t.noV2 != "" {
+			return t, nil
+		}
+		return t, tea.Batch(t.List.Refresh(), t.Pane.Reload())
+	case tab.KnownSavedMsg:
+		return t, t.onSaved(msg)
+	case tab.ChangedMsg:
+		// A token revoked from a payment's pane: its row and pane show it.
+		if id := msg.RevokedToken(); msg.From != t.Owner && id != "" {
+			return t, t.showToken(id)
+		}
+	case ui.JumpMsg:
+		return t, t.lookup(msg.Query)
+	case tokenLookupMsg:
+		cmd := t.onLookup(msg)
+		t.Layout()
+		return t, cmd
+	}
+	return t, nil
+}
+
+// paneRead notes the token the pane read in full.
+func (t *Tokens) paneRead(read bool) tea.Cmd {
+	if read {
+		return t.noteRead(t.Pane.Obj)
+	}
+	return nil
+}
+
+// mayRevoke says whether the token a key acts on can be revoked now.
+func (t *Tokens) mayRevoke() (bool, string) {
+	v, ok := t.Target()
+	if !ok {
+		return false, "no token is selected"
+	}
+	return tab.MayRevoke(t.src, t.Deps, t.Acts, v.ID, v.NewestStatus())
+}
+
+// revokeTarget names the revocation for the preparing dialog.
+func (t *Tokens) revokeTarget() string {
+	if v, ok := t.Target(); ok {
+		return "Revoke token " + textsafe.Clean(v.ID)
+	}
+	return ""
+}
+
+// startRevoke reads the token again before the confirmation of its
+// revocation, so that the dialog shows it as it is now.
+func (t *Tokens) startRevoke(ticket int) tea.Cmd {
+	v, _ := t.Target()
+	src, id := t.src, v.ID
+	return tab.ReadAgain(&t.Prep, ticket, keys.ActRevoke, func(ctx context.Context) (backend.Token, error) {
+		return src.GetToken(ctx, id)
+	})
+}
+
+// startNew opens the form of a card-saving link.
+func (t *Tokens) startNew(ticket int) tea.Cmd {
+	return tab.OpenCreate(ticket, tab.CreateTokenization, tab.FormDefaults(t.Scope, t.Theme, t.Deps.TimeNow), t.Deps.Keys, t.Acts)
 }
 
 // TokenColumns are the list's columns; rowMark overrides the status while
@@ -156,175 +237,34 @@ func (t *Tokens) Title() string { return "Tokens" }
 
 // Init implements ui.Tab: the known tokens, and the finding out of what an
 // earlier run left without an outcome.
-func (t *Tokens) Init(s ui.Scope) tea.Cmd { return tea.Batch(t.start(s), t.acts.Resume()) }
+func (t *Tokens) Init(s ui.Scope) tea.Cmd { return tea.Batch(t.start(s), t.Acts.Resume()) }
 
 // start lists the tokens known for the scope's merchant (the period does
 // not apply: a token lasts).
 func (t *Tokens) start(s ui.Scope) tea.Cmd {
-	merchantChanged := s.MerchantID != t.scope.MerchantID || t.list.Load == nil
-	t.scope = s
+	merchantChanged := s.MerchantID != t.Scope.MerchantID || t.List.Load == nil
+	t.Scope = s
 	if t.noV2 != "" {
-		t.list.Table.SetEmptyText(t.noV2)
+		t.List.Table.SetEmptyText(t.noV2)
 		return nil
 	}
 	if !merchantChanged {
 		return nil
 	}
-	t.detail.Close()
+	t.Pane.Close()
 	t.looking = false
 	t.lookups.Stop()
-	t.layout()
+	t.Layout()
 	memo, merchant := t.memo, s.MerchantID
-	return t.list.Start(func() backend.Pager[tab.TokenView] {
+	return t.List.Start(func() backend.Pager[tab.TokenView] {
 		return tab.OneCall(func(context.Context) ([]tab.TokenView, error) { return memo.List(merchant), nil })
 	}, nil)
-}
-
-// Context implements ui.Tab.
-func (t *Tokens) Context() keys.Context { return tab.ListContext(t.list.Filtering, t.detail.IsOpen()) }
-
-// Status implements ui.Tab.
-func (t *Tokens) Status() ui.TabStatus {
-	st := t.list.Status()
-	t.acts.Counts(&st)
-	st.Loading = st.Loading || t.detail.Loading || t.looking || st.Sending > 0
-	return st
 }
 
 // JumpPrompt implements ui.Jumper: ":" looks a token up by id here.
 func (t *Tokens) JumpPrompt() ui.JumpWords {
 	return ui.JumpWords{Title: "Look up a token", Hint: "its id (the service reads tokens by id only)",
 		Placeholder: "token id", Empty: "type a token id"}
-}
-
-// Available implements ui.Tab.
-func (t *Tokens) Available(act keys.Action) (bool, string) {
-	switch act {
-	case keys.ActCapture, keys.ActCancelHold, keys.ActRefund, keys.ActToggleSticker, keys.ActDocuments:
-		return false, ""
-	case keys.ActExport, keys.ActSort, keys.ActSortReverse:
-		if t.noV2 != "" {
-			return false, t.noV2
-		}
-		if act == keys.ActExport {
-			return tab.Exportable(t.list)
-		}
-	case keys.ActRevoke:
-		if t.noV2 != "" {
-			return false, t.noV2
-		}
-		v, ok := t.target()
-		if !ok {
-			return false, "no token is selected"
-		}
-		return tab.MayRevoke(t.src, t.deps, t.acts, v.ID, v.NewestStatus())
-	case keys.ActNew:
-		if t.noV2 != "" {
-			return false, t.noV2
-		}
-		return tab.MayAct(t.src, t.deps.Journal, backend.ActionCreateTokenization)
-	case keys.ActOpen, keys.ActRaw, keys.ActCopyID, keys.ActCopyMore:
-		if t.noV2 != "" {
-			return false, t.noV2
-		}
-		if _, ok := t.target(); !ok {
-			return false, "no token is selected"
-		}
-	}
-	return true, ""
-}
-
-// target is the token the keys act on: the pane's, else the selected row.
-func (t *Tokens) target() (tab.TokenView, bool) {
-	if t.detail.IsOpen() {
-		return t.detail.Obj, true
-	}
-	return t.list.Selected()
-}
-
-// Update implements ui.Tab: each message to the part it is for.
-func (t *Tokens) Update(msg tea.Msg) (ui.Tab, tea.Cmd) {
-	if cmd, _, ok := t.list.Update(msg, t.now()); ok {
-		t.layout() // the bottom line comes or goes with the "↑ new" mark
-		return t, cmd
-	}
-	if loaded, ok := t.detail.Update(msg); ok {
-		if loaded {
-			return t, t.noteRead(t.detail.Obj)
-		}
-		return t, nil
-	}
-	if cmd, over, ok := t.acts.Update(msg); ok {
-		if over != nil {
-			cmd = tea.Batch(cmd, t.showOutcome(*over), tab.Changed(t.owner, *over))
-		}
-		return t, cmd
-	}
-	switch msg := msg.(type) {
-	case ui.MouseMsg:
-		cmd := t.route.Mouse(msg)
-		t.layout() // a double click may open the pane
-		return t, cmd
-	case tea.KeyPressMsg:
-		cmd := t.key(msg)
-		t.layout()
-		return t, cmd
-	case ui.ScopeMsg:
-		return t, t.start(msg.Scope)
-	case ui.RefreshMsg:
-		if t.noV2 != "" {
-			return t, nil
-		}
-		return t, tea.Batch(t.list.Refresh(), t.detail.Reload())
-	case tab.KnownSavedMsg:
-		return t, t.onSaved(msg)
-	case tab.ChangedMsg:
-		// A token revoked from a payment's pane: its row and pane show it.
-		if id := msg.RevokedToken(); msg.From != t.owner && id != "" {
-			return t, t.showToken(id)
-		}
-	case ui.SizeMsg:
-		t.w, t.h = msg.Width, msg.Height
-		t.layout()
-	case ui.ThemeMsg:
-		t.theme = msg.Theme
-	case ui.JumpMsg:
-		return t, t.lookup(msg.Query)
-	case tokenLookupMsg:
-		cmd := t.onLookup(msg)
-		t.layout()
-		return t, cmd
-	case ui.ActionMsg:
-		return t, t.startAction(msg.Action, msg.Ticket)
-	case ui.CancelActionMsg:
-		t.prep.GiveUp(msg.Ticket)
-	case tab.ReadAgainMsg:
-		if t.prep.Answered(msg.Stamp) {
-			return t, t.onReadAgain(msg)
-		}
-	case ui.AbandonMsg:
-		return t, t.acts.Abandon()
-	}
-	return t, nil
-}
-
-func (t *Tokens) layout() { tab.Arrange(t.list, t.detail, t.w, t.h) }
-
-func (t *Tokens) key(msg tea.KeyPressMsg) tea.Cmd {
-	a, cmd, handled := t.route.Handle(msg)
-	if handled {
-		return cmd
-	}
-	if a == keys.ActCopyMore {
-		return t.copyMore()
-	}
-	if a == keys.ActRefresh && t.noV2 == "" {
-		return tea.Batch(t.list.Refresh(), t.detail.Reload())
-	}
-	if a == keys.ActExport {
-		return t.export()
-	}
-	return nil
 }
 
 // readToken reads the pane's token from the service.
@@ -343,8 +283,8 @@ func (t *Tokens) noteRead(v tab.TokenView) tea.Cmd {
 	if v.Read == nil {
 		return nil
 	}
-	t.list.Upsert(v, t.now())
-	return t.memo.Note(t.scope.MerchantID, known.FromToken(*v.Read, known.LookedUp))
+	t.List.Upsert(v, t.Deps.TimeNow())
+	return t.memo.Note(t.Scope.MerchantID, known.FromToken(*v.Read, known.LookedUp))
 }
 
 // onSaved refreshes the list after the store changed (from any tab), and
@@ -356,8 +296,8 @@ func (t *Tokens) onSaved(msg tab.KnownSavedMsg) tea.Cmd {
 		cmds = append(cmds, tab.ToastCmd(ui.ToastWarning,
 			"The known tokens could not be saved (they are kept for this run): "+tab.ErrText(msg.Err)))
 	}
-	if t.noV2 == "" && t.list.Load != nil {
-		cmds = append(cmds, t.list.Refresh())
+	if t.noV2 == "" && t.List.Load != nil {
+		cmds = append(cmds, t.List.Refresh())
 	}
 	return tea.Batch(cmds...)
 }
@@ -377,13 +317,13 @@ func (t *Tokens) lookup(query string) tea.Cmd {
 	if !known.ValidID(id) {
 		return tab.ToastCmd(ui.ToastWarning, "not a token id: "+textsafe.Line(id, 60))
 	}
-	if sel, ok := t.list.SelectID(id); ok {
-		cmd := t.detail.Show(sel, false, false)
-		t.layout()
+	if sel, ok := t.List.SelectID(id); ok {
+		cmd := t.Pane.Show(sel, false, false)
+		t.Layout()
 		return cmd
 	}
 	t.looking = true
-	ctx, st := t.lookups.Start(t.list.Context())
+	ctx, st := t.lookups.Start(t.List.Context())
 	src := t.src
 	return func() tea.Msg {
 		tok, err := src.GetToken(ctx, id)
@@ -410,47 +350,15 @@ func (t *Tokens) onLookup(msg tokenLookupMsg) tea.Cmd {
 	if tok.ID == "" {
 		tok.ID = msg.id
 	}
-	save := t.memo.Note(t.scope.MerchantID, known.FromToken(tok, known.LookedUp))
-	v, _ := t.memo.Get(t.scope.MerchantID, tok.ID)
+	save := t.memo.Note(t.Scope.MerchantID, known.FromToken(tok, known.LookedUp))
+	v, _ := t.memo.Get(t.Scope.MerchantID, tok.ID)
 	v.Read = &tok
-	t.list.Upsert(v, t.now())
-	t.list.SelectID(v.ID)
-	return tea.Batch(save, t.detail.Show(v, false, true))
+	t.List.Upsert(v, t.Deps.TimeNow())
+	t.List.SelectID(v.ID)
+	return tea.Batch(save, t.Pane.Show(v, false, true))
 }
 
 // --- actions --------------------------------------------------------------------
-
-// ActionTarget names what an action key acts on, for the preparing dialog.
-func (t *Tokens) ActionTarget(act keys.Action) string {
-	switch act {
-	case keys.ActRevoke:
-		if v, ok := t.target(); ok {
-			return "Revoke token " + textsafe.Clean(v.ID)
-		}
-	case keys.ActNew:
-		return "New card-saving link"
-	}
-	return ""
-}
-
-// startAction answers an action key: the form of a card-saving link, or
-// the token read again before the confirmation of its revocation.
-func (t *Tokens) startAction(act keys.Action, ticket int) tea.Cmd {
-	if ok, why := t.Available(act); !ok {
-		return tab.RefusedCmd(ticket, ui.ToastWarning, why)
-	}
-	switch act {
-	case keys.ActNew:
-		return tab.OpenCreate(ticket, tab.CreateTokenization, tab.FormDefaults(t.scope, t.theme, t.now), t.keys, t.acts)
-	case keys.ActRevoke:
-		v, _ := t.target()
-		src, id := t.src, v.ID
-		return tab.ReadAgain(&t.prep, ticket, act, func(ctx context.Context) (backend.Token, error) {
-			return src.GetToken(ctx, id)
-		})
-	}
-	return tab.RefusedCmd(ticket, ui.ToastWarning, "this tab has no such action")
-}
 
 // onReadAgain opens the confirmation of a revocation on the token as it
 // is now, or says why it cannot.
@@ -459,30 +367,30 @@ func (t *Tokens) onReadAgain(msg tab.ReadAgainMsg) tea.Cmd {
 	if msg.Err != nil {
 		return tab.CouldNotRead(msg.Ticket, "the token before revoking it", msg.Err)
 	}
-	save := t.memo.Note(t.scope.MerchantID, known.FromToken(tok, known.LookedUp))
-	v, _ := t.memo.Get(t.scope.MerchantID, tok.ID)
+	save := t.memo.Note(t.Scope.MerchantID, known.FromToken(tok, known.LookedUp))
+	v, _ := t.memo.Get(t.Scope.MerchantID, tok.ID)
 	v.Read = &tok
-	t.list.Upsert(v, t.now())
-	if t.detail.IsOpen() && t.detail.Obj.ID == tok.ID {
-		t.detail.Set(v)
+	t.List.Upsert(v, t.Deps.TimeNow())
+	if t.Pane.IsOpen() && t.Pane.Obj.ID == tok.ID {
+		t.Pane.Set(v)
 	}
-	if ok, why := tab.MayRevoke(t.src, t.deps, t.acts, tok.ID, tok.Status); !ok {
+	if ok, why := tab.MayRevoke(t.src, t.Deps, t.Acts, tok.ID, tok.Status); !ok {
 		return tea.Batch(save, tab.RefusedCmd(msg.Ticket, ui.ToastWarning, why))
 	}
-	return tea.Batch(save, tab.MsgCmd(ui.OpenConfirmMsg{Ticket: msg.Ticket, Spec: tab.RevokeSpec(tok, v.Payments, "", t.acts)}))
+	return tea.Batch(save, tab.MsgCmd(ui.OpenConfirmMsg{Ticket: msg.Ticket, Spec: tab.RevokeSpec(tok, v.Payments, "", t.Acts)}))
 }
 
 // showToken puts the token as now known into the list and the pane, and
 // reads the pane's again.
 func (t *Tokens) showToken(id string) tea.Cmd {
-	v, ok := t.memo.Get(t.scope.MerchantID, id)
+	v, ok := t.memo.Get(t.Scope.MerchantID, id)
 	if !ok {
 		return nil
 	}
-	t.list.Upsert(v, t.now())
-	if t.detail.IsOpen() && t.detail.Obj.ID == id {
-		t.detail.Set(v)
-		return t.detail.Reload()
+	t.List.Upsert(v, t.Deps.TimeNow())
+	if t.Pane.IsOpen() && t.Pane.Obj.ID == id {
+		t.Pane.Set(v)
+		return t.Pane.Reload()
 	}
 	return nil
 }
@@ -492,22 +400,22 @@ func (t *Tokens) showToken(id string) tea.Cmd {
 func (t *Tokens) showOutcome(msg tab.OutcomeMsg) tea.Cmd {
 	var cmds []tea.Cmd
 	if msg.Out.State == action.Done {
-		cmds = append(cmds, t.memo.NoteOutcome(t.scope.MerchantID, msg.Req, msg.Out))
-		if v, ok := t.memo.Get(t.scope.MerchantID, tokenOf(msg.Req, msg.Out)); ok {
+		cmds = append(cmds, t.memo.NoteOutcome(t.Scope.MerchantID, msg.Req, msg.Out))
+		if v, ok := t.memo.Get(t.Scope.MerchantID, tokenOf(msg.Req, msg.Out)); ok {
 			if msg.Out.Token.ID != "" {
 				tok := msg.Out.Token
 				v.Read = &tok
 			}
-			t.list.Upsert(v, t.now())
-			t.list.Own(v.ID)
-			if t.detail.IsOpen() && t.detail.Obj.ID == v.ID {
-				t.detail.Set(v)
+			t.List.Upsert(v, t.Deps.TimeNow())
+			t.List.Own(v.ID)
+			if t.Pane.IsOpen() && t.Pane.Obj.ID == v.ID {
+				t.Pane.Set(v)
 			}
 		}
-		cmds = append(cmds, tab.CreatedDialog(msg.Req, msg.Out, t.keys, t.theme))
+		cmds = append(cmds, tab.CreatedDialog(msg.Req, msg.Out, t.Deps.Keys, t.Theme))
 	}
-	if t.detail.IsOpen() && t.detail.Obj.ID == msg.Req.ObjectID {
-		cmds = append(cmds, t.detail.Reload())
+	if t.Pane.IsOpen() && t.Pane.Obj.ID == msg.Req.ObjectID {
+		cmds = append(cmds, t.Pane.Reload())
 	}
 	return tea.Batch(cmds...)
 }
@@ -517,17 +425,17 @@ func (t *Tokens) showOutcome(msg tab.OutcomeMsg) tea.Cmd {
 // View implements ui.Tab.
 func (t *Tokens) View(w, h int) string {
 	var pane []string
-	if t.detail.IsOpen() {
-		pane = t.detail.Lines(t.theme, "Token "+textsafe.Clean(t.detail.Obj.ID))
+	if t.Pane.IsOpen() {
+		pane = t.Pane.Lines(t.Theme, "Token "+textsafe.Clean(t.Pane.Obj.ID))
 	}
-	return tab.Frame(t.theme, t.list, pane, w, h)
+	return tab.Frame(t.Theme, t.List, pane, w, h)
 }
 
 // detailLines is the token, one fact a line: its status, card and expiry
 // as the service last said, and the payments known to use it.
 func (t *Tokens) detailLines() []string {
-	th := t.theme
-	d := t.detail
+	th := t.Theme
+	d := t.Pane
 	v := d.Obj
 	c := textsafe.Clean
 	f := &tab.Fields{Theme: th, LabelW: 14, Width: d.Inner()}
@@ -537,7 +445,7 @@ func (t *Tokens) detailLines() []string {
 	if d.Err != nil {
 		f.Failure("", d.Err)
 	}
-	for _, l := range t.acts.PaneLines(th, tab.TokenRef(v.ID)) {
+	for _, l := range t.Acts.PaneLines(th, tab.TokenRef(v.ID)) {
 		f.Line(l)
 	}
 	st := v.NewestStatus()
@@ -580,9 +488,6 @@ func tokenOf(req action.Request, out action.Outcome) string {
 	tok, _, _ := action.KindOf(req.Kind).TokenAfter(req, out)
 	return tok.ID
 }
-
-// TakeDialog implements ui.DialogOpener.
-func (t *Tokens) TakeDialog() ui.Modal { return t.dialogs.Take() }
 
 func tokenTone(s backend.TokenStatus) datatable.Tone {
 	switch s {

@@ -37,7 +37,7 @@ func (e *env) host() string { return e.B.Describe().Host }
 
 // tokenRow is the Tokens tab's row of token id.
 func (e *env) tokenRow(id string) (tab.TokenView, bool) {
-	for _, r := range e.Tab.(*Tokens).list.Table.Rows() {
+	for _, r := range e.Tab.(*Tokens).List.Table.Rows() {
 		if r.ID == id {
 			return r, true
 		}
@@ -98,7 +98,7 @@ type twoTabs struct {
 	flights  *tab.InFlight
 }
 
-func newTwoTabs(t *testing.T, o envOpts) twoTabs {
+func newTwoTabs(t *testing.T, o viewtest.Opts) twoTabs {
 	t.Helper()
 	tt := twoTabs{store: known.NewMemory(), flights: tab.NewInFlight()}
 	var deps tab.Deps
@@ -159,20 +159,20 @@ func TestTokenLookupOpensItAndRemembersIt(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "known-tokens.json")
 	store, err := known.Open(path)
 	require.NoError(t, err)
-	e := newEnv(t, envOpts{Tab: withKnown(store)})
+	e := newEnv(t, viewtest.Opts{Tab: withKnown(store)})
 	e.Size(140, 30)
 	e.Init()
 	tt := e.Tab.(*Tokens)
-	assert.Zero(t, tt.list.Table.Len(), "nothing is known yet")
+	assert.Zero(t, tt.List.Table.Len(), "nothing is known yet")
 	assert.Contains(t, strings.Join(strings.Fields(ansi.Strip(e.View(140, 30))), " "), "No tokens known yet")
 
 	tok := e.NewToken()
 	e.Send(ui.JumpMsg{Query: " " + tok.ID + " "})
 	assert.Empty(t, e.Errors())
-	require.True(t, tt.detail.IsOpen(), "the token opens in the pane")
-	assert.Equal(t, tok.ID, tt.detail.Obj.ID)
-	require.NotNil(t, tt.detail.Obj.Read, "as the service has it")
-	assert.Equal(t, backend.TokenActive, tt.detail.Obj.Read.Status)
+	require.True(t, tt.Pane.IsOpen(), "the token opens in the pane")
+	assert.Equal(t, tok.ID, tt.Pane.Obj.ID)
+	require.NotNil(t, tt.Pane.Obj.Read, "as the service has it")
+	assert.Equal(t, backend.TokenActive, tt.Pane.Obj.Read.Status)
 	assert.False(t, tt.Status().Loading, "the lookup is over")
 
 	pane := e.paneSide(140, 30)
@@ -188,7 +188,7 @@ func TestTokenLookupOpensItAndRemembersIt(t *testing.T) {
 	row, ok := e.tokenRow(tok.ID)
 	require.True(t, ok, "the token is listed")
 	assert.Equal(t, tok.Title, row.Title)
-	assert.Equal(t, tok.ID, tt.list.Table.SelectedID())
+	assert.Equal(t, tok.ID, tt.List.Table.SelectedID())
 	assert.Equal(t, "Revoke token "+tok.ID, tt.ActionTarget(keys.ActRevoke))
 
 	// Remembered in the store, and in its file for the next run.
@@ -220,7 +220,7 @@ func TestTokenLookupOpensItAndRemembersIt(t *testing.T) {
 func TestTokenLookupOfAnUnknownIDSaysSo(t *testing.T) {
 	t.Parallel()
 	store := known.NewMemory()
-	e := newEnv(t, envOpts{Tab: withKnown(store)})
+	e := newEnv(t, viewtest.Opts{Tab: withKnown(store)})
 	e.Size(120, 30)
 	e.Init()
 	tt := e.Tab.(*Tokens)
@@ -230,8 +230,8 @@ func TestTokenLookupOfAnUnknownIDSaysSo(t *testing.T) {
 	require.Len(t, errs, 1)
 	assert.Equal(t, "no token 5199999 at the service", errs[0].Err.Error())
 	assert.Contains(t, errs[0].Hint, "token ids are in a payment's pane")
-	assert.False(t, tt.detail.IsOpen(), "nothing opens")
-	assert.Zero(t, tt.list.Table.Len(), "nothing is listed")
+	assert.False(t, tt.Pane.IsOpen(), "nothing opens")
+	assert.Zero(t, tt.List.Table.Len(), "nothing is listed")
 	assert.Empty(t, store.List(e.host(), e.Scope.MerchantID), "nothing is remembered")
 	assert.False(t, tt.Status().Loading)
 
@@ -251,13 +251,13 @@ func TestTokenLookupOfAnUnknownIDSaysSo(t *testing.T) {
 func TestRevokeTokenHappyPath(t *testing.T) {
 	t.Parallel()
 	store := known.NewMemory()
-	e := newEnv(t, envOpts{Tab: withKnown(store)})
+	e := newEnv(t, viewtest.Opts{Tab: withKnown(store)})
 	e.Size(140, 30)
 	e.Init()
 	tt := e.Tab.(*Tokens)
 	tok := e.NewToken()
 	e.Send(ui.JumpMsg{Query: tok.ID})
-	require.True(t, tt.detail.IsOpen())
+	require.True(t, tt.Pane.IsOpen())
 	ok, why := tt.Available(keys.ActRevoke)
 	require.True(t, ok, why)
 
@@ -328,7 +328,7 @@ func TestRevokeTokenHappyPath(t *testing.T) {
 
 func TestRevokeRefusedForARevokedToken(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, envOpts{Tab: New})
+	e := newEnv(t, viewtest.Opts{Tab: New})
 	e.Size(140, 30)
 	e.Init()
 	tt := e.Tab.(*Tokens)
@@ -337,7 +337,7 @@ func TestRevokeRefusedForARevokedToken(t *testing.T) {
 	require.NoError(t, err)
 
 	e.Send(ui.JumpMsg{Query: tok.ID})
-	require.True(t, tt.detail.IsOpen())
+	require.True(t, tt.Pane.IsOpen())
 	pane := e.paneSide(140, 30)
 	assert.Contains(t, viewtest.LineWith(pane, "Status"), "✗ Revoked")
 	assert.Contains(t, pane, "Revoked: the saved card can no longer be charged.")
@@ -360,15 +360,15 @@ func TestRevokeRefusedForARevokedToken(t *testing.T) {
 func TestRevokeRefusedWhenRevokedMeanwhile(t *testing.T) {
 	t.Parallel()
 	store := known.NewMemory()
-	e := newEnv(t, envOpts{Tab: withKnown(store)})
+	e := newEnv(t, viewtest.Opts{Tab: withKnown(store)})
 	e.Size(140, 30)
 	e.Init()
 	tt := e.Tab.(*Tokens)
 	tok := e.NewToken()
 	e.Send(ui.JumpMsg{Query: tok.ID})
 	e.Press("esc") // back to the list: the row is the target
-	require.False(t, tt.detail.IsOpen())
-	require.Equal(t, tok.ID, tt.list.Table.SelectedID())
+	require.False(t, tt.Pane.IsOpen())
+	require.Equal(t, tok.ID, tt.List.Table.SelectedID())
 	ok, why := tt.Available(keys.ActRevoke)
 	require.True(t, ok, why)
 
@@ -391,13 +391,13 @@ func TestRevokeRefusedWhenRevokedMeanwhile(t *testing.T) {
 
 func TestRevokeRefusedWithAReadOnlyToken(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, envOpts{Tab: New, ReadOnly: true})
+	e := newEnv(t, viewtest.Opts{Tab: New, ReadOnly: true})
 	e.Size(140, 30)
 	e.Init()
 	tt := e.Tab.(*Tokens)
 	tok := e.NewToken()
 	e.Send(ui.JumpMsg{Query: tok.ID})
-	require.True(t, tt.detail.IsOpen(), "reading is allowed")
+	require.True(t, tt.Pane.IsOpen(), "reading is allowed")
 	assert.Contains(t, viewtest.LineWith(e.paneSide(140, 30), "Status"), "✓ Active")
 
 	can, credsWhy := e.B.Can(backend.ActionRevokeToken)
@@ -425,7 +425,7 @@ func TestRevokeRefusedWithAReadOnlyToken(t *testing.T) {
 
 func TestRevokeRefusedWithoutASelection(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, envOpts{Tab: New})
+	e := newEnv(t, viewtest.Opts{Tab: New})
 	e.Size(120, 30)
 	e.Init()
 	ok, why := e.Tab.Available(keys.ActRevoke)
@@ -447,7 +447,7 @@ func TestRevokeRefusedWithoutASelection(t *testing.T) {
 
 func TestTokensWithoutV2SaysWhy(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, envOpts{Tab: New, V1Only: true})
+	e := newEnv(t, viewtest.Opts{Tab: New, V1Only: true})
 	e.Size(80, 24)
 	e.Init()
 	v := strings.Join(strings.Fields(ansi.Strip(e.View(80, 24))), " ")
@@ -466,7 +466,7 @@ func TestTokensWithoutV2SaysWhy(t *testing.T) {
 	ts := e.Toasts()
 	require.Len(t, ts, 1)
 	assert.Contains(t, ts[0].Text, "(v2) interface")
-	assert.False(t, e.Tab.(*Tokens).detail.IsOpen())
+	assert.False(t, e.Tab.(*Tokens).Pane.IsOpen())
 	assert.Empty(t, e.Journal())
 }
 
@@ -475,7 +475,7 @@ func TestTokensWithoutV2SaysWhy(t *testing.T) {
 func TestRevokeFromAPaymentsPaneIsSeenByTheTokensTab(t *testing.T) {
 	t.Parallel()
 	hold := newHoldRevoke(t)
-	tt := newTwoTabs(t, envOpts{Wrap: func(b backend.Backend) backend.Backend { hold.Backend = b; return hold }})
+	tt := newTwoTabs(t, viewtest.Opts{Wrap: func(b backend.Backend) backend.Backend { hold.Backend = b; return hold }})
 	pay, tok := tt.pay, tt.tok
 	pay.Size(140, 40)
 	pay.Init()
@@ -495,9 +495,9 @@ func TestRevokeFromAPaymentsPaneIsSeenByTheTokensTab(t *testing.T) {
 
 	pay.Press("enter")
 	p := pay.Tab.(*payments.Payments)
-	require.True(t, p.Detail.IsOpen())
-	require.NotNil(t, p.Detail.Obj.Token, "the payment read in full names its token")
-	require.Equal(t, token.ID, p.Detail.Obj.Token.ID)
+	require.True(t, p.Pane.IsOpen())
+	require.NotNil(t, p.Pane.Obj.Token, "the payment read in full names its token")
+	require.Equal(t, token.ID, p.Pane.Obj.Token.ID)
 	tokSec := tokenSection(p)
 	assert.Contains(t, tokSec, token.ID, "the pane's Token section")
 	assert.Contains(t, tokSec, token.Title)
@@ -541,7 +541,7 @@ func TestRevokeFromAPaymentsPaneIsSeenByTheTokensTab(t *testing.T) {
 
 	// Meanwhile the Tokens tab sends nothing on that token.
 	tok.Press("g")
-	require.Equal(t, token.ID, tok.Tab.(*Tokens).list.Table.SelectedID())
+	require.Equal(t, token.ID, tok.Tab.(*Tokens).List.Table.SelectedID())
 	busy := "the revoke of token " + token.ID + " is being sent; wait for its answer"
 	ok, why = tok.Tab.Available(keys.ActRevoke)
 	assert.False(t, ok)
@@ -599,7 +599,7 @@ func TestRevokeFromAPaymentsPaneIsSeenByTheTokensTab(t *testing.T) {
 // too, though the Tokens tab drew it before (the tabs share InFlight).
 func TestRevokeFromAPaymentsPaneShowsInTheTokensRow(t *testing.T) {
 	t.Parallel()
-	tt := newTwoTabs(t, envOpts{})
+	tt := newTwoTabs(t, viewtest.Opts{})
 	pay, tok := tt.pay, tt.tok
 	pay.Size(140, 40)
 	pay.Init()
@@ -609,7 +609,7 @@ func TestRevokeFromAPaymentsPaneShowsInTheTokensRow(t *testing.T) {
 	paid := pay.PayWithToken(token.ID, "77.00")
 	pay.Send(ui.RefreshMsg{})
 	pay.Press("g", "enter")
-	require.Equal(t, paid.ID, pay.Tab.(*payments.Payments).Detail.Obj.ID)
+	require.Equal(t, paid.ID, pay.Tab.(*payments.Payments).Pane.Obj.ID)
 	tok.Deliver(tab.KnownSavedMsg{})
 	require.Contains(t, viewtest.LineWith(tok.listSide(140, 40), token.ID), "✓ Active", "seen in a payment: its state was read with the pane")
 
@@ -632,12 +632,12 @@ func TestRevokeFromAPaymentsPaneShowsInTheTokensRow(t *testing.T) {
 // A payment without a token, and a pane closed between v and the dialog.
 func TestRevokeFromAPaymentsPaneRefusals(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, envOpts{})
+	e := newEnv(t, viewtest.Opts{})
 	e.Size(140, 40)
 	e.Init()
 	plain := e.HeldOrPaid(false, "15.00")
 	e.Press("enter")
-	require.True(t, e.Tab.(*payments.Payments).Detail.IsOpen())
+	require.True(t, e.Tab.(*payments.Payments).Pane.IsOpen())
 	ok, why := e.Tab.Available(keys.ActRevoke)
 	assert.False(t, ok)
 	assert.Equal(t, "payment "+plain.ID+" used no saved card token", why)
@@ -654,11 +654,11 @@ func TestRevokeFromAPaymentsPaneRefusals(t *testing.T) {
 	paid := e.PayWithToken(token.ID, "16.00")
 	e.Send(ui.RefreshMsg{})
 	e.Press("g", "enter")
-	require.Equal(t, paid.ID, e.Tab.(*payments.Payments).Detail.Obj.ID)
+	require.Equal(t, paid.ID, e.Tab.(*payments.Payments).Pane.Obj.ID)
 	e.Ticket++
 	read := e.SendHold(ui.ActionMsg{Action: keys.ActRevoke, Ticket: e.Ticket})
 	e.Press("esc", "j", "enter")
-	require.NotEqual(t, paid.ID, e.Tab.(*payments.Payments).Detail.Obj.ID)
+	require.NotEqual(t, paid.ID, e.Tab.(*payments.Payments).Pane.Obj.ID)
 	e.Run(read)
 	_, found := e.ConfirmSpec()
 	assert.False(t, found)
@@ -675,15 +675,15 @@ func TestRevokeFromAPaymentsPaneRefusals(t *testing.T) {
 func TestRevokeSendsTheTokenOfTheDialog(t *testing.T) {
 	t.Parallel()
 	store := known.NewMemory()
-	e := newEnv(t, envOpts{Tab: withKnown(store)})
+	e := newEnv(t, viewtest.Opts{Tab: withKnown(store)})
 	e.Size(140, 30)
 	e.Init()
 	tt := e.Tab.(*Tokens)
 	first, second := e.NewToken(), e.NewToken()
 	e.Send(ui.JumpMsg{Query: second.ID})
 	e.Send(ui.JumpMsg{Query: first.ID})
-	require.Equal(t, first.ID, tt.detail.Obj.ID)
-	require.Equal(t, 2, tt.list.Table.Len())
+	require.Equal(t, first.ID, tt.Pane.Obj.ID)
+	require.Equal(t, 2, tt.List.Table.Len())
 
 	// v on the first; before its read comes back the user moves to the
 	// second (the pane closed, the list moved, the second opened).
@@ -691,8 +691,8 @@ func TestRevokeSendsTheTokenOfTheDialog(t *testing.T) {
 	read := e.SendHold(ui.ActionMsg{Action: keys.ActRevoke, Ticket: e.Ticket})
 	e.Press("esc")
 	e.Send(ui.JumpMsg{Query: second.ID})
-	require.Equal(t, second.ID, tt.detail.Obj.ID)
-	require.Equal(t, second.ID, tt.list.Table.SelectedID())
+	require.Equal(t, second.ID, tt.Pane.Obj.ID)
+	require.Equal(t, second.ID, tt.List.Table.SelectedID())
 	e.Run(read)
 
 	spec, found := e.ConfirmSpec()

@@ -2,6 +2,7 @@ package viewtest
 
 import (
 	"context"
+	"os"
 	"path/filepath"
 	"strings"
 	"sync/atomic"
@@ -431,8 +432,17 @@ func GoldenCheck(t *testing.T, name, got string) {
 }
 
 // DefaultTab makes the tab of a test that names none: each test package
-// sets it in its TestMain.
+// sets it through Main.
 var DefaultTab func(tab.Deps) ui.Tab
+
+// Main runs a package's tests, as its TestMain: times in UTC, so that the
+// goldens do not depend on the machine's zone, and defaultTab the tab of
+// a test that names none.
+func Main(m *testing.M, defaultTab func(tab.Deps) ui.Tab) {
+	time.Local = time.UTC
+	DefaultTab = defaultTab
+	os.Exit(m.Run())
+}
 
 // Flat is a view without styles, its runs of spaces and its line ends
 // made one space: text that wraps or is padded still reads as one line.
