@@ -201,7 +201,7 @@ func (a *App) drawStatusBar(w int, st TabStatus, refreshedAt time.Time, busy boo
 }
 
 // liveLabel names a live service: real money. The status bar shows it, and
-// every confirmation's title starts with it (confirm.go).
+// every confirmation's title starts with it (confirm_view.go, titlePrefix).
 const liveLabel = "LIVE"
 
 // liveStyle draws liveLabel in reverse video and bold, so that it reads
