@@ -38,7 +38,7 @@ const (
 	modalGuard       = 400 * time.Millisecond
 )
 
-// pauseForGuard waits out the confirmation dialog's guard (ui/confirm.go:
+// pauseForGuard waits out the confirmation dialog's guard (ui/confirm_guard.go:
 // a key less than modalGuard after the one before it is ignored), with a
 // margin for a loaded machine. The binary runs on the real clock, so this
 // is the one real wait of the end-to-end tests; a test that then asserts

@@ -2,10 +2,7 @@ package ui
 
 import (
 	"context"
-	"flag"
 	"fmt"
-	"os"
-	"path/filepath"
 	"reflect"
 	"regexp"
 	"runtime"
@@ -20,8 +17,6 @@ import (
 	"paydash/backend"
 	"paydash/keys"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files in testdata")
 
 // t0 is the fixed clock of the tests.
 var t0 = time.Date(2026, 11, 21, 14, 3, 22, 0, time.UTC)
@@ -298,19 +293,6 @@ func requireFrame(t *testing.T, content string, w, h int) {
 	for i, l := range lines {
 		require.Equal(t, w, ansi.StringWidth(l), "width of line %d: %q", i, ansi.Strip(l))
 	}
-}
-
-// golden compares got with testdata/name.golden (go test -update rewrites it).
-func golden(t *testing.T, name, got string) {
-	t.Helper()
-	path := filepath.Join("testdata", name+".golden")
-	if *update {
-		require.NoError(t, os.MkdirAll("testdata", 0o755))
-		require.NoError(t, os.WriteFile(path, []byte(got), 0o644))
-	}
-	want, err := os.ReadFile(path)
-	require.NoError(t, err, "run go test ./ui -run %s -update to create it", t.Name())
-	require.Equal(t, string(want), got, fmt.Sprintf("golden %s differs", path))
 }
 
 // openConfirm opens a confirmation the way a tab's action does: the

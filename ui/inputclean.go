@@ -44,3 +44,15 @@ func cleanKey(k tea.KeyPressMsg) tea.KeyPressMsg {
 func cleanPaste(p tea.PasteMsg) tea.PasteMsg {
 	return tea.PasteMsg{Content: textsafe.Clean(strings.Trim(p.Content, "\r\n"))}
 }
+
+// cleanInput is msg with what a person typed or pasted cleaned (cleanKey,
+// cleanPaste); any other message as it is.
+func cleanInput(msg tea.Msg) tea.Msg {
+	switch m := msg.(type) {
+	case tea.KeyPressMsg:
+		return cleanKey(m)
+	case tea.PasteMsg:
+		return cleanPaste(m)
+	}
+	return msg
+}

@@ -7,6 +7,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
+	"github.com/charmbracelet/x/exp/golden"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -304,15 +305,17 @@ func TestPaletteCountSaysWhatIsOnScreen(t *testing.T) {
 
 func TestPaletteGoldens(t *testing.T) {
 	for _, size := range [][2]int{{80, 24}, {200, 50}} {
-		ta := newTestApp(t)
-		ta.tabs[0].reasons = map[keys.Action]string{
-			keys.ActRefund: "read-only mode: paydash was started with --read-only, so nothing can be sent to the service",
-		}
-		ta.send(tea.WindowSizeMsg{Width: size[0], Height: size[1]})
-		openPalette(t, ta)
-		ta.typeText("rfnd")
-		out := ta.View().Content
-		requireFrame(t, out, size[0], size[1])
-		golden(t, fmt.Sprintf("palette_rfnd_%dx%d", size[0], size[1]), ansi.Strip(out))
+		t.Run(fmt.Sprintf("palette_rfnd_%dx%d", size[0], size[1]), func(t *testing.T) {
+			ta := newTestApp(t)
+			ta.tabs[0].reasons = map[keys.Action]string{
+				keys.ActRefund: "read-only mode: paydash was started with --read-only, so nothing can be sent to the service",
+			}
+			ta.send(tea.WindowSizeMsg{Width: size[0], Height: size[1]})
+			openPalette(t, ta)
+			ta.typeText("rfnd")
+			out := ta.View().Content
+			requireFrame(t, out, size[0], size[1])
+			golden.RequireEqual(t, ansi.Strip(out))
+		})
 	}
 }

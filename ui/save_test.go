@@ -68,7 +68,7 @@ func (r *saveRun) settle(cmd tea.Cmd) {
 	r.t.Helper()
 	for cmd != nil {
 		var next []tea.Cmd
-		for _, msg := range runNow(cmd) {
+		for _, msg := range run(cmd) {
 			if _, ok := msg.(ModalMsg); ok && !r.closed {
 				next = append(next, r.send(msg))
 			} else {
@@ -89,25 +89,6 @@ func (r *saveRun) toasts() []ToastMsg {
 		}
 	}
 	return out
-}
-
-// runNow runs a command to its end, batches included.
-func runNow(cmd tea.Cmd) []tea.Msg {
-	if cmd == nil {
-		return nil
-	}
-	switch msg := cmd().(type) {
-	case nil:
-		return nil
-	case tea.BatchMsg:
-		var out []tea.Msg
-		for _, c := range msg {
-			out = append(out, runNow(c)...)
-		}
-		return out
-	default:
-		return []tea.Msg{msg}
-	}
 }
 
 // dirNames lists a folder's entries.
@@ -148,7 +129,7 @@ func TestSaveWritesANewFile(t *testing.T) {
 	assert.Zero(t, calls.Load(), "Data runs in the command, not in Update")
 
 	// The data came: the file is being written, and keys wait, esc too.
-	msgs := runNow(cmd)
+	msgs := run(cmd)
 	require.Len(t, msgs, 1)
 	write := r.send(msgs[0])
 	require.NotNil(t, write)
@@ -284,7 +265,7 @@ func TestSaveAfterFixingThePathReusesTheData(t *testing.T) {
 	}})
 	// Made unwritable after the early check: the data is produced, the write fails.
 	cmd := r.press("enter")
-	msgs := runNow(cmd)
+	msgs := run(cmd)
 	require.Len(t, msgs, 1)
 	require.NoError(t, os.Mkdir(filepath.Join(dir, "x.cs"), 0o755))
 	r.settle(r.send(msgs[0]))
@@ -373,9 +354,9 @@ func TestSaveIgnoresStaleAnswers(t *testing.T) {
 	a := newSaveRun(t, SaveSpec{DefaultPath: filepath.Join(dir, "a.csv"), Data: dataOf("A", &callsA)})
 	b := newSaveRun(t, SaveSpec{DefaultPath: filepath.Join(dir, "b.csv"), Data: dataOf("B", &callsB)})
 
-	bData := runNow(b.press("enter"))
+	bData := run(b.press("enter"))
 	require.Len(t, bData, 1)
-	bDone := runNow(b.send(bData[0]))
+	bDone := run(b.send(bData[0]))
 	require.Len(t, bDone, 1)
 	require.True(t, b.send(bDone[0]) != nil && b.closed)
 
@@ -383,7 +364,7 @@ func TestSaveIgnoresStaleAnswers(t *testing.T) {
 	assert.Nil(t, a.send(bData[0]))
 	assert.Nil(t, a.send(bDone[0]))
 	assert.Equal(t, keys.ContextModalField, a.m.Context())
-	aData := runNow(a.press("enter"))
+	aData := run(a.press("enter"))
 	assert.Nil(t, a.send(bData[0]))
 	assert.Nil(t, a.send(bDone[0]))
 	assert.False(t, a.closed)
@@ -501,7 +482,7 @@ func TestSaveThroughTheShell(t *testing.T) {
 	cmd := ta.press("enter")
 	for i := 0; i < 5 && cmd != nil; i++ {
 		var next []tea.Cmd
-		for _, m := range runNow(cmd) {
+		for _, m := range run(cmd) {
 			next = append(next, ta.send(m))
 		}
 		cmd = tea.Batch(next...)

@@ -188,7 +188,7 @@ func TestSaveRefusesAPipeThatAppearsWhileTheDataIsMade(t *testing.T) {
 	path := filepath.Join(dir, "out.csv")
 	r := newSaveRun(t, SaveSpec{DefaultPath: "x.csv", Data: dataOf("rows", new(atomic.Int32))})
 	r.typePath(path)
-	msgs := runNow(r.press("enter"))
+	msgs := run(r.press("enter"))
 	require.Len(t, msgs, 1, "the data")
 	require.NoError(t, syscall.Mkfifo(path, 0o600))
 	r.settle(r.send(msgs[0]))

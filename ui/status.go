@@ -85,10 +85,20 @@ type statusCache struct {
 	ok   bool
 }
 
+// drawStatusBar draws the bar's segments, dropping (or cutting) the least
+// important until the rest fits in w cells.
 func (a *App) drawStatusBar(w int, st TabStatus, refreshedAt time.Time, busy bool, sending, checking int) string {
-	th := a.theme
 	segs := make([]segment, 0, 12)
+	segs = a.serviceSegments(segs)
+	segs = a.activitySegments(segs, st, busy, sending, checking)
+	segs = a.listSegments(segs, st, refreshedAt)
+	return joinSegments(a.theme, fitSegments(segs, w), w)
+}
 
+// serviceSegments adds what the service is: sandbox or LIVE (and
+// read-only), its host, the merchant and the interfaces.
+func (a *App) serviceSegments(segs []segment) []segment {
+	th := a.theme
 	// Whether real money is at stake: "sandbox" only on the sandbox's own
 	// word (backend.Description.Sandbox), else LIVE.
 	if a.desc.Sandbox {
@@ -121,8 +131,13 @@ func (a *App) drawStatusBar(w int, st TabStatus, refreshedAt time.Time, busy boo
 	if ifs := interfaces(a.desc.Interfaces); ifs != "" {
 		segs = append(segs, segment{text: ifs, style: th.Muted, prio: 40})
 	}
-	// The actions' state comes right after sandbox/live: what the
-	// support person must not miss.
+	return segs
+}
+
+// activitySegments adds the actions' state, right after sandbox/live as
+// what the support person must not miss, and what is loading.
+func (a *App) activitySegments(segs []segment, st TabStatus, busy bool, sending, checking int) []segment {
+	th := a.theme
 	if checking > 0 {
 		segs = append(segs, segment{text: plural(checking, "outcome", "outcomes") + " unknown — checking",
 			style: th.Warning.Bold(true), keep: true})
@@ -140,6 +155,13 @@ func (a *App) drawStatusBar(w int, st TabStatus, refreshedAt time.Time, busy boo
 	case busy:
 		segs = append(segs, segment{text: ansi.Strip(a.spin.View()) + " loading", style: th.Accent, prio: 95})
 	}
+	return segs
+}
+
+// listSegments adds what the active tab's list shows: when it was
+// refreshed, the period, the rows and the filter.
+func (a *App) listSegments(segs []segment, st TabStatus, refreshedAt time.Time) []segment {
+	th := a.theme
 	if !refreshedAt.IsZero() {
 		segs = append(segs, segment{text: "refreshed " + refreshedAt.In(a.loc).Format("15:04:05"), style: th.Muted, prio: 50})
 	}
@@ -150,22 +172,14 @@ func (a *App) drawStatusBar(w int, st TabStatus, refreshedAt time.Time, busy boo
 	if st.Filter != "" {
 		segs = append(segs, segment{text: "filter \"" + textsafe.Line(st.Filter, 30) + "\"", style: th.Warning, prio: 85})
 	}
+	return segs
+}
 
-	// Drop the least important segments until the rest fits.
-	width := func() int {
-		n := 1
-		for i, s := range segs {
-			switch {
-			case i > 0 && s.glued:
-				n++
-			case i > 0:
-				n += statusSepWidth
-			}
-			n += ansi.StringWidth(s.text)
-		}
-		return n
-	}
-	for over := width() - w; over > 0; over = width() - w {
+// fitSegments drops the least important segments until the rest fits in
+// w cells; a segment that may be cut is cut once instead, when that is
+// enough. Segments to keep stay, even when they do not fit.
+func fitSegments(segs []segment, w int) []segment {
+	for over := segmentsWidth(segs) - w; over > 0; over = segmentsWidth(segs) - w {
 		drop, lowest := -1, 1<<30
 		for i, s := range segs {
 			if !s.keep && s.prio < lowest {
@@ -184,7 +198,27 @@ func (a *App) drawStatusBar(w int, st TabStatus, refreshedAt time.Time, busy boo
 		}
 		segs = append(segs[:drop], segs[drop+1:]...)
 	}
+	return segs
+}
 
+// segmentsWidth is the cells the segments take in the bar: a leading
+// space, and a separator (or a space, when glued) between two.
+func segmentsWidth(segs []segment) int {
+	n := 1
+	for i, s := range segs {
+		switch {
+		case i > 0 && s.glued:
+			n++
+		case i > 0:
+			n += statusSepWidth
+		}
+		n += ansi.StringWidth(s.text)
+	}
+	return n
+}
+
+// joinSegments draws the segments in their styles, separated, in w cells.
+func joinSegments(th Theme, segs []segment, w int) string {
 	sep := th.Muted.Render(statusSep)
 	var b strings.Builder
 	b.WriteString(" ")
@@ -201,7 +235,7 @@ func (a *App) drawStatusBar(w int, st TabStatus, refreshedAt time.Time, busy boo
 }
 
 // liveLabel names a live service: real money. The status bar shows it, and
-// every confirmation's title starts with it (confirm.go).
+// every confirmation's title starts with it (confirm_view.go, titlePrefix).
 const liveLabel = "LIVE"
 
 // liveStyle draws liveLabel in reverse video and bold, so that it reads

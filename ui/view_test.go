@@ -9,6 +9,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
+	"github.com/charmbracelet/x/exp/golden"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -118,7 +119,7 @@ func TestGoldenShell(t *testing.T) {
 			tc.setup(ta)
 			out := ta.View().Content
 			requireFrame(t, out, tc.w, tc.h)
-			golden(t, tc.name, ansi.Strip(out))
+			golden.RequireEqual(t, ansi.Strip(out))
 		})
 	}
 }

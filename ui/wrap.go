@@ -3,6 +3,7 @@ package ui
 import (
 	"strings"
 
+	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
 )
 
@@ -45,3 +46,12 @@ func wrapWords(s string, width int) []string {
 // WrapWords is wrapWords for the tabs: s wrapped to width at spaces only,
 // a word wider than the line cut hard.
 func WrapWords(s string, width int) []string { return wrapWords(s, width) }
+
+// wrapStyled is wrapWords with each line drawn in st.
+func wrapStyled(st lipgloss.Style, s string, width int) []string {
+	var out []string
+	for _, l := range wrapWords(s, width) {
+		out = append(out, st.Render(l))
+	}
+	return out
+}

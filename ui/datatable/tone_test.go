@@ -145,26 +145,11 @@ func TestTonedCellCutAndOddStyles(t *testing.T) {
 // BenchmarkListKeyPressToned is BenchmarkListKeyPress with the status
 // column coloured by its tone, as the dashboard's lists are.
 func BenchmarkListKeyPressToned(b *testing.B) {
-	down := kDown
 	const n = 100_000
 	m := New(Config[payment]{ID: paymentID, Columns: tonedColumns(), Styles: DefaultStyles(true)})
 	m.SetSize(benchWidth, benchHeight)
 	for from := 0; from < n; from += 1000 {
 		m.Append(makePayments(from, 1000))
 	}
-	mid, span := n/2, keyPressSpan(n)
-	m.SetCursor(mid)
-	_ = m.View()
-	b.ReportAllocs()
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
-		if m.Cursor() >= mid+span {
-			b.StopTimer()
-			m.SetCursor(mid)
-			_ = m.View()
-			b.StartTimer()
-		}
-		m, _ = m.Update(down)
-		_ = m.View()
-	}
+	benchKeyPress(b, m, n)
 }
