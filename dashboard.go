@@ -41,8 +41,8 @@ type session struct {
 	// known is the tokens paydash knows (the Tokens tab), in a file
 	// beside the journal.
 	known    *known.Store
-	warnings []string       // for the dashboard to show once it is up
-	notices  []ui.NoticeMsg // news the dashboard shows in a notice once it is up
+	warnings []string    // for the dashboard to show once it is up
+	notices  []ui.Notice // news the dashboard shows in a notice once it is up
 	noColor  bool
 	dark     bool            // the background assumed until the terminal says (COLORFGBG)
 	noMouse  bool            // the mouse starts off (config mouse = false)

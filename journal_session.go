@@ -62,7 +62,7 @@ func openJournal(ctx context.Context, jpath string, cfg backend.Config, sess *se
 		}
 		// An action in doubt is news the user must not miss: a notice,
 		// not a toast that goes by.
-		sess.notices = append(sess.notices, ui.NoticeMsg{Title: elsewhereTitle, ID: fmt.Sprintf("elsewhere-%d", i),
+		sess.notices = append(sess.notices, ui.Notice{Title: elsewhereTitle, ID: fmt.Sprintf("elsewhere-%d", i),
 			Level: ui.ToastWarning, Text: e.Text})
 	}
 	sess.pending = mine

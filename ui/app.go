@@ -310,8 +310,8 @@ func (a *App) updateTab(i int, msg tea.Msg) tea.Cmd {
 		a.tabs[i] = t
 	}
 	if d, ok := a.tabs[i].(DialogOpener); ok {
-		if m := d.TakeDialog(); m != nil {
-			cmd = tea.Batch(cmd, a.showDialog(m, nil))
+		if msg, ok := d.TakeDialog(); ok {
+			cmd = tea.Batch(cmd, a.openDialog(msg, a.now()))
 		}
 	}
 	return cmd
@@ -483,7 +483,7 @@ func (a *App) startAction(action keys.Action) tea.Cmd {
 // notice shows news the user must not miss: in the open notice dialog, in
 // a new one when no dialog is open, as a toast when another dialog is
 // (never stacked on it). It is kept in the messages view either way.
-func (a *App) notice(m NoticeMsg, now time.Time) {
+func (a *App) notice(m Notice, now time.Time) {
 	if a.modal != nil {
 		if n, ok := a.modal.(*noticeModal); ok {
 			n.set(m)

@@ -366,10 +366,10 @@ func TestSwitchTabMsgDeliversThen(t *testing.T) {
 	assert.Contains(t, ta.screen(), `there is no tokens tab`)
 }
 
-func TestOpenModalMsgPushesAndTakesKeys(t *testing.T) {
+func TestOpenDialogMsgPushesAndTakesKeys(t *testing.T) {
 	ta := newTestApp(t)
 	m := &recordingModal{}
-	ta.send(OpenModalMsg{Modal: m})
+	ta.send(OpenDialogMsg{Modal: m})
 	ta.press("j", "r", "x")
 	assert.Equal(t, []string{"j", "r", "x"}, m.keys)
 	assert.Empty(t, keysOf(ta.tabs[0]))

@@ -40,18 +40,12 @@ func (a *App) route(msg tea.Msg, now time.Time) []tea.Cmd {
 		return []tea.Cmd{a.onSpinnerTick(msg)}
 	case probeDoneMsg:
 		return a.onProbeDone(msg, now)
-	case OpenModalMsg:
-		return []tea.Cmd{a.showDialog(msg.Modal, nil)}
-	case OpenConfirmMsg:
-		return []tea.Cmd{a.onOpenConfirm(msg, now)}
 	case OpenDialogMsg:
-		return []tea.Cmd{a.onOpenDialog(msg)}
+		return []tea.Cmd{a.openDialog(msg, now)}
 	case ModalMsg:
 		return []tea.Cmd{a.onModalMsg(msg, now)}
-	case ActionRefusedMsg:
+	case CloseDialogMsg:
 		a.onActionRefused(msg, now)
-	case NoticeMsg:
-		a.notice(msg, now)
 	case ShutdownMsg:
 		return []tea.Cmd{a.quit(quitBySignal, now)}
 	case ToastMsg:
@@ -137,14 +131,34 @@ func (a *App) onProbeDone(msg probeDoneMsg, now time.Time) []tea.Cmd {
 	return nil
 }
 
-// onOpenConfirm puts up the confirmation a tab prepared for its ticket, in
+// openDialog opens what msg asks for (OpenDialogMsg says how): the one
+// place a dialog opens.
+func (a *App) openDialog(msg OpenDialogMsg, now time.Time) tea.Cmd {
+	switch {
+	case msg.Notice != nil:
+		a.notice(*msg.Notice, now)
+		return nil
+	case msg.Confirm != nil:
+		return a.openConfirm(msg.Ticket, *msg.Confirm, now)
+	case msg.Modal == nil:
+		return nil
+	case msg.Ticket == 0:
+		return a.showDialog(msg.Modal, nil)
+	}
+	if p := a.preparing(msg.Ticket); p != nil {
+		return a.showDialog(msg.Modal, p)
+	}
+	return nil
+}
+
+// openConfirm puts up the confirmation a tab prepared for its ticket, in
 // place of the preparing dialog; a stale ticket opens nothing.
-func (a *App) onOpenConfirm(msg OpenConfirmMsg, now time.Time) tea.Cmd {
-	p := a.preparing(msg.Ticket)
+func (a *App) openConfirm(ticket int, spec ConfirmSpec, now time.Time) tea.Cmd {
+	p := a.preparing(ticket)
 	if p == nil {
 		return nil
 	}
-	c := NewConfirm(msg.Spec, now, a.km, a.theme).(*confirmModal)
+	c := NewConfirm(spec, now, a.km, a.theme).(*confirmModal)
 	// The keys typed while it was prepared were typed at a dialog
 	// nobody had seen: it counts them, and says so when they would
 	// have changed the amount.
@@ -157,15 +171,6 @@ func (a *App) onOpenConfirm(msg OpenConfirmMsg, now time.Time) tea.Cmd {
 	return a.showDialog(c, p)
 }
 
-// onOpenDialog puts up the dialog a tab prepared for its ticket, in place
-// of the preparing dialog; a stale ticket opens nothing.
-func (a *App) onOpenDialog(msg OpenDialogMsg) tea.Cmd {
-	if p := a.preparing(msg.Ticket); p != nil {
-		return a.showDialog(msg.Modal, p)
-	}
-	return nil
-}
-
 // onModalMsg gives a dialog's own answer to the open dialog, if any.
 func (a *App) onModalMsg(msg ModalMsg, now time.Time) tea.Cmd {
 	if a.modal != nil {
@@ -176,7 +181,7 @@ func (a *App) onModalMsg(msg ModalMsg, now time.Time) tea.Cmd {
 
 // onActionRefused closes the preparing dialog of a refused action and
 // says why; a refusal for no open ticket goes to the messages only.
-func (a *App) onActionRefused(msg ActionRefusedMsg, now time.Time) {
+func (a *App) onActionRefused(msg CloseDialogMsg, now time.Time) {
 	if a.preparing(msg.Ticket) == nil {
 		a.logMessage(msg.Level, msg.Text, now)
 		return

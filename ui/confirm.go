@@ -266,7 +266,7 @@ func (c *confirmModal) cancel() (Modal, tea.Cmd, bool) {
 // the shell's description of it (LIVE unless the sandbox said it is one):
 // every confirmation acts on the service, and on a live one its title says
 // so again. It runs after every Update, so it reaches a confirmation
-// however it opened (OpenConfirmMsg, or a dialog that became one, such as
+// however it opened (OpenDialogMsg with a Confirm, or a dialog that became one, such as
 // a create form) before it is first drawn.
 func (a *App) markLive() {
 	if c, ok := a.modal.(*confirmModal); ok {

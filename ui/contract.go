@@ -36,7 +36,7 @@ type Config struct {
 	// Notices are news at start the user must not miss (actions left open
 	// on another service): shown in the notice dialog, kept in the
 	// messages view.
-	Notices []NoticeMsg
+	Notices []Notice
 	NoMouse bool // the mouse starts off (config mouse = false); the toggle key switches it
 	// RequestLog is the request log being written (--log), "" when none:
 	// an error whose answer could not be read points to it only then.
@@ -155,7 +155,7 @@ type (
 	// (a key of the keymap's Actions group that the tab said it can act
 	// on). The shell has already put a "preparing" dialog on screen for
 	// Ticket, which takes every key until the tab answers with exactly one
-	// OpenConfirmMsg or ActionRefusedMsg carrying the same Ticket, or the
+	// OpenDialogMsg or CloseDialogMsg carrying the same Ticket, or the
 	// user gives up and the tab gets CancelActionMsg for it. The
 	// dialog must name the object the key was pressed on, whatever happens
 	// to the list behind it meanwhile.
@@ -181,9 +181,6 @@ type (
 
 // Messages from tabs to the shell.
 type (
-	// OpenModalMsg opens a modal when none is open (a dialog never stacks
-	// on another; it is dropped otherwise).
-	OpenModalMsg struct{ Modal Modal }
 	// ToastMsg shows a short-lived outcome ("Refund 7000123 of 150.00 RUB made").
 	ToastMsg struct {
 		Level ToastLevel
@@ -207,21 +204,11 @@ type (
 	ClearErrorMsg struct {
 		Key string
 	}
-	// NoticeMsg is news the user must not miss (actions of the last run
-	// reconciled at start): it opens a notice dialog, or updates the line
-	// with the same ID in the one that is open. When another dialog is
-	// open it is shown as a toast instead, never stacked. It is kept in
-	// the messages view.
-	NoticeMsg struct {
-		Title string // the dialog's title, when this notice opens it
-		ID    string // the line's identity: a later NoticeMsg with the same ID replaces it
-		Level ToastLevel
-		Text  string
-	}
-	// ActionRefusedMsg ends the preparation of Ticket without a dialog
-	// (the payment moved, nothing is left to refund, it could not be
-	// read): the preparing dialog closes and Text is shown.
-	ActionRefusedMsg struct {
+	// CloseDialogMsg is the one way a tab closes a dialog: the
+	// preparing dialog of Ticket (see ActionMsg) closes with no dialog in
+	// its place (the payment moved, nothing is left to refund, it could
+	// not be read), and Text says why.
+	CloseDialogMsg struct {
 		Ticket int
 		Level  ToastLevel
 		Text   string
@@ -232,28 +219,31 @@ type (
 		Tab  TabID
 		Then tea.Msg
 	}
-	// OpenConfirmMsg replaces the preparing dialog of Ticket (see
-	// ActionMsg) with a confirmation (docs/confirmation.md): Cancel focused,
-	// y confirms only what it showed unchanged for 400 ms with no key
-	// pressed, n or esc cancels, keys pressed within 400 ms of it
-	// appearing ignored (and then y needed twice, each after a pause; see
-	// NewConfirm), an amount prefilled and validated before y can act. The shell calls Spec.Confirm exactly
-	// once, when the user confirms. A message whose Ticket is not the open
-	// preparing dialog's (the user gave up) is dropped: a dialog never
-	// stacks on another.
-	OpenConfirmMsg struct {
-		Ticket int
-		Spec   ConfirmSpec
-	}
-	// OpenDialogMsg replaces the preparing dialog of Ticket (see
-	// ActionMsg) with a dialog of the tab's own, such as a create form
-	// whose submit turns into a confirmation (NewConfirm). The shell calls
-	// the dialog's Init, when it has one, once it is on screen. Like
-	// OpenConfirmMsg, it is dropped when its Ticket is not the open
-	// preparing dialog's.
+	// OpenDialogMsg is the one way a dialog opens, whoever asks for it.
+	// Exactly one of Modal, Confirm and Notice is set:
+	//   - Modal is a dialog of the tab's own: a chooser, a form, a result.
+	//     The shell calls its Init, when it has one, once it is on screen.
+	//   - Confirm is the confirmation of an action (docs/confirmation.md):
+	//     Cancel focused, y confirms only what it showed unchanged for 400 ms
+	//     with no key pressed, n or esc cancels, keys pressed within 400 ms
+	//     of it appearing ignored (and then y needed twice, each after a
+	//     pause; see NewConfirm), an amount prefilled and validated before y
+	//     can act. The shell calls Confirm.Confirm exactly once, when the
+	//     user confirms.
+	//   - Notice is news the user must not miss (actions of the last run
+	//     found out): it opens a notice dialog, or updates the line with the
+	//     same ID in the one that is open; when another dialog is open it is
+	//     shown as a toast instead. It is kept in the messages view.
+	//
+	// With a Ticket, the dialog replaces the preparing dialog of that
+	// ticket (see ActionMsg), and is dropped when that is no longer open
+	// (the user gave up). Without one, it opens when no dialog is open. A
+	// dialog never stacks on another: what cannot open is dropped.
 	OpenDialogMsg struct {
-		Ticket int
-		Modal  Modal
+		Ticket  int
+		Modal   Modal
+		Confirm *ConfirmSpec
+		Notice  *Notice
 	}
 )
 
@@ -263,11 +253,30 @@ type (
 type ModalMsg interface{ ForModal() }
 
 // DialogOpener is a tab that opens dialogs on keys (sort, copy, export,
-// save): the shell takes the dialog right after the tab's Update, before
-// the next message, so that a key typed in the same burst goes to the
-// dialog and never to the screen behind it. Like OpenModalMsg, it is
-// dropped when a dialog is already open.
-type DialogOpener interface{ TakeDialog() Modal }
+// save): the shell takes the tab's OpenDialogMsg right after its Update,
+// before the next message, so that a key typed in the same burst goes to
+// the dialog and never to the screen behind it. It opens as a sent
+// OpenDialogMsg does.
+type DialogOpener interface {
+	TakeDialog() (OpenDialogMsg, bool)
+}
+
+// Notice is one line of news in the notice dialog (OpenDialogMsg).
+type Notice struct {
+	Title string // the dialog's title, when this notice opens it
+	ID    string // the line's identity: a later Notice with the same ID replaces it
+	Level ToastLevel
+	Text  string
+}
+
+// ConfirmDialog is the OpenDialogMsg of a confirmation in place of the
+// preparing dialog of ticket.
+func ConfirmDialog(ticket int, spec ConfirmSpec) OpenDialogMsg {
+	return OpenDialogMsg{Ticket: ticket, Confirm: &spec}
+}
+
+// NoticeDialog is the OpenDialogMsg of a notice.
+func NoticeDialog(n Notice) OpenDialogMsg { return OpenDialogMsg{Notice: &n} }
 
 // Initer is a dialog with a first command, run when it opens.
 type Initer interface{ Init() tea.Cmd }

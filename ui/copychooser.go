@@ -57,7 +57,7 @@ type copyChooser struct {
 
 // NewCopyChooser makes the copy chooser titled title ("Copy from payment
 // 43149010") over the fields that have a value (see CopyFields). Open it
-// with OpenModalMsg; what it copies it copies itself, as it closes.
+// with OpenDialogMsg; what it copies it copies itself, as it closes.
 func NewCopyChooser(title string, fields []CopyField, km keys.Map, th Theme) Modal {
 	c := &copyChooser{km: km, th: th, title: textsafe.Line(title, 120), fields: CopyFields(fields)}
 	c.list = chooserList{current: -1}

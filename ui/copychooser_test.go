@@ -121,11 +121,11 @@ func TestCopyChooserCutsLongValues(t *testing.T) {
 	assert.LessOrEqual(t, len([]rune(toast.Text)), 150, "the toast cuts it")
 }
 
-// The shell opens the chooser from a tab's OpenModalMsg, gives it the keys,
+// The shell opens the chooser from a tab's OpenDialogMsg, gives it the keys,
 // and shows the toast of the copy.
 func TestCopyChooserInTheShell(t *testing.T) {
 	ta := newTestApp(t)
-	ta.send(OpenModalMsg{Modal: NewCopyChooser("Copy from payment 43149010", paymentCopyFields(), ta.km, ta.theme)})
+	ta.send(OpenDialogMsg{Modal: NewCopyChooser("Copy from payment 43149010", paymentCopyFields(), ta.km, ta.theme)})
 	assert.Contains(t, ta.screen(), "Copy from payment 43149010")
 	assert.Contains(t, ta.screen(), "o/p/a copy")
 	cmd := ta.press("a")

@@ -26,10 +26,10 @@ func (t *openerTab) Update(msg tea.Msg) (Tab, tea.Cmd) {
 	return t, nil
 }
 
-func (t *openerTab) TakeDialog() Modal {
+func (t *openerTab) TakeDialog() (OpenDialogMsg, bool) {
 	m := t.pending
 	t.pending = nil
-	return m
+	return OpenDialogMsg{Modal: m}, m != nil
 }
 
 // keyRecorder is a dialog that keeps the keys it gets.

@@ -48,7 +48,7 @@ func TestActionKeyOpensThePreparingDialogAtOnce(t *testing.T) {
 	assert.Contains(t, unwrapped(ta.screen()), "(9 ignored)")
 
 	p := &confirmProbe{}
-	ta.send(OpenConfirmMsg{Ticket: 1, Spec: refundSpec(p)})
+	ta.send(ConfirmDialog(1, refundSpec(p)))
 	require.NotNil(t, ta.modal, "the confirmation replaces the preparing dialog")
 	s = unwrapped(ta.screen())
 	assert.Contains(t, s, "9 keys ignored — the dialog was being prepared")
@@ -72,20 +72,20 @@ func TestGivingUpDropsTheLateDialog(t *testing.T) {
 	ticket := lastTicket(t, ta.tabs[0])
 	ta.press("esc")
 	assert.Nil(t, ta.modal, "esc gives up")
-	ta.send(OpenConfirmMsg{Ticket: ticket, Spec: refundSpec(&confirmProbe{})})
+	ta.send(ConfirmDialog(ticket, refundSpec(&confirmProbe{})))
 	assert.Nil(t, ta.modal, "the dialog prepared for it never opens")
 
 	// The next key press starts afresh, with a new ticket.
 	ta.press("R")
 	assert.Greater(t, lastTicket(t, ta.tabs[0]), ticket)
-	ta.send(OpenConfirmMsg{Ticket: ticket, Spec: refundSpec(&confirmProbe{})})
+	ta.send(ConfirmDialog(ticket, refundSpec(&confirmProbe{})))
 	assert.IsType(t, &preparingModal{}, ta.modal, "an old ticket does not replace the new preparation")
 }
 
 func TestARefusedPreparationSaysWhy(t *testing.T) {
 	ta := newTestApp(t)
 	ta.press("R")
-	ta.send(ActionRefusedMsg{Ticket: lastTicket(t, ta.tabs[0]), Level: ToastWarning, Text: "nothing is left to refund"})
+	ta.send(CloseDialogMsg{Ticket: lastTicket(t, ta.tabs[0]), Level: ToastWarning, Text: "nothing is left to refund"})
 	assert.Nil(t, ta.modal)
 	assert.Contains(t, ta.screen(), "nothing is left to refund")
 }
@@ -98,7 +98,7 @@ func TestAFailedReadBeforeTheDialogIsShownWhole(t *testing.T) {
 	ta.press("R")
 	why := "Could not read payment 43019998 before the refund: the service answered something unreadable " +
 		"(malformed answer: unexpected end of JSON input) — try again; the outcome of nothing is in doubt, nothing was sent"
-	ta.send(ActionRefusedMsg{Ticket: lastTicket(t, ta.tabs[0]), Level: ToastError, Text: why})
+	ta.send(CloseDialogMsg{Ticket: lastTicket(t, ta.tabs[0]), Level: ToastError, Text: why})
 	assert.Nil(t, ta.modal)
 	assert.Contains(t, unwrapped(ta.screen()), why)
 	ta.clock.advance(time.Minute)
@@ -115,10 +115,10 @@ func TestADialogNeverStacks(t *testing.T) {
 	require.NotNil(t, ta.modal)
 	first := ta.modal
 
-	ta.send(OpenConfirmMsg{Ticket: 1, Spec: refundSpec(&confirmProbe{})})
-	ta.send(OpenConfirmMsg{Ticket: 99, Spec: refundSpec(&confirmProbe{})})
-	ta.send(OpenModalMsg{Modal: &recordingModal{}})
-	ta.send(NoticeMsg{ID: "a", Text: "an action of the last run was found made"})
+	ta.send(ConfirmDialog(1, refundSpec(&confirmProbe{})))
+	ta.send(ConfirmDialog(99, refundSpec(&confirmProbe{})))
+	ta.send(OpenDialogMsg{Modal: &recordingModal{}})
+	ta.send(NoticeDialog(Notice{ID: "a", Text: "an action of the last run was found made"}))
 	require.NotNil(t, ta.modal)
 	assert.Same(t, first, ta.modal)
 	assert.Contains(t, ta.screen(), "an action of the last run", "a notice shows as a toast beside the dialog")
@@ -253,11 +253,11 @@ func TestErrorsAreKeptInTheMessagesOnce(t *testing.T) {
 
 func TestNoticesOpenAndUpdateInPlace(t *testing.T) {
 	ta := newTestApp(t)
-	ta.send(NoticeMsg{Title: "Actions left without an outcome", ID: "a1", Level: ToastInfo,
-		Text: "Refund of 500.00 RUB for payment 43149010: checking…"})
+	ta.send(NoticeDialog(Notice{Title: "Actions left without an outcome", ID: "a1", Level: ToastInfo,
+		Text: "Refund of 500.00 RUB for payment 43149010: checking…"}))
 	require.NotNil(t, ta.modal)
-	ta.send(NoticeMsg{ID: "a2", Level: ToastInfo, Text: "Capture of 150.00 RUB for payment 43149009: checking…"})
-	ta.send(NoticeMsg{ID: "a1", Level: ToastSuccess, Text: "Refund 7000123 of 500.00 RUB made for payment 43149010 — Pending"})
+	ta.send(NoticeDialog(Notice{ID: "a2", Level: ToastInfo, Text: "Capture of 150.00 RUB for payment 43149009: checking…"}))
+	ta.send(NoticeDialog(Notice{ID: "a1", Level: ToastSuccess, Text: "Refund 7000123 of 500.00 RUB made for payment 43149010 — Pending"}))
 	s := unwrapped(ta.screen())
 	assert.Contains(t, s, "Actions left without an outcome")
 	assert.Contains(t, s, "✓ Refund 7000123 of 500.00 RUB made")
@@ -286,7 +286,7 @@ func TestKeysRightAfterAConfirmationCloseDoNotReachTheList(t *testing.T) {
 	ta := newTestApp(t)
 	ta.press("R")
 	p := &confirmProbe{}
-	ta.send(OpenConfirmMsg{Ticket: lastTicket(t, ta.tabs[0]), Spec: refundSpec(p)})
+	ta.send(ConfirmDialog(lastTicket(t, ta.tabs[0]), refundSpec(p)))
 	ta.clock.advance(ConfirmGuard)
 	ta.press("y", "y", "n", "j")
 	assert.Equal(t, 1, p.calls)
@@ -310,7 +310,7 @@ func TestEditsTypedWhileADialogIsPreparedAreSaidNotTaken(t *testing.T) {
 	ta.press("R")
 	ticket := lastTicket(t, ta.tabs[0])
 	ta.press("e", "backspace", "backspace", "backspace", "1", "5", "enter")
-	ta.send(OpenConfirmMsg{Ticket: ticket, Spec: refundSpec(&confirmProbe{})})
+	ta.send(ConfirmDialog(ticket, refundSpec(&confirmProbe{})))
 	require.IsType(t, &confirmModal{}, ta.modal)
 	screen := unwrapped(ta.screen())
 	assert.Contains(t, screen, "7 keys ignored")

@@ -304,5 +304,5 @@ func (ta *testApp) openConfirm(spec ConfirmSpec) {
 	if len(acts) == 0 {
 		panic("c opened no preparing dialog")
 	}
-	ta.send(OpenConfirmMsg{Ticket: acts[len(acts)-1].Ticket, Spec: spec})
+	ta.send(ConfirmDialog(acts[len(acts)-1].Ticket, spec))
 }

@@ -12,7 +12,7 @@ import (
 
 // noticeModal is news the user must read before going on: the actions of
 // the last run that were left without an outcome, and what became of
-// each, as they are found out (NoticeMsg). Its lines update in place. It
+// each, as they are found out (OpenDialogMsg with a Notice). Its lines update in place. It
 // acts on nothing, so it has no guard: enter or esc closes it.
 type noticeModal struct {
 	title  string
@@ -36,7 +36,7 @@ func newNotice(title string, km keys.Map, th Theme) *noticeModal {
 }
 
 // set adds a line, or replaces the one with the same id.
-func (n *noticeModal) set(m NoticeMsg) {
+func (n *noticeModal) set(m Notice) {
 	it := noticeItem{id: m.ID, level: m.Level, text: textsafe.Line(m.Text, 1000)}
 	for i := range n.items {
 		if m.ID != "" && n.items[i].id == m.ID {

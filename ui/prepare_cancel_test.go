@@ -22,7 +22,7 @@ func TestGivingUpTellsTheTabToCancelItsRead(t *testing.T) {
 	// A preparation that ends in its confirmation is not given up.
 	ta.press("R")
 	next := lastTicket(t, ta.tabs[0])
-	ta.send(OpenConfirmMsg{Ticket: next, Spec: refundSpec(&confirmProbe{})})
+	ta.send(ConfirmDialog(next, refundSpec(&confirmProbe{})))
 	require.NotNil(t, ta.modal)
 	assert.Len(t, msgsOf[CancelActionMsg](ta.tabs[0]), 1, "only the first was given up")
 }

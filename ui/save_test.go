@@ -475,7 +475,7 @@ func TestSaveThroughTheShell(t *testing.T) {
 	dir := t.TempDir()
 	ta := newTestApp(t)
 	path := filepath.Join(dir, "ops.csv")
-	ta.send(OpenModalMsg{Modal: NewSave(SaveSpec{Title: "Save operations", DefaultPath: path,
+	ta.send(OpenDialogMsg{Modal: NewSave(SaveSpec{Title: "Save operations", DefaultPath: path,
 		Data: dataOf("a,b\n", new(atomic.Int32))}, ta.km, ta.theme)})
 	require.NotNil(t, ta.modal)
 	assert.Contains(t, ta.screen(), "enter save")

@@ -49,7 +49,7 @@ type sortChooser struct {
 	note    string
 }
 
-// NewSortChooser builds the sort chooser. Open it with OpenModalMsg.
+// NewSortChooser builds the sort chooser. Open it with OpenDialogMsg.
 func NewSortChooser(spec SortSpec, km keys.Map, th Theme) Modal {
 	c := &sortChooser{km: km, th: th, spec: spec}
 	c.letters = sortLetters(spec.Columns, c.reserved())

@@ -136,7 +136,7 @@ func TestSortChooserKeys(t *testing.T) {
 func TestSortChooserInTheShell(t *testing.T) {
 	ta := newTestApp(t)
 	var chosen []sortChosen
-	ta.send(OpenModalMsg{Modal: NewSortChooser(paymentSortSpec(&chosen), ta.km, ta.theme)})
+	ta.send(OpenDialogMsg{Modal: NewSortChooser(paymentSortSpec(&chosen), ta.km, ta.theme)})
 	require.NotNil(t, ta.modal)
 	s := ta.screen()
 	assert.Contains(t, s, "[letter] sort by that column")

@@ -12,7 +12,7 @@ import (
 // in the messages view; a warning is only a toast.
 func TestStartNoticesOpenTheNoticeDialog(t *testing.T) {
 	ta := newTestApp(t, func(c *Config) {
-		c.Notices = []NoticeMsg{{Title: "Actions left open on other services — not checked here", ID: "elsewhere-0",
+		c.Notices = []Notice{{Title: "Actions left open on other services — not checked here", ID: "elsewhere-0",
 			Level: ToastWarning, Text: "1 action left open on https://other-host — not checked here"}}
 	})
 	require.IsType(t, &noticeModal{}, ta.modal)

@@ -150,7 +150,7 @@ func TestCreateConfirmTwiceSendsOnce(t *testing.T) {
 	j := e.Journal()
 	require.Len(t, j, 2, "one action: sent, done")
 	assert.Len(t, e.Toasts(), 1)
-	assert.Len(t, viewtest.Take[ui.OpenModalMsg](e.Env), 1)
+	assert.Len(t, e.TakeModals(), 1)
 }
 
 // Even were Spec.Confirm called twice for the same create (the shell calls

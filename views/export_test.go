@@ -67,7 +67,7 @@ func TestExportNeedsRowsShown(t *testing.T) {
 	assert.False(t, ok)
 	assert.Equal(t, "no row matches the filter: nothing to export", why)
 	e.Send(viewtest.Ctrl('s'))
-	assert.Empty(t, viewtest.Take[ui.OpenModalMsg](e.Env))
+	assert.Empty(t, e.TakeModals())
 	toasts := e.Toasts()
 	require.Len(t, toasts, 1)
 	assert.Equal(t, why, toasts[0].Text)

@@ -185,7 +185,7 @@ func (t *Payments) onPrepared(msg prepareMsg) tea.Cmd {
 	if !ok {
 		return tab.RefusedCmd(msg.ticket, ui.ToastWarning, why)
 	}
-	return tab.MsgCmd(ui.OpenConfirmMsg{Ticket: msg.ticket, Spec: t.confirmSpec(msg.action, msg.p, msg.refunds)})
+	return tab.MsgCmd(ui.ConfirmDialog(msg.ticket, t.confirmSpec(msg.action, msg.p, msg.refunds)))
 }
 
 // ConfirmSpec is the confirmation of an action on p, in words that leave
@@ -334,7 +334,7 @@ func (t *Payments) onTokenRead(msg tab.ReadAgainMsg) tea.Cmd {
 		return tea.Batch(save, tab.RefusedCmd(msg.Ticket, ui.ToastWarning, why))
 	}
 	k, _ := t.memo.Get(merchant, tok.ID)
-	return tea.Batch(save, tab.MsgCmd(ui.OpenConfirmMsg{Ticket: msg.Ticket, Spec: tab.RevokeSpec(tok, k.Payments, p.ID, t.Acts)}))
+	return tea.Batch(save, tab.MsgCmd(ui.ConfirmDialog(msg.Ticket, tab.RevokeSpec(tok, k.Payments, p.ID, t.Acts))))
 }
 
 // showOutcome shows what an action over changed: the payment, a token's

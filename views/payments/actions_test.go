@@ -487,7 +487,7 @@ func TestPendingActionsAreFoundOutAtStart(t *testing.T) {
 	}
 	e.Init()
 	ns := e.Notices()
-	byID := map[string][]ui.NoticeMsg{}
+	byID := map[string][]ui.Notice{}
 	for _, n := range ns {
 		assert.Equal(t, tab.NoticeTitle, n.Title)
 		byID[n.ID] = append(byID[n.ID], n)

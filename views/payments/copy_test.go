@@ -89,7 +89,7 @@ func TestCopyMorePayments(t *testing.T) {
 	assert.False(t, ok)
 	assert.Equal(t, "no payment is selected", why)
 	e.Press("Y")
-	assert.Empty(t, viewtest.Take[ui.OpenModalMsg](e.Env))
+	assert.Empty(t, e.TakeModals())
 }
 
 // --- colour that carries meaning ------------------------------------------------------

@@ -55,7 +55,7 @@ func (e *env) step(cmds ...tea.Cmd) []tea.Cmd {
 		case nil:
 		case tea.BatchMsg:
 			cmds = append(cmds, m...)
-		case ui.ToastMsg, ui.ErrorMsg, ui.OpenConfirmMsg, ui.SwitchTabMsg, ui.OpenModalMsg, ui.ActionRefusedMsg, ui.NoticeMsg:
+		case ui.ToastMsg, ui.ErrorMsg, ui.SwitchTabMsg, ui.OpenDialogMsg, ui.CloseDialogMsg:
 			e.Shell = append(e.Shell, m)
 		default:
 			next = append(next, e.Update(m))

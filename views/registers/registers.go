@@ -567,4 +567,4 @@ func (t *Registers) unavailableLines(why string, w int) []string {
 func cleanName(s string) string { return textsafe.Line(s, 80) }
 
 // TakeDialog implements ui.DialogOpener.
-func (t *Registers) TakeDialog() ui.Modal { return t.dialogs.Take() }
+func (t *Registers) TakeDialog() (ui.OpenDialogMsg, bool) { return t.dialogs.Take() }

@@ -1036,7 +1036,7 @@ func TestRegistersWithoutV1SaysWhatIsNeeded(t *testing.T) {
 	assert.False(t, r.Register.IsOpen())
 	assert.False(t, r.document.isOpen())
 	assert.False(t, r.docs)
-	assert.Empty(t, viewtest.Take[ui.OpenModalMsg](e.Env))
+	assert.Empty(t, e.TakeModals())
 	assert.Empty(t, viewtest.Take[ui.SwitchTabMsg](e.Env))
 	assert.Empty(t, e.Errors())
 	for _, toast := range e.Toasts() {
@@ -1076,7 +1076,7 @@ func TestRegistersWithACashierLoginSaysWhy(t *testing.T) {
 	assert.Contains(t, view, "an Accountant's login")
 	e.Press("enter", "d")
 	e.Send(viewtest.Ctrl('s'))
-	assert.Empty(t, viewtest.Take[ui.OpenModalMsg](e.Env))
+	assert.Empty(t, e.TakeModals())
 	assert.False(t, e.Tab.(*Registers).Register.IsOpen())
 	assert.Empty(t, e.Errors())
 	assert.Zero(t, count.transfers.Load())
@@ -1172,7 +1172,7 @@ func TestRegistersKeysStayOnTheirScreen(t *testing.T) {
 	view := ansi.Strip(e.View(120, 40))
 	assert.Contains(t, strings.Split(view, "\n")[0], "Transfers of the v1 account")
 	assert.NotContains(t, view, "match ")
-	assert.Empty(t, viewtest.Take[ui.OpenModalMsg](e.Env))
+	assert.Empty(t, e.TakeModals())
 
 	// Typed into the search, d and w are text, not keys.
 	e.Press("enter", "/")
@@ -1311,7 +1311,7 @@ func TestRegistersSortTransfersAndDocuments(t *testing.T) {
 	ok, _ := reg.Available(keys.ActSort)
 	assert.False(t, ok, "a register's operations keep the service's order")
 	e.Press("s")
-	assert.Empty(t, viewtest.Take[ui.OpenModalMsg](e.Env))
+	assert.Empty(t, e.TakeModals())
 	e.Press("esc")
 	e.Press("d")
 	e.Press("S")

@@ -347,7 +347,7 @@ func (t *Stickers) onReadAgain(msg tab.ReadAgainMsg) tea.Cmd {
 	if ok, why := t.mayToggle(s); !ok {
 		return tab.RefusedCmd(msg.Ticket, ui.ToastWarning, why)
 	}
-	return tab.MsgCmd(ui.OpenConfirmMsg{Ticket: msg.Ticket, Spec: t.toggleSpec(s)})
+	return tab.MsgCmd(ui.ConfirmDialog(msg.Ticket, t.toggleSpec(s)))
 }
 
 // toggleSpec is the confirmation of switching s on or off.

@@ -140,7 +140,7 @@ func CreatedDialog(req action.Request, out action.Outcome, km keys.Map, th ui.Th
 	if !ok || c.Link == "" {
 		return nil
 	}
-	return MsgCmd(ui.OpenModalMsg{Modal: &ResultModal{Title: c.Title, Facts: c.Facts, Link: c.Link, Km: km, Th: th}})
+	return MsgCmd(ui.OpenDialogMsg{Modal: &ResultModal{Title: c.Title, Facts: c.Facts, Link: c.Link, Km: km, Th: th}})
 }
 
 // ResultModal shows what a create made: the address, and its QR code for

@@ -66,7 +66,7 @@ func (lt *ListTab[T]) Available(a keys.Action) (bool, string) { return lt.Keys.A
 func (lt *ListTab[T]) ActionTarget(a keys.Action) string { return lt.Keys.Target(a) }
 
 // TakeDialog implements ui.DialogOpener.
-func (lt *ListTab[T]) TakeDialog() ui.Modal { return lt.Dialogs.Take() }
+func (lt *ListTab[T]) TakeDialog() (ui.OpenDialogMsg, bool) { return lt.Dialogs.Take() }
 
 // Target is the object a key acts on: the pane's, else the selected row.
 func (lt *ListTab[T]) Target() (T, bool) {

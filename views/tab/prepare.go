@@ -95,5 +95,5 @@ func CouldNotRead(ticket int, what string, err error) tea.Cmd {
 }
 
 func RefusedCmd(ticket int, level ui.ToastLevel, text string) tea.Cmd {
-	return MsgCmd(ui.ActionRefusedMsg{Ticket: ticket, Level: level, Text: text})
+	return MsgCmd(ui.CloseDialogMsg{Ticket: ticket, Level: level, Text: text})
 }

@@ -395,7 +395,7 @@ func (k *Tracker) PaneLines(th ui.Theme, ref ObjectRef) []string {
 const NoticeTitle = "Actions left without an outcome when paydash last stopped"
 
 func (k *Tracker) noticeCmd(tr *tracked, level ui.ToastLevel, text string) tea.Cmd {
-	return MsgCmd(ui.NoticeMsg{Title: NoticeTitle, ID: tr.req.ID, Level: level, Text: text})
+	return MsgCmd(ui.NoticeDialog(ui.Notice{Title: NoticeTitle, ID: tr.req.ID, Level: level, Text: text}))
 }
 
 // Adopt takes the actions of the given kinds an earlier run left without

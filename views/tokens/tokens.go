@@ -377,7 +377,7 @@ func (t *Tokens) onReadAgain(msg tab.ReadAgainMsg) tea.Cmd {
 	if ok, why := tab.MayRevoke(t.src, t.Deps, t.Acts, tok.ID, tok.Status); !ok {
 		return tea.Batch(save, tab.RefusedCmd(msg.Ticket, ui.ToastWarning, why))
 	}
-	return tea.Batch(save, tab.MsgCmd(ui.OpenConfirmMsg{Ticket: msg.Ticket, Spec: tab.RevokeSpec(tok, v.Payments, "", t.Acts)}))
+	return tea.Batch(save, tab.MsgCmd(ui.ConfirmDialog(msg.Ticket, tab.RevokeSpec(tok, v.Payments, "", t.Acts))))
 }
 
 // showToken puts the token as now known into the list and the pane, and

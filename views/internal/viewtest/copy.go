@@ -45,7 +45,7 @@ func clipboardOf(msg tea.Msg) (string, bool) {
 func (e *Env) CopyChooser() ui.Modal {
 	e.T.Helper()
 	e.Press("Y")
-	opened := Take[ui.OpenModalMsg](e)
+	opened := e.TakeModals()
 	require.Len(e.T, opened, 1, "Y opens the copy chooser")
 	require.NotNil(e.T, opened[0].Modal)
 	return opened[0].Modal

@@ -361,7 +361,7 @@ func (d *Dialog) Confirm() {
 // Result is the dialog the tab opened with what was made, and forgets it.
 func (e *Env) Result() *tab.ResultModal {
 	e.T.Helper()
-	ms := Take[ui.OpenModalMsg](e)
+	ms := e.TakeModals()
 	require.Len(e.T, ms, 1, "one dialog shows what was made")
 	r, ok := ms[0].Modal.(*tab.ResultModal)
 	require.True(e.T, ok, "a result dialog, not %T", ms[0].Modal)

@@ -161,13 +161,13 @@ func (e *Env) SendHold(msg tea.Msg) tea.Cmd { return e.Update(msg) }
 
 // Update is the tab's Update as the shell makes it: a dialog the tab
 // opened on the way (ui.DialogOpener) is taken at once, and collected
-// with the shell's other messages as the OpenModalMsg it stands for.
+// with the shell's other messages, as the OpenDialogMsg it is.
 func (e *Env) Update(msg tea.Msg) tea.Cmd {
 	var cmd tea.Cmd
 	e.Tab, cmd = e.Tab.Update(msg)
 	if d, ok := e.Tab.(ui.DialogOpener); ok {
-		if m := d.TakeDialog(); m != nil {
-			e.Shell = append(e.Shell, ui.OpenModalMsg{Modal: m})
+		if m, ok := d.TakeDialog(); ok {
+			e.Shell = append(e.Shell, m)
 		}
 	}
 	return cmd
@@ -207,7 +207,7 @@ func (e *Env) settle(cmd tea.Cmd, deliver func(tea.Msg) []tea.Cmd) {
 		case nil:
 		case tea.BatchMsg:
 			queue = append(queue, m...)
-		case ui.ToastMsg, ui.ErrorMsg, ui.OpenConfirmMsg, ui.SwitchTabMsg, ui.OpenModalMsg, ui.ActionRefusedMsg, ui.NoticeMsg:
+		case ui.ToastMsg, ui.ErrorMsg, ui.SwitchTabMsg, ui.OpenDialogMsg, ui.CloseDialogMsg:
 			e.Shell = append(e.Shell, m)
 		default:
 			queue = append(queue, deliver(m)...)
@@ -295,11 +295,40 @@ func (e *Env) Act(name keys.Action) int {
 	return e.Ticket
 }
 
-// Refused returns the ActionRefusedMsgs sent so far, and forgets them.
-func (e *Env) Refused() []ui.ActionRefusedMsg { return Take[ui.ActionRefusedMsg](e) }
+// Refused returns the CloseDialogMsgs sent so far (the actions refused
+// before their confirmation), and forgets them.
+func (e *Env) Refused() []ui.CloseDialogMsg { return Take[ui.CloseDialogMsg](e) }
 
-// Notices returns the NoticeMsgs sent so far, and forgets them.
-func (e *Env) Notices() []ui.NoticeMsg { return Take[ui.NoticeMsg](e) }
+// Notices returns the notices sent so far, and forgets them.
+func (e *Env) Notices() []ui.Notice {
+	var out []ui.Notice
+	for _, m := range e.takeDialogs(func(m ui.OpenDialogMsg) bool { return m.Notice != nil }) {
+		out = append(out, *m.Notice)
+	}
+	return out
+}
+
+// TakeModals returns the dialogs of the tab's own it opened so far on a
+// key (not an action's: those answer a ticket), and forgets them.
+func (e *Env) TakeModals() []ui.OpenDialogMsg {
+	return e.takeDialogs(func(m ui.OpenDialogMsg) bool { return m.Modal != nil && m.Ticket == 0 })
+}
+
+// takeDialogs returns the OpenDialogMsgs sent so far that match, and
+// forgets them.
+func (e *Env) takeDialogs(match func(ui.OpenDialogMsg) bool) []ui.OpenDialogMsg {
+	var out []ui.OpenDialogMsg
+	rest := e.Shell[:0]
+	for _, m := range e.Shell {
+		if d, ok := m.(ui.OpenDialogMsg); ok && match(d) {
+			out = append(out, d)
+		} else {
+			rest = append(rest, m)
+		}
+	}
+	e.Shell = rest
+	return out
+}
 
 // Take returns the messages of type T the tab sent the shell so far, and
 // forgets them.
@@ -320,10 +349,10 @@ func Take[T any](e *Env) []T {
 // ConfirmSpec returns the last confirmation asked for, and forgets it.
 func (e *Env) ConfirmSpec() (ui.ConfirmSpec, bool) {
 	for i := len(e.Shell) - 1; i >= 0; i-- {
-		if c, ok := e.Shell[i].(ui.OpenConfirmMsg); ok {
+		if c, ok := e.Shell[i].(ui.OpenDialogMsg); ok && c.Confirm != nil {
 			e.Shell = append(e.Shell[:i], e.Shell[i+1:]...)
 			require.Equal(e.T, e.Ticket, c.Ticket, "the dialog answers the last action key")
-			return c.Spec, true
+			return *c.Confirm, true
 		}
 	}
 	return ui.ConfirmSpec{}, false

@@ -16,7 +16,7 @@ func Ctrl(r rune) tea.KeyPressMsg { return tea.KeyPressMsg{Code: r, Mod: tea.Mod
 // the shell drives it (create_test.go's dialog).
 func (e *Env) OpenModal() *Dialog {
 	e.T.Helper()
-	opened := Take[ui.OpenModalMsg](e)
+	opened := e.TakeModals()
 	require.Len(e.T, opened, 1, "one dialog; the shell got %v", e.Shell)
 	return &Dialog{E: e, M: opened[0].Modal, Now: e.Now()}
 }
