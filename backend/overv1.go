@@ -442,17 +442,10 @@ func (b *overV1) RefundPayment(ctx context.Context, r RefundRequest) (Refund, er
 // refund sent through v2 cannot be found here.
 func (b *overV1) CheckRefund(ctx context.Context, r RefundRequest, via Interface) (Refund, bool, error) {
 	op := opf("look for refund %s of payment %s", r.Amount, r.PaymentID)
-	switch {
-	case via == V2:
-		return Refund{}, false, &Error{Kind: KindUnsupported, Op: op, Interface: V1,
-			Message: "it was sent through the current interface (v2), which is not configured now; set PAYDASH_V2_TOKEN"}
-	case via != V1:
-		return Refund{}, false, &Error{Kind: KindUnsupported, Op: op, Interface: V1,
-			Message: opf("it was sent through an interface paydash does not know (%q)", via)}
-	case r.IdempotencyKey == "":
-		// Without a key every refund of the payment would match.
-		return Refund{}, false, &Error{Kind: KindUnsupported, Op: op, Interface: V1,
-			Message: "it was sent without an externalID, so it cannot be told apart from the payment's other refunds"}
+	// Without a key every refund of the payment would match.
+	if err := cannotCheckRefund(op, V1, via, r.IdempotencyKey,
+		"it was sent without an externalID, so it cannot be told apart from the payment's other refunds"); err != nil {
+		return Refund{}, false, err
 	}
 	if err := b.guard(ReadRefunds, op); err != nil {
 		return Refund{}, false, err
