@@ -1,9 +1,10 @@
 // Package testkit holds what the tests of the backend packages share: a
-// clock moved by hand and a bound on waits that must not happen. It is for
-// tests only.
+// clock moved by hand, a bound on waits that must not happen, and a
+// buffer safe for concurrent use. It is for tests only.
 package testkit
 
 import (
+	"bytes"
 	"sync"
 	"testing"
 	"time"
@@ -52,4 +53,24 @@ func ReturnsWithin(t testing.TB, what string, f func()) {
 	case <-time.After(HangBound):
 		t.Fatalf("%s: still waiting after %s", what, HangBound)
 	}
+}
+
+// Buffer is a bytes.Buffer safe for concurrent use: a server's log,
+// read while the server writes it.
+type Buffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *Buffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+// String is what was written so far.
+func (b *Buffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
 }
