@@ -156,12 +156,20 @@ func listV2[W, T any](b *overV2, op string, list func(ctx context.Context, curso
 	}}
 }
 
-func (b *overV2) GetPayment(ctx context.Context, id string) (Payment, error) {
-	p, resp, err := b.api.Payments.Get(ctx, id)
+// readV2 reads the object id through v2 (get) and makes it paydash's
+// (convert, which keeps the raw answer).
+func readV2[W, T any](ctx context.Context, b *overV2, op, id string,
+	get func(context.Context, string) (*W, *v2.Response, error), convert func(*W, []byte) T) (T, error) {
+	w, resp, err := get(ctx, id)
 	if err != nil {
-		return Payment{}, b.fail(opf("read payment %s", id), false, err)
+		var zero T
+		return zero, b.fail(op, false, err)
 	}
-	return paymentFromV2(p, resp.Body), nil
+	return convert(w, resp.Body), nil
+}
+
+func (b *overV2) GetPayment(ctx context.Context, id string) (Payment, error) {
+	return readV2(ctx, b, opf("read payment %s", id), id, b.api.Payments.Get, paymentFromV2)
 }
 
 // FindPaymentByOrderNo: v2 cannot look a payment up by its order number
@@ -186,11 +194,7 @@ func (b *overV2) ListRefunds(q PeriodQuery) Pager[Refund] {
 }
 
 func (b *overV2) GetRefund(ctx context.Context, id string) (Refund, error) {
-	r, resp, err := b.api.Refunds.Get(ctx, id)
-	if err != nil {
-		return Refund{}, b.fail(opf("read refund %s", id), false, err)
-	}
-	return refundFromV2(r, resp.Body), nil
+	return readV2(ctx, b, opf("read refund %s", id), id, b.api.Refunds.Get, refundFromV2)
 }
 
 // RefundsOfPayment walks the merchant's refunds made since the payment was
@@ -227,11 +231,7 @@ func (b *overV2) RefundsOfPayment(ctx context.Context, p Payment) ([]Refund, err
 }
 
 func (b *overV2) GetToken(ctx context.Context, id string) (Token, error) {
-	t, resp, err := b.api.PaymentTokens.Get(ctx, id)
-	if err != nil {
-		return Token{}, b.fail(opf("read token %s", id), false, err)
-	}
-	return tokenFromV2(t, resp.Body), nil
+	return readV2(ctx, b, opf("read token %s", id), id, b.api.PaymentTokens.Get, tokenFromV2)
 }
 
 func (b *overV2) ListStickers(q StickerQuery) Pager[Sticker] {
@@ -249,11 +249,7 @@ func (b *overV2) ListStickers(q StickerQuery) Pager[Sticker] {
 }
 
 func (b *overV2) GetSticker(ctx context.Context, id string) (Sticker, error) {
-	s, resp, err := b.api.Stickers.Get(ctx, id)
-	if err != nil {
-		return Sticker{}, b.fail(opf("read sticker %s", id), false, err)
-	}
-	return stickerFromV2(s, resp.Body), nil
+	return readV2(ctx, b, opf("read sticker %s", id), id, b.api.Stickers.Get, stickerFromV2)
 }
 
 // --- actions -----------------------------------------------------------
