@@ -7,7 +7,6 @@ import (
 	"net/http/httptest"
 	"net/http/httputil"
 	"net/url"
-	"sync"
 	"testing"
 	"time"
 
@@ -15,27 +14,10 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"paydash/backend"
+	"paydash/backend/internal/testkit"
 	"paydash/backend/money"
 	"paydash/backend/sandbox"
 )
-
-// laptopClock is the local clock, wrong by years, moved by hand.
-type laptopClock struct {
-	mu sync.Mutex
-	t  time.Time
-}
-
-func (c *laptopClock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.t
-}
-
-func (c *laptopClock) advance(d time.Duration) {
-	c.mu.Lock()
-	c.t = c.t.Add(d)
-	c.mu.Unlock()
-}
 
 // configs are the three ways to reach srv: v2, v1, both.
 func configs(t *testing.T, srv *sandbox.Server, baseURL string) map[string]backend.Config {
@@ -55,7 +37,7 @@ func TestServiceNowIsTheServicesClock(t *testing.T) {
 	ctx := context.Background()
 	for name, cfg := range configs(t, srv, srv.BaseURL()) {
 		t.Run(name, func(t *testing.T) {
-			laptop := &laptopClock{t: time.Date(2001, 2, 3, 4, 5, 6, 0, time.UTC)}
+			laptop := testkit.NewClock(time.Date(2001, 2, 3, 4, 5, 6, 0, time.UTC))
 			cfg.Now = laptop.Now
 			b, err := backend.Open(cfg)
 			require.NoError(t, err)
@@ -65,7 +47,7 @@ func TestServiceNowIsTheServicesClock(t *testing.T) {
 			// Date has whole seconds; the estimate is the middle of one.
 			service := srv.Store().Now().Truncate(time.Second).Add(500 * time.Millisecond)
 			assert.WithinDuration(t, service, b.ServiceNow(), 0)
-			laptop.advance(time.Minute)
+			laptop.Advance(time.Minute)
 			assert.WithinDuration(t, service.Add(time.Minute), b.ServiceNow(), 0, "and the time elapsed since")
 
 			_, err = srv.Store().Advance(70 * time.Minute)
@@ -134,7 +116,7 @@ func TestRefundsOfAPaymentMadeAheadOfTheClockHere(t *testing.T) {
 	_, err := srv.Store().Advance(70 * time.Minute) // a tester moved the sandbox on
 	require.NoError(t, err)
 	cfg := configs(t, srv, srv.BaseURL())["v2"]
-	laptop := &laptopClock{t: srv.Store().Now().Add(-70 * time.Minute)}
+	laptop := testkit.NewClock(srv.Store().Now().Add(-70 * time.Minute))
 	cfg.Now = laptop.Now
 	b, err := backend.Open(cfg)
 	require.NoError(t, err)

@@ -226,3 +226,29 @@ func NewIdempotencyKey() string {
 	b[8] = b[8]&0x3f | 0x80
 	return fmt.Sprintf("%x-%x-%x-%x-%x", b[0:4], b[4:6], b[6:8], b[8:10], b[10:16])
 }
+
+// notConfigured says, for a refund sent through an interface that is not
+// configured now, what that interface is and how to configure it.
+var notConfigured = map[Interface]string{
+	V1: "the legacy interface (v1), which is not configured now; set PAYDASH_V1_LOGIN and PAYDASH_V1_PASSWORD",
+	V2: "the current interface (v2), which is not configured now; set PAYDASH_V2_TOKEN",
+}
+
+// cannotCheckRefund says why a refund sent through via, under key, cannot
+// be found out through here (CheckRefund asks only the interface that
+// carried it): via is another interface or one paydash does not know, or
+// there is no key (noKey says why that matters here). Nil when it can.
+func cannotCheckRefund(op string, here, via Interface, key, noKey string) error {
+	var why string
+	switch {
+	case via != here && notConfigured[via] != "":
+		why = "it was sent through " + notConfigured[via]
+	case via != here:
+		why = opf("it was sent through an interface paydash does not know (%q)", via)
+	case key == "":
+		why = noKey
+	default:
+		return nil
+	}
+	return &Error{Kind: KindUnsupported, Op: op, Interface: here, Message: why}
+}

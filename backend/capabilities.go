@@ -1,6 +1,9 @@
 package backend
 
-import "sync"
+import (
+	"slices"
+	"sync"
+)
 
 // ActionName names something a support person can do that changes the
 // service (or a read not every login may do). It is paydash's one name for
@@ -31,6 +34,33 @@ const (
 var Actions = []ActionName{
 	ActionCapture, ActionCancelHold, ActionRefund, ActionRevokeToken, ActionToggleSticker,
 	ActionCreateInvoice, ActionCreateSticker, ActionCreateTokenization,
+}
+
+// v2Only are the actions that exist only in the current interface (v2):
+// a backend over the legacy one (v1) refuses them. Each action kind says
+// so itself (backend/action, its V2Only method) and action.Register marks
+// it here: this package cannot ask backend/action, which imports it.
+var v2Only struct {
+	sync.RWMutex
+	names []ActionName
+}
+
+// MarkV2Only records that the action a exists only in the current
+// interface (v2). backend/action's Register calls it for every kind whose
+// V2Only is true; a backend over v1 opened afterwards refuses a.
+func MarkV2Only(a ActionName) {
+	v2Only.Lock()
+	defer v2Only.Unlock()
+	if !slices.Contains(v2Only.names, a) {
+		v2Only.names = append(v2Only.names, a)
+	}
+}
+
+// v2OnlyActions are the actions marked by MarkV2Only.
+func v2OnlyActions() []ActionName {
+	v2Only.RLock()
+	defer v2Only.RUnlock()
+	return slices.Clone(v2Only.names)
 }
 
 // Capabilities says what the configured credentials may do, and why not, so

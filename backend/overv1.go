@@ -23,9 +23,6 @@ type overV1 struct {
 
 const needV2 = "the legacy interface cannot do this; set PAYDASH_V2_TOKEN to use the current one"
 
-// v2Only are the actions that exist only in v2.
-var v2Only = []ActionName{ActionRevokeToken, ActionToggleSticker, ActionCreateInvoice, ActionCreateSticker, ActionCreateTokenization}
-
 // accountantOnly are what a v1 Cashier may not do (docs/service.md, the
 // roles).
 var accountantOnly = []ActionName{ActionCapture, ActionCancelHold, ActionRefund, ReadRefunds, ReadRegisters}
@@ -67,7 +64,7 @@ func openV1(cfg Config, host string, ans *answers) (*overV1, error) {
 	if cfg.ReadOnly {
 		b.caps.deny("paydash was started read-only (--read-only)", writeActions...)
 	}
-	b.caps.deny(needV2, v2Only...)
+	b.caps.deny(needV2, v2OnlyActions()...)
 	return b, nil
 }
 
@@ -84,6 +81,16 @@ func (b *overV1) guard(a ActionName, op string) error {
 		return &Error{Kind: kind, Op: op, Message: reason}
 	}
 	return nil
+}
+
+// refuseV2Only is the error of an action the legacy interface does not
+// have: the capabilities' reason when they refuse it (read-only comes
+// first), else needV2, even for an action no kind has marked V2Only.
+func (b *overV1) refuseV2Only(a ActionName, op string) error {
+	if err := b.guard(a, op); err != nil {
+		return err
+	}
+	return &Error{Kind: KindUnsupported, Op: op, Message: needV2}
 }
 
 // Probe tells a wrong login or password at once, and learns the role: the
@@ -435,17 +442,10 @@ func (b *overV1) RefundPayment(ctx context.Context, r RefundRequest) (Refund, er
 // refund sent through v2 cannot be found here.
 func (b *overV1) CheckRefund(ctx context.Context, r RefundRequest, via Interface) (Refund, bool, error) {
 	op := opf("look for refund %s of payment %s", r.Amount, r.PaymentID)
-	switch {
-	case via == V2:
-		return Refund{}, false, &Error{Kind: KindUnsupported, Op: op, Interface: V1,
-			Message: "it was sent through the current interface (v2), which is not configured now; set PAYDASH_V2_TOKEN"}
-	case via != V1:
-		return Refund{}, false, &Error{Kind: KindUnsupported, Op: op, Interface: V1,
-			Message: opf("it was sent through an interface paydash does not know (%q)", via)}
-	case r.IdempotencyKey == "":
-		// Without a key every refund of the payment would match.
-		return Refund{}, false, &Error{Kind: KindUnsupported, Op: op, Interface: V1,
-			Message: "it was sent without an externalID, so it cannot be told apart from the payment's other refunds"}
+	// Without a key every refund of the payment would match.
+	if err := cannotCheckRefund(op, V1, via, r.IdempotencyKey,
+		"it was sent without an externalID, so it cannot be told apart from the payment's other refunds"); err != nil {
+		return Refund{}, false, err
 	}
 	if err := b.guard(ReadRefunds, op); err != nil {
 		return Refund{}, false, err
@@ -466,23 +466,23 @@ func (b *overV1) refundByKey(ctx context.Context, paymentID, key, currency strin
 }
 
 func (b *overV1) RevokeToken(_ context.Context, id string) (Token, error) {
-	return Token{}, b.guard(ActionRevokeToken, opf("revoke token %s", id))
+	return Token{}, b.refuseV2Only(ActionRevokeToken, opf("revoke token %s", id))
 }
 
 func (b *overV1) SetStickerActive(_ context.Context, id string, _ bool) (Sticker, error) {
-	return Sticker{}, b.guard(ActionToggleSticker, opf("switch sticker %s", id))
+	return Sticker{}, b.refuseV2Only(ActionToggleSticker, opf("switch sticker %s", id))
 }
 
 func (b *overV1) CreateInvoiceLink(context.Context, InvoiceLinkRequest) (InvoiceLink, error) {
-	return InvoiceLink{}, b.guard(ActionCreateInvoice, "create an invoice link")
+	return InvoiceLink{}, b.refuseV2Only(ActionCreateInvoice, "create an invoice link")
 }
 
 func (b *overV1) CreateSticker(context.Context, StickerRequest) (Sticker, error) {
-	return Sticker{}, b.guard(ActionCreateSticker, "create a sticker")
+	return Sticker{}, b.refuseV2Only(ActionCreateSticker, "create a sticker")
 }
 
 func (b *overV1) CreateTokenizationLink(context.Context, TokenizationLinkRequest) (TokenizationLink, error) {
-	return TokenizationLink{}, b.guard(ActionCreateTokenization, "create a tokenization link")
+	return TokenizationLink{}, b.refuseV2Only(ActionCreateTokenization, "create a tokenization link")
 }
 
 // --- conversions ---------------------------------------------------------

@@ -11,6 +11,10 @@ import (
 	"paydash/backend"
 	"paydash/backend/money"
 	"paydash/backend/sandbox"
+
+	// Its kinds tell a backend over v1 which actions exist only in v2
+	// (action.Register, backend.MarkV2Only), as in paydash itself.
+	_ "paydash/backend/action"
 )
 
 func v1User(t *testing.T, srv *sandbox.Server, role string) sandbox.V1User {

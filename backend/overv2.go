@@ -129,26 +129,47 @@ func fromV2(op string, err error) *Error {
 // --- reads -------------------------------------------------------------
 
 func (b *overV2) ListPayments(q PeriodQuery) Pager[Payment] {
-	return &cursorPager[Payment]{fetch: func(ctx context.Context, cursor string) ([]Payment, string, error) {
+	return listV2(b, "list payments", func(ctx context.Context, cursor string) ([]v2.PaymentListItem, string, error) {
 		page, _, err := b.api.Payments.List(ctx, v2.ListParams{
 			MerchantID: q.MerchantID, Start: q.Start, End: q.End, Cursor: cursor})
 		if err != nil {
-			return nil, "", b.fail("list payments", false, err)
+			return nil, "", err
 		}
-		items := make([]Payment, len(page.Items))
-		for i, it := range page.Items {
-			items[i] = paymentFromV2List(it)
+		return page.Items, page.Cursor, nil
+	}, func(it *v2.PaymentListItem) Payment { return paymentFromV2List(*it) })
+}
+
+// listV2 pages through a v2 list: list asks for the page at a cursor, and
+// convert makes each of its items paydash's.
+func listV2[W, T any](b *overV2, op string, list func(ctx context.Context, cursor string) ([]W, string, error),
+	convert func(*W) T) Pager[T] {
+	return &cursorPager[T]{fetch: func(ctx context.Context, cursor string) ([]T, string, error) {
+		page, next, err := list(ctx, cursor)
+		if err != nil {
+			return nil, "", b.fail(op, false, err)
 		}
-		return items, page.Cursor, nil
+		items := make([]T, len(page))
+		for i := range page {
+			items[i] = convert(&page[i])
+		}
+		return items, next, nil
 	}}
 }
 
-func (b *overV2) GetPayment(ctx context.Context, id string) (Payment, error) {
-	p, resp, err := b.api.Payments.Get(ctx, id)
+// readV2 reads the object id through v2 (get) and makes it paydash's
+// (convert, which keeps the raw answer).
+func readV2[W, T any](ctx context.Context, b *overV2, op, id string,
+	get func(context.Context, string) (*W, *v2.Response, error), convert func(*W, []byte) T) (T, error) {
+	w, resp, err := get(ctx, id)
 	if err != nil {
-		return Payment{}, b.fail(opf("read payment %s", id), false, err)
+		var zero T
+		return zero, b.fail(op, false, err)
 	}
-	return paymentFromV2(p, resp.Body), nil
+	return convert(w, resp.Body), nil
+}
+
+func (b *overV2) GetPayment(ctx context.Context, id string) (Payment, error) {
+	return readV2(ctx, b, opf("read payment %s", id), id, b.api.Payments.Get, paymentFromV2)
 }
 
 // FindPaymentByOrderNo: v2 cannot look a payment up by its order number
@@ -158,27 +179,22 @@ func (b *overV2) FindPaymentByOrderNo(context.Context, string, string) (Payment,
 }
 
 func (b *overV2) ListRefunds(q PeriodQuery) Pager[Refund] {
-	return &cursorPager[Refund]{fetch: func(ctx context.Context, cursor string) ([]Refund, string, error) {
+	return listV2(b, "list refunds", func(ctx context.Context, cursor string) ([]v2.Refund, string, error) {
 		page, _, err := b.api.Refunds.List(ctx, v2.ListParams{
 			MerchantID: q.MerchantID, Start: q.Start, End: q.End, Cursor: cursor})
 		if err != nil {
-			return nil, "", b.fail("list refunds", false, err)
+			return nil, "", err
 		}
-		items := make([]Refund, len(page.Items))
-		for i := range page.Items {
-			items[i] = refundFromV2(&page.Items[i], nil)
-			items[i].MerchantID = q.MerchantID
-		}
-		return items, page.Cursor, nil
-	}}
+		return page.Items, page.Cursor, nil
+	}, func(r *v2.Refund) Refund {
+		out := refundFromV2(r, nil)
+		out.MerchantID = q.MerchantID
+		return out
+	})
 }
 
 func (b *overV2) GetRefund(ctx context.Context, id string) (Refund, error) {
-	r, resp, err := b.api.Refunds.Get(ctx, id)
-	if err != nil {
-		return Refund{}, b.fail(opf("read refund %s", id), false, err)
-	}
-	return refundFromV2(r, resp.Body), nil
+	return readV2(ctx, b, opf("read refund %s", id), id, b.api.Refunds.Get, refundFromV2)
 }
 
 // RefundsOfPayment walks the merchant's refunds made since the payment was
@@ -215,34 +231,25 @@ func (b *overV2) RefundsOfPayment(ctx context.Context, p Payment) ([]Refund, err
 }
 
 func (b *overV2) GetToken(ctx context.Context, id string) (Token, error) {
-	t, resp, err := b.api.PaymentTokens.Get(ctx, id)
-	if err != nil {
-		return Token{}, b.fail(opf("read token %s", id), false, err)
-	}
-	return tokenFromV2(t, resp.Body), nil
+	return readV2(ctx, b, opf("read token %s", id), id, b.api.PaymentTokens.Get, tokenFromV2)
 }
 
 func (b *overV2) ListStickers(q StickerQuery) Pager[Sticker] {
-	return &cursorPager[Sticker]{fetch: func(ctx context.Context, cursor string) ([]Sticker, string, error) {
+	return listV2(b, "list stickers", func(ctx context.Context, cursor string) ([]v2.Sticker, string, error) {
 		page, _, err := b.api.Stickers.List(ctx, v2.StickerListParams{MerchantID: q.MerchantID, Cursor: cursor})
 		if err != nil {
-			return nil, "", b.fail("list stickers", false, err)
+			return nil, "", err
 		}
-		items := make([]Sticker, len(page.Items))
-		for i := range page.Items {
-			items[i] = stickerFromV2(&page.Items[i], nil)
-			items[i].MerchantID = q.MerchantID
-		}
-		return items, page.Cursor, nil
-	}}
+		return page.Items, page.Cursor, nil
+	}, func(st *v2.Sticker) Sticker {
+		out := stickerFromV2(st, nil)
+		out.MerchantID = q.MerchantID
+		return out
+	})
 }
 
 func (b *overV2) GetSticker(ctx context.Context, id string) (Sticker, error) {
-	s, resp, err := b.api.Stickers.Get(ctx, id)
-	if err != nil {
-		return Sticker{}, b.fail(opf("read sticker %s", id), false, err)
-	}
-	return stickerFromV2(s, resp.Body), nil
+	return readV2(ctx, b, opf("read sticker %s", id), id, b.api.Stickers.Get, stickerFromV2)
 }
 
 // --- actions -----------------------------------------------------------
@@ -524,17 +531,10 @@ func probeOp(k ErrorKind, credentials string) string {
 // exists, its state may be old.
 func (b *overV2) CheckRefund(ctx context.Context, r RefundRequest, via Interface) (Refund, bool, error) {
 	op := opf("check refund %s of payment %s", r.Amount, r.PaymentID)
-	switch {
-	case via == V1:
-		return Refund{}, false, &Error{Kind: KindUnsupported, Op: op, Interface: V2,
-			Message: "it was sent through the legacy interface (v1), which is not configured now; set PAYDASH_V1_LOGIN and PAYDASH_V1_PASSWORD"}
-	case via != V2:
-		return Refund{}, false, &Error{Kind: KindUnsupported, Op: op, Interface: V2,
-			Message: opf("it was sent through an interface paydash does not know (%q)", via)}
-	case r.IdempotencyKey == "":
-		// Sent again without a key, it would be a second refund.
-		return Refund{}, false, &Error{Kind: KindUnsupported, Op: op, Interface: V2,
-			Message: "it was sent without an idempotency key, so it cannot be asked for again"}
+	// Sent again without a key, it would be a second refund.
+	if err := cannotCheckRefund(op, V2, via, r.IdempotencyKey,
+		"it was sent without an idempotency key, so it cannot be asked for again"); err != nil {
+		return Refund{}, false, err
 	}
 	ref, err := b.RefundPayment(ctx, r)
 	if err != nil {

@@ -12,7 +12,6 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"syscall"
 	"testing"
@@ -23,40 +22,23 @@ import (
 
 	"paydash/backend"
 	"paydash/backend/action"
+	"paydash/backend/internal/testkit"
 	"paydash/backend/journal"
 	"paydash/backend/sandbox"
 )
-
-// requestLog is a sandbox's request log, safe to read while it serves.
-type requestLog struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (l *requestLog) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.buf.Write(p)
-}
-
-func (l *requestLog) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.buf.String()
-}
 
 // twin is one of two sandboxes started with the same seed: the same
 // payment ids, another port, other credentials.
 type twin struct {
 	srv *sandbox.Server
-	log *requestLog
+	log *testkit.Buffer // its request log
 	cfg backend.Config
 	b   backend.Backend
 }
 
 func startTwin(t *testing.T) *twin {
 	t.Helper()
-	log := &requestLog{}
+	log := &testkit.Buffer{}
 	srv, err := sandbox.Start(t.Context(), sandbox.Options{Seed: 7, Payments: 0, SettleDelay: time.Hour,
 		CallbackBackoff: 10 * time.Millisecond, Logger: slog.New(slog.NewTextHandler(log, nil))})
 	require.NoError(t, err)

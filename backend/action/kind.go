@@ -117,6 +117,9 @@ func Register(k Kind) {
 		panic(fmt.Sprintf("action: kind %q registered twice", k.Action()))
 	}
 	registry.kinds[k.Action()] = k
+	if k.V2Only() {
+		backend.MarkV2Only(k.Action())
+	}
 }
 
 // Lookup is the registered kind a, false when there is none.

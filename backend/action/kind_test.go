@@ -26,3 +26,30 @@ func TestEveryActionIsOneRegisteredKind(t *testing.T) {
 	assert.Equal(t, `action "refund_twice" of an unknown amount on 43149010`,
 		action.Describe(action.Request{Kind: "refund_twice", ObjectID: "43149010"}))
 }
+
+// renamed is an existing kind under another name: a kind known only to
+// the tests.
+type renamed struct {
+	action.Kind
+	name backend.ActionName
+}
+
+func (k renamed) Action() backend.ActionName { return k.name }
+
+// A backend over the legacy interface (v1) refuses what the kinds say
+// exists only in v2 (their V2Only), a kind registered by a test too, and
+// nothing else on that ground.
+func TestABackendOverV1RefusesWhatTheKindsSayIsV2Only(t *testing.T) {
+	action.Register(renamed{Kind: action.KindOf(backend.ActionRevokeToken), name: "test_v2_only"})
+	b, err := backend.Open(backend.Config{BaseURL: "https://127.0.0.1:1", V1Login: "login", V1Password: "secret"})
+	require.NoError(t, err)
+	for _, a := range append(backend.Actions, "test_v2_only") {
+		ok, reason := b.Can(a)
+		if action.KindOf(a).V2Only() {
+			assert.False(t, ok, a)
+			assert.Contains(t, reason, "PAYDASH_V2_TOKEN", a)
+		} else {
+			assert.True(t, ok, a)
+		}
+	}
+}

@@ -219,18 +219,7 @@ func OpenWith(path string, o Options) (_ *Journal, err error) {
 	if path == "" {
 		return nil, errors.New("journal: no path")
 	}
-	now := o.Now
-	if now == nil {
-		now = time.Now
-	}
-	limit := o.RolloverSize
-	if limit <= 0 {
-		limit = RolloverSize
-	}
-	ctx := o.Context
-	if ctx == nil {
-		ctx = context.Background()
-	}
+	o = o.withDefaults()
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return nil, fmt.Errorf("journal: %w", err)
 	}
@@ -238,7 +227,7 @@ func OpenWith(path string, o Options) (_ *Journal, err error) {
 	if err != nil {
 		return nil, err
 	}
-	j := &Journal{path: path, now: now, services: o.Services, lock: lock}
+	j := &Journal{path: path, now: o.Now, services: o.Services, lock: lock}
 	defer func() {
 		if err != nil {
 			if j.f != nil {
@@ -250,10 +239,40 @@ func OpenWith(path string, o Options) (_ *Journal, err error) {
 	if err := safefile.Check(path); err != nil {
 		return nil, fmt.Errorf("journal: %w", err)
 	}
-	if j.opened.Recovered, err = recoverRollover(ctx, path, now()); err != nil {
+	if j.opened.Recovered, err = recoverRollover(o.Context, path, j.now()); err != nil {
 		return nil, fmt.Errorf("journal: %w", err)
 	}
-	f, err := openCurrent(path)
+	st, err := j.readCurrent(o)
+	if err != nil {
+		return nil, err
+	}
+	if due(st, o.RolloverSize, j.now()) {
+		if err := j.rollOver(st.raw); err != nil {
+			return nil, err
+		}
+	}
+	return j, nil
+}
+
+// withDefaults is o with its zero fields set: the clock, the rollover
+// size and the context.
+func (o Options) withDefaults() Options {
+	if o.Now == nil {
+		o.Now = time.Now
+	}
+	if o.RolloverSize <= 0 {
+		o.RolloverSize = RolloverSize
+	}
+	if o.Context == nil {
+		o.Context = context.Background()
+	}
+	return o
+}
+
+// readCurrent opens the journal's file for appending and reads it: the
+// open actions and damaged lines (Opened), and where the next line goes.
+func (j *Journal) readCurrent(o Options) (*fileState, error) {
+	f, err := openCurrent(j.path)
 	if err != nil {
 		return nil, err
 	}
@@ -262,41 +281,47 @@ func OpenWith(path string, o Options) (_ *Journal, err error) {
 	if err != nil {
 		return nil, fmt.Errorf("journal: %w", err)
 	}
-	st, err := readFile(ctx, path, fi.Size(), fi.Size() > limit, o.Progress)
+	st, err := readFile(o.Context, j.path, fi.Size(), fi.Size() > o.RolloverSize, o.Progress)
 	if err != nil {
 		return nil, err
 	}
 	j.opened.Open = st.entries
 	if len(st.bad) > 0 {
-		j.opened.Corrupt = &CorruptError{Path: path, Lines: st.bad}
+		j.opened.Corrupt = &CorruptError{Path: j.path, Lines: st.bad}
 	}
 	j.size, j.newline = st.size, st.endsTorn
-	if due(st, limit, now()) {
-		archived, err := rollover(path, st.raw, now())
-		if err != nil {
-			j.opened.RolloverErr = err
-			return j, nil
-		}
-		j.opened.Archived = archived
-		// The archive keeps the old file, its lock with it; the new one
-		// is opened and locked in its place.
-		nf, err := openCurrent(path)
-		if err != nil {
-			return nil, err
-		}
-		_ = j.f.Close()
-		j.f = nf
-		fi, err := nf.Stat()
-		if err != nil {
-			return nil, fmt.Errorf("journal: %w", err)
-		}
-		j.size, j.newline = fi.Size(), false
-		if j.opened.Corrupt != nil {
-			// Line numbers of the archive, which keeps the lines.
-			j.opened.Corrupt.Path = archived
-		}
+	return st, nil
+}
+
+// rollOver archives the file just read (raw, its lines) and goes on in a
+// new, empty one. An archive that cannot be made leaves the file as it
+// was (Opened.RolloverErr); only a new file that cannot be opened is an
+// error.
+func (j *Journal) rollOver(raw [][]byte) error {
+	archived, err := rollover(j.path, raw, j.now())
+	if err != nil {
+		j.opened.RolloverErr = err
+		return nil
 	}
-	return j, nil
+	j.opened.Archived = archived
+	// The archive keeps the old file, its lock with it; the new one is
+	// opened and locked in its place.
+	nf, err := openCurrent(j.path)
+	if err != nil {
+		return err
+	}
+	_ = j.f.Close()
+	j.f = nf
+	fi, err := nf.Stat()
+	if err != nil {
+		return fmt.Errorf("journal: %w", err)
+	}
+	j.size, j.newline = fi.Size(), false
+	if j.opened.Corrupt != nil {
+		// Line numbers of the archive, which keeps the lines.
+		j.opened.Corrupt.Path = archived
+	}
+	return nil
 }
 
 // LockPath is the lock file of the journal at path: "journal.jsonl.lock"

@@ -218,39 +218,54 @@ func TestOpenFailsOnReadOnlyPaths(t *testing.T) {
 	assert.Error(t, err)
 }
 
-func TestReadToleratesATornLastLine(t *testing.T) {
+// sentThenTorn is a new journal holding one sent line followed by torn,
+// a line cut short as a crash mid-write leaves it.
+func sentThenTorn(t *testing.T, torn string) string {
+	t.Helper()
 	path := filepath.Join(t.TempDir(), "journal.jsonl")
 	j, err := openFixed(path)
 	require.NoError(t, err)
 	require.NoError(t, j.Record(entry("refund", PhaseSent, "1")))
 	require.NoError(t, j.Close())
+	appendRaw(t, path, torn)
+	return path
+}
+
+// appendRaw appends text to the file at path as it is.
+func appendRaw(t *testing.T, path, text string) {
+	t.Helper()
 	f, err := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
 	require.NoError(t, err)
-	_, err = f.WriteString(`{"time":"2026-11-21T10:00:00Z","action":"refund","pha`)
+	_, err = f.WriteString(text)
 	require.NoError(t, err)
 	require.NoError(t, f.Close())
+}
 
+// assertOpenEndsTheTornLine checks that opening the journal at path
+// again starts a new line: the next entry is whole, and the torn line,
+// now in the middle, is still a torn entry, not corruption.
+func assertOpenEndsTheTornLine(t *testing.T, path, msg string) {
+	t.Helper()
+	j, err := openFixed(path)
+	require.NoError(t, err)
+	require.NoError(t, j.Record(entry("refund", PhaseDone, "1")))
+	require.NoError(t, j.Close())
+	got, err := Read(path)
+	require.NoError(t, err, msg)
+	require.Len(t, got, 2)
+	assert.Equal(t, PhaseDone, got[1].Phase)
+}
+
+func TestReadToleratesATornLastLine(t *testing.T) {
+	path := sentThenTorn(t, `{"time":"2026-11-21T10:00:00Z","action":"refund","pha`)
 	got, err := Read(path)
 	require.NoError(t, err, "a torn last line is what a crash mid-write leaves")
 	assert.Len(t, got, 1)
 
-	// Opening again starts a new line, so the next entry is whole; the torn
-	// line is now in the middle, still a torn entry, still no corruption.
-	j, err = openFixed(path)
-	require.NoError(t, err)
-	require.NoError(t, j.Record(entry("refund", PhaseDone, "1")))
-	require.NoError(t, j.Close())
-	got, err = Read(path)
-	require.NoError(t, err, "a torn line stays a torn line once Open ended it")
-	require.Len(t, got, 2)
-	assert.Equal(t, PhaseDone, got[1].Phase)
+	assertOpenEndsTheTornLine(t, path, "a torn line stays a torn line once Open ended it")
 
 	// A line that is not a cut-short entry is corruption, and reported.
-	f, err = os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
-	require.NoError(t, err)
-	_, err = f.WriteString("not json at all\n{\"action\":\"refund\"} trailing\n")
-	require.NoError(t, err)
-	require.NoError(t, f.Close())
+	appendRaw(t, path, "not json at all\n{\"action\":\"refund\"} trailing\n")
 	got, err = Read(path)
 	var ce *CorruptError
 	require.ErrorAs(t, err, &ce)
@@ -406,28 +421,11 @@ func TestALineOfAnOlderPaydashStillReads(t *testing.T) {
 }
 
 func TestALineTornInsideItsParamsIsTolerated(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "journal.jsonl")
-	j, err := openFixed(path)
-	require.NoError(t, err)
-	require.NoError(t, j.Record(entry("refund", PhaseSent, "1")))
-	require.NoError(t, j.Close())
-	f, err := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
-	require.NoError(t, err)
-	_, err = f.WriteString(`{"time":"2026-11-21T10:00:00Z","action":"create_sticker","phase":"sent","objectId":"",` +
+	path := sentThenTorn(t, `{"time":"2026-11-21T10:00:00Z","action":"create_sticker","phase":"sent","objectId":"",`+
 		`"params":{"merchantId":"1001","amount":{"value":15`)
-	require.NoError(t, err)
-	require.NoError(t, f.Close())
-
 	got, err := Read(path)
 	require.NoError(t, err, "cut inside its params, it is still a torn last line")
 	assert.Len(t, got, 1)
 
-	j, err = openFixed(path)
-	require.NoError(t, err)
-	require.NoError(t, j.Record(entry("refund", PhaseDone, "1")))
-	require.NoError(t, j.Close())
-	got, err = Read(path)
-	require.NoError(t, err, "and once Open ended it, a torn line in the middle")
-	require.Len(t, got, 2)
-	assert.Equal(t, PhaseDone, got[1].Phase)
+	assertOpenEndsTheTornLine(t, path, "and once Open ended it, a torn line in the middle")
 }

@@ -17,6 +17,7 @@ import (
 
 	"paydash/backend"
 	"paydash/backend/flock"
+	"paydash/backend/internal/testkit"
 )
 
 const (
@@ -26,32 +27,15 @@ const (
 
 var t0 = time.Date(2026, 11, 21, 10, 0, 0, 0, time.UTC)
 
-// clock is a settable clock for a Store.
-type clock struct {
-	mu sync.Mutex
-	t  time.Time
-}
-
-func newClock() *clock { return &clock{t: t0} }
-
-func (c *clock) now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.t
-}
-
-func (c *clock) add(d time.Duration) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.t = c.t.Add(d)
-}
+// newClock is a settable clock for a Store, at t0.
+func newClock() *testkit.Clock { return testkit.NewClock(t0) }
 
 // open opens the store at path, which must be fine, with clock c.
-func open(t *testing.T, path string, c *clock) *Store {
+func open(t *testing.T, path string, c *testkit.Clock) *Store {
 	t.Helper()
 	s, err := Open(path)
 	require.NoError(t, err)
-	s.now = c.now
+	s.now = c.Now
 	return s
 }
 
@@ -84,7 +68,7 @@ func TestRoundTripThroughSaveAndOpen(t *testing.T) {
 	exp := time.Date(2029, 12, 31, 0, 0, 0, 0, time.UTC)
 	require.True(t, s.Note(svc, merc, Token{ID: "tok_1", Title: "4111 11•• •••• 1111", Status: backend.TokenActive,
 		Expires: exp, Source: LookedUp}))
-	c.add(time.Hour)
+	c.Advance(time.Hour)
 	require.True(t, s.Note(svc, merc, Token{ID: "tok_2", Source: SeenInPayment, Payments: []string{"43149010"}}))
 	require.True(t, s.Note(svc, "M-2002", Token{ID: "tok_3", Source: Created}))
 	require.True(t, s.Note("sandbox.local", merc, Token{ID: "tok_4", Source: Created}))
@@ -131,19 +115,19 @@ func TestRoundTripThroughSaveAndOpen(t *testing.T) {
 func TestMergeRules(t *testing.T) {
 	c := newClock()
 	s := NewMemory()
-	s.now = c.now
+	s.now = c.Now
 	exp := time.Date(2029, 12, 31, 0, 0, 0, 0, time.UTC)
 
 	require.True(t, s.Note(svc, merc, Token{ID: "tok", Title: "4111 11•• •••• 1111", Expires: exp,
 		Source: SeenInPayment, Payments: []string{"p1"}}))
-	c.add(time.Hour)
+	c.Advance(time.Hour)
 	require.True(t, s.Note(svc, merc, Token{ID: "tok", Status: backend.TokenActive, Source: LookedUp}))
 	got, _ := s.Get(svc, merc, "tok")
 	assert.Equal(t, Token{ID: "tok", Title: "4111 11•• •••• 1111", Status: backend.TokenActive, Expires: exp,
 		FirstSeen: t0, LastSeen: t0.Add(time.Hour), Source: LookedUp, Payments: []string{"p1"}}, got,
 		"a lookup adds its status and keeps the title, expiry and payments it does not tell")
 
-	c.add(time.Hour)
+	c.Advance(time.Hour)
 	require.True(t, s.Note(svc, merc, Token{ID: "tok", Title: "4111 11•• •••• 9999", Source: SeenInPayment,
 		Payments: []string{"p2", "p1"}}))
 	got, _ = s.Get(svc, merc, "tok")
@@ -154,7 +138,7 @@ func TestMergeRules(t *testing.T) {
 	assert.Equal(t, t0, got.FirstSeen)
 	assert.Equal(t, t0.Add(2*time.Hour), got.LastSeen)
 
-	c.add(time.Hour)
+	c.Advance(time.Hour)
 	require.True(t, s.Note(svc, merc, Token{ID: "tok", Status: backend.TokenRevoked, Source: Created,
 		Payments: []string{"p3", "p1"}}))
 	got, _ = s.Get(svc, merc, "tok")
@@ -163,7 +147,7 @@ func TestMergeRules(t *testing.T) {
 	assert.Equal(t, []string{"p3", "p1", "p2"}, got.Payments, "newest first, no duplicates")
 
 	// Nothing new: no change, and LastSeen stays within the resolution.
-	c.add(30 * time.Second)
+	c.Advance(30 * time.Second)
 	assert.False(t, s.Note(svc, merc, Token{ID: "tok", Source: SeenInPayment, Payments: []string{"p3"}}))
 	got2, _ := s.Get(svc, merc, "tok")
 	assert.Equal(t, got, got2)
@@ -173,18 +157,18 @@ func TestMergeRules(t *testing.T) {
 	assert.Equal(t, got.LastSeen, got2.LastSeen)
 	assert.Equal(t, []string{"p4", "p3", "p1", "p2"}, got2.Payments)
 	// Once the resolution has passed, being seen again is a change.
-	c.add(LastSeenResolution)
+	c.Advance(LastSeenResolution)
 	assert.True(t, s.Note(svc, merc, Token{ID: "tok", Source: SeenInPayment}))
 	got2, _ = s.Get(svc, merc, "tok")
 	assert.Equal(t, t0.Add(3*time.Hour+90*time.Second), got2.LastSeen)
 	assert.Equal(t, t0, got2.FirstSeen)
 
 	// The caller's FirstSeen/LastSeen are not taken.
-	c.add(time.Hour)
+	c.Advance(time.Hour)
 	require.True(t, s.Note(svc, merc, Token{ID: "other", Source: Created, FirstSeen: t0.Add(-time.Hour), LastSeen: t0.Add(100 * time.Hour)}))
 	got, _ = s.Get(svc, merc, "other")
-	assert.Equal(t, c.now(), got.FirstSeen)
-	assert.Equal(t, c.now(), got.LastSeen)
+	assert.Equal(t, c.Now(), got.FirstSeen)
+	assert.Equal(t, c.Now(), got.LastSeen)
 }
 
 func TestCombineIsTheFileMergeRule(t *testing.T) {
@@ -205,13 +189,13 @@ func TestCombineIsTheFileMergeRule(t *testing.T) {
 func TestListIsNewestFirstThenByID(t *testing.T) {
 	c := newClock()
 	s := NewMemory()
-	s.now = c.now
+	s.now = c.Now
 	for _, id := range []string{"b", "a", "c"} {
 		s.Note(svc, merc, Token{ID: id, Source: SeenInPayment})
 	}
-	c.add(2 * time.Minute)
+	c.Advance(2 * time.Minute)
 	s.Note(svc, merc, Token{ID: "d", Source: SeenInPayment})
-	c.add(2 * time.Minute)
+	c.Advance(2 * time.Minute)
 	s.Note(svc, merc, Token{ID: "c", Source: SeenInPayment})
 	assert.Equal(t, []string{"c", "d", "a", "b"}, ids(s.List(svc, merc)))
 	assert.Empty(t, s.List(svc, "other merchant"))
@@ -239,11 +223,11 @@ func TestAtMostMaxTokensPerMerchant(t *testing.T) {
 	s := open(t, path, c)
 	for i := range MaxTokens {
 		require.True(t, s.Note(svc, merc, Token{ID: fmt.Sprintf("tok_%05d", i), Source: SeenInPayment}))
-		c.add(time.Millisecond)
+		c.Advance(time.Millisecond)
 	}
 	s.Note(svc, "another", Token{ID: "tok_00000", Source: SeenInPayment})
 	// Seeing tok_00000 again (past the resolution) makes tok_00001 the oldest.
-	c.add(LastSeenResolution)
+	c.Advance(LastSeenResolution)
 	require.True(t, s.Note(svc, merc, Token{ID: "tok_00000", Source: SeenInPayment}))
 	require.Len(t, s.List(svc, merc), MaxTokens)
 
@@ -524,7 +508,7 @@ func TestTwoStoresOnOneFileKeepEachOthersTokens(t *testing.T) {
 	require.True(t, b.Note("sandbox.local", merc, Token{ID: "tok_s", Source: Created}))
 	// Both know tok_ab: the file gets the merge.
 	a.Note(svc, merc, Token{ID: "tok_ab", Title: "from a", Source: SeenInPayment, Payments: []string{"pa"}})
-	cb.add(time.Hour)
+	cb.Advance(time.Hour)
 	b.Note(svc, merc, Token{ID: "tok_ab", Status: backend.TokenActive, Source: LookedUp, Payments: []string{"pb"}})
 
 	require.NoError(t, a.Save())
@@ -539,7 +523,7 @@ func TestTwoStoresOnOneFileKeepEachOthersTokens(t *testing.T) {
 		LastSeen: t0.Add(time.Hour), Source: LookedUp, Payments: []string{"pb", "pa"}}, ab)
 
 	// a's next save (after a change) brings it b's tokens and keeps them in the file.
-	ca.add(2 * time.Hour)
+	ca.Advance(2 * time.Hour)
 	require.True(t, a.Note(svc, merc, Token{ID: "tok_a2", Source: Created}))
 	require.NoError(t, a.Save())
 	assert.ElementsMatch(t, []string{"tok_a", "tok_a2", "tok_b", "tok_ab"}, ids(a.List(svc, merc)))
@@ -579,13 +563,13 @@ func TestForgetSpreadsThroughTheFile(t *testing.T) {
 	b := open(t, path, c)
 	require.Len(t, b.List(svc, merc), 2)
 
-	c.add(time.Minute)
+	c.Advance(time.Minute)
 	a.Forget(svc, merc, "tok_x")
 	_, ok := a.Get(svc, merc, "tok_x")
 	assert.False(t, ok)
 	require.NoError(t, a.Save())
 
-	c.add(time.Minute)
+	c.Advance(time.Minute)
 	b.Note(svc, merc, Token{ID: "tok_z", Source: Created})
 	require.NoError(t, b.Save())
 	assert.Equal(t, []string{"tok_z", "tok_y"}, ids(b.List(svc, merc)), "b's old copy of tok_x is dropped")
@@ -610,15 +594,15 @@ func TestForgetSpreadsThroughTheFile(t *testing.T) {
 func TestForgetRecordsAreBounded(t *testing.T) {
 	c := newClock()
 	s := NewMemory()
-	s.now = c.now
+	s.now = c.Now
 	for i := range MaxForgotten + 10 {
 		s.Forget(svc, merc, fmt.Sprintf("tok_%d", i))
-		c.add(time.Second)
+		c.Advance(time.Second)
 	}
 	b := s.data[key{svc, merc}]
 	assert.Len(t, b.forgotten, MaxForgotten)
 	assert.NotContains(t, b.forgotten, "tok_0", "the oldest go first")
-	c.add(ForgetFor + time.Hour)
+	c.Advance(ForgetFor + time.Hour)
 	s.Forget(svc, merc, "late")
 	assert.Len(t, b.forgotten, 1, "records older than ForgetFor are dropped")
 }
@@ -637,7 +621,7 @@ func TestSaveIsANoOpWithoutChanges(t *testing.T) {
 
 	require.NoError(t, s.Save())
 	// Being seen again within the resolution, with nothing new, is no change.
-	c.add(10 * time.Second)
+	c.Advance(10 * time.Second)
 	assert.False(t, s.Note(svc, merc, Token{ID: "tok", Source: SeenInPayment, Payments: []string{"p1"}}))
 	require.NoError(t, s.Save())
 	r := open(t, path, c)
@@ -709,12 +693,10 @@ func TestSaveWaitsForTheLockThenGivesUp(t *testing.T) {
 		s.lockWait = 10 * time.Minute
 		done := make(chan error, 1)
 		go func() { done <- s.Save() }()
-		time.Sleep(time.Minute)
-		synctest.Wait()
 		select {
 		case err := <-done:
 			t.Fatalf("Save returned while the lock was held: %v", err)
-		default:
+		case <-time.After(time.Minute): // a minute of the bubble's clock
 		}
 		release()
 		require.NoError(t, <-done, "Save waits for the other one to finish")
@@ -772,10 +754,10 @@ func TestForgetCoversATokenSeenLaterByAClockThatWentBack(t *testing.T) {
 	path := storePath(t)
 	c := newClock()
 	s := open(t, path, c)
-	c.add(time.Hour)
+	c.Advance(time.Hour)
 	s.Note(svc, merc, Token{ID: "tok", Source: Created})
 	require.NoError(t, s.Save())
-	c.add(-time.Hour) // the clock was set back
+	c.Advance(-time.Hour) // the clock was set back
 	s.Forget(svc, merc, "tok")
 	require.NoError(t, s.Save())
 	r := open(t, path, c)

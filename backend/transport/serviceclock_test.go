@@ -9,25 +9,9 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"paydash/backend/internal/testkit"
 )
-
-// localClock is the laptop's clock, moved by hand.
-type localClock struct {
-	mu sync.Mutex
-	t  time.Time
-}
-
-func (c *localClock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.t
-}
-
-func (c *localClock) advance(d time.Duration) {
-	c.mu.Lock()
-	c.t = c.t.Add(d)
-	c.mu.Unlock()
-}
 
 func dated(t time.Time) http.Header {
 	return http.Header{"Date": {t.UTC().Format(http.TimeFormat)}}
@@ -40,7 +24,7 @@ var (
 )
 
 func TestServiceClockIsTheLocalClockUntilAnAnswerSaysOtherwise(t *testing.T) {
-	local := &localClock{t: laptop}
+	local := testkit.NewClock(laptop)
 	c := NewServiceClock(local.Now)
 	assert.Equal(t, laptop, c.Now())
 
@@ -50,21 +34,21 @@ func TestServiceClockIsTheLocalClockUntilAnAnswerSaysOtherwise(t *testing.T) {
 
 	c.Observe(dated(service))
 	assert.Equal(t, service.Add(half), c.Now(), "the Date, in the middle of its second")
-	local.advance(70 * time.Minute)
+	local.Advance(70 * time.Minute)
 	assert.Equal(t, service.Add(70*time.Minute+half), c.Now(), "plus the time elapsed since, on the local clock")
 }
 
 // The service's clock moved on (a tester advanced the sandbox's): the next
 // answer moves the estimate with it; moved back (a reset), too.
 func TestServiceClockFollowsTheServiceWhenItJumps(t *testing.T) {
-	local := &localClock{t: laptop}
+	local := testkit.NewClock(laptop)
 	c := NewServiceClock(local.Now)
 	c.Observe(dated(service))
-	local.advance(10 * time.Second)
+	local.Advance(10 * time.Second)
 	c.Observe(dated(service.Add(10*time.Second + 70*time.Minute)))
 	assert.Equal(t, service.Add(10*time.Second+70*time.Minute+half), c.Now())
 
-	local.advance(time.Minute)
+	local.Advance(time.Minute)
 	c.Observe(dated(service.Add(70 * time.Second))) // reset: back to real time
 	assert.Equal(t, service.Add(70*time.Second+half), c.Now(), "a jump back of minutes is followed")
 }
@@ -73,11 +57,11 @@ func TestServiceClockFollowsTheServiceWhenItJumps(t *testing.T) {
 // and one that would put it back by less than the resolution does not
 // make it go backwards: it stands still until it catches up.
 func TestServiceClockNeverGoesBackABit(t *testing.T) {
-	local := &localClock{t: laptop}
+	local := testkit.NewClock(laptop)
 	c := NewServiceClock(local.Now)
 	c.Observe(dated(service))
 	first := c.Now()
-	local.advance(400 * time.Millisecond)
+	local.Advance(400 * time.Millisecond)
 	c.Observe(dated(service)) // still the same second: consistent
 	assert.Equal(t, first.Add(400*time.Millisecond), c.Now(), "a consistent Date changes nothing")
 
@@ -86,9 +70,9 @@ func TestServiceClockNeverGoesBackABit(t *testing.T) {
 	c.Observe(dated(service.Add(-time.Second)))
 	now := c.Now()
 	assert.Equal(t, first.Add(400*time.Millisecond), now, "not a step back")
-	local.advance(300 * time.Millisecond)
+	local.Advance(300 * time.Millisecond)
 	assert.Equal(t, now, c.Now(), "it stands still while the new estimate is behind")
-	local.advance(2 * time.Second)
+	local.Advance(2 * time.Second)
 	assert.Equal(t, service.Add(-time.Second+half+2300*time.Millisecond), c.Now(), "then runs from the new one")
 
 	// Behind: an answer dated later than the estimate moves it forward.
@@ -96,7 +80,7 @@ func TestServiceClockNeverGoesBackABit(t *testing.T) {
 	assert.Equal(t, service.Add(5*time.Second+half), c.Now())
 	prev := c.Now()
 	for k := range 50 {
-		local.advance(170 * time.Millisecond)
+		local.Advance(170 * time.Millisecond)
 		// The service runs 3h 2.3s ahead of the laptop; each Date is
 		// taken up to 0.4 s off (when in its second it was made, how long
 		// it travelled), so that the estimate jitters around the truth.
@@ -112,7 +96,7 @@ func TestServiceClockNeverGoesBackABit(t *testing.T) {
 // local day of the service's time.
 func TestServiceClockReadsInTheLocalClocksLocation(t *testing.T) {
 	moscow := time.FixedZone("MSK", 3*3600)
-	local := &localClock{t: laptop.In(moscow)}
+	local := testkit.NewClock(laptop.In(moscow))
 	c := NewServiceClock(local.Now)
 	c.Observe(dated(service))
 	assert.Equal(t, moscow, c.Now().Location())
@@ -131,7 +115,7 @@ func TestWatchSeesEveryAnswer(t *testing.T) {
 		_, _ = w.Write([]byte("hello"))
 	}))
 	defer srv.Close()
-	local := &localClock{t: laptop}
+	local := testkit.NewClock(laptop)
 	c := NewServiceClock(local.Now)
 	var seen []string
 	var mu sync.Mutex

@@ -162,26 +162,34 @@ func decodeJSON(op string, k kind, b []byte, secrets ...string) (*answer, error)
 // ("a root with ErrorCode and Response") also allows the payload one level
 // down, in a Response element, which is read the same way.
 type xmlRoot struct {
-	ErrorCode *flexInt   `xml:"ErrorCode"`
-	Message   flexString `xml:"Message"`
-	Payment   *Payment   `xml:"Payment"`
-	Refund    *Refund    `xml:"Refund"`
-	Overflow  flexBool   `xml:"Overflow"`
-	Payments  *struct {
-		Items []paymentWire `xml:"Payment"`
-	} `xml:"Payments"`
-	Refunds *struct {
-		Items []refundWire `xml:"Refund"`
-	} `xml:"Refunds"`
-	Documents *struct {
-		Items []documentWire `xml:"Document"`
-	} `xml:"Documents"`
-	Transfers *struct {
-		Items []transferWire `xml:"Transfer"`
-	} `xml:"Transfers"`
-	Register *Register `xml:"Register"`
-	Response *xmlRoot  `xml:"Response"`
+	ErrorCode *flexInt      `xml:"ErrorCode"`
+	Message   flexString    `xml:"Message"`
+	Payment   *Payment      `xml:"Payment"`
+	Refund    *Refund       `xml:"Refund"`
+	Overflow  flexBool      `xml:"Overflow"`
+	Payments  *paymentList  `xml:"Payments"`
+	Refunds   *refundList   `xml:"Refunds"`
+	Documents *documentList `xml:"Documents"`
+	Transfers *transferList `xml:"Transfers"`
+	Register  *Register     `xml:"Register"`
+	Response  *xmlRoot      `xml:"Response"`
 }
+
+// The lists an answer may hold, each as its container element.
+type (
+	paymentList struct {
+		Items []paymentWire `xml:"Payment"`
+	}
+	refundList struct {
+		Items []refundWire `xml:"Refund"`
+	}
+	documentList struct {
+		Items []documentWire `xml:"Document"`
+	}
+	transferList struct {
+		Items []transferWire `xml:"Transfer"`
+	}
+)
 
 // hasPayload reports whether r holds anything but ErrorCode and Message.
 func (r *xmlRoot) hasPayload() bool {

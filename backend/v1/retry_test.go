@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"paydash/backend/internal/testkit"
 	v1 "paydash/backend/v1"
 )
 
@@ -155,27 +156,6 @@ func TestGarbledAnswerToAReadIsAskedAgain(t *testing.T) {
 	assert.Len(t, s.requests(), 1, "a refund is sent once")
 }
 
-// hangBound bounds the tests of waits that must not happen: a client that
-// behaves is done in well under a second even on a loaded machine, where
-// one that waits as it should not waits an hour, or for ever.
-const hangBound = time.Minute
-
-// returnsWithin runs f and fails the test if f has not returned after
-// hangBound (f goes on in the background then).
-func returnsWithin(t *testing.T, what string, f func()) {
-	t.Helper()
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		f()
-	}()
-	select {
-	case <-done:
-	case <-time.After(hangBound):
-		t.Fatalf("%s: still waiting after %s", what, hangBound)
-	}
-}
-
 func TestRetryWaitsRespectTheContext(t *testing.T) {
 	// The backoff (30 to 60 minutes) is longer than what is left of the
 	// caller's five minutes: the client gives up at once rather than wait
@@ -185,7 +165,7 @@ func TestRetryWaitsRespectTheContext(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
 	var err error
-	returnsWithin(t, "a deadline before the backoff ends", func() { _, _, err = c.GetPayment(ctx, "1") })
+	testkit.ReturnsWithin(t, "a deadline before the backoff ends", func() { _, _, err = c.GetPayment(ctx, "1") })
 	require.True(t, v1.IsServerFailure(err), "%v", err)
 	assert.Len(t, s.requests(), 1)
 
@@ -202,7 +182,7 @@ func TestRetryWaitsRespectTheContext(t *testing.T) {
 			go cancel()
 		}
 	}))
-	returnsWithin(t, "a cancel at an hour-long backoff", func() { _, _, err = c.GetPayment(ctx, "1") })
+	testkit.ReturnsWithin(t, "a cancel at an hour-long backoff", func() { _, _, err = c.GetPayment(ctx, "1") })
 	require.ErrorIs(t, err, context.Canceled)
 	assert.True(t, v1.IsServerFailure(err))
 	assert.Len(t, s.requests(), 1)
@@ -232,7 +212,7 @@ func TestPerAttemptTimeout(t *testing.T) {
 		p   *v1.Payment
 		err error
 	)
-	returnsWithin(t, "a server that never answers", func() { p, _, err = c.GetPayment(context.Background(), "1") })
+	testkit.ReturnsWithin(t, "a server that never answers", func() { p, _, err = c.GetPayment(context.Background(), "1") })
 	require.NoError(t, err)
 	assert.Equal(t, "43149010", p.PaymentID)
 	assert.Len(t, s.requests(), 2)

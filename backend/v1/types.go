@@ -38,6 +38,28 @@ func PaymentStates() []string {
 // string; null, empty and absent fields leave the zero value; unknown
 // fields and elements are ignored. Times are UTC.
 
+// fromJSON reads the JSON form of a T through its wire form W, which
+// carries the tolerances; convert makes the T.
+func fromJSON[W, T any](b []byte, out *T, convert func(*W) T) error {
+	var w W
+	if err := unmarshalJSONObject(b, &w); err != nil {
+		return err
+	}
+	*out = convert(&w)
+	return nil
+}
+
+// fromXML reads the XML form of a T through its wire form W, as fromJSON
+// reads the JSON form.
+func fromXML[W, T any](d *xml.Decoder, start xml.StartElement, out *T, convert func(*W) T) error {
+	var w W
+	if err := d.DecodeElement(&w, &start); err != nil {
+		return err
+	}
+	*out = convert(&w)
+	return nil
+}
+
 // Payment is a payment as getPayment, getPaymentByInvoiceID,
 // confirmPayment, cancelPayment and listPaymentsFilter answer it.
 type Payment struct {
@@ -103,22 +125,12 @@ func (w *paymentWire) payment() Payment {
 
 // UnmarshalJSON reads the JSON form, with the tolerances described above.
 func (p *Payment) UnmarshalJSON(b []byte) error {
-	var w paymentWire
-	if err := unmarshalJSONObject(b, &w); err != nil {
-		return err
-	}
-	*p = w.payment()
-	return nil
+	return fromJSON(b, p, (*paymentWire).payment)
 }
 
 // UnmarshalXML reads the XML form.
 func (p *Payment) UnmarshalXML(d *xml.Decoder, start xml.StartElement) error {
-	var w paymentWire
-	if err := d.DecodeElement(&w, &start); err != nil {
-		return err
-	}
-	*p = w.payment()
-	return nil
+	return fromXML(d, start, p, (*paymentWire).payment)
 }
 
 // Refund is a refund as refundPayment and listRefunds answer it.
@@ -168,22 +180,12 @@ func (w *refundWire) refund() Refund {
 
 // UnmarshalJSON reads the JSON form.
 func (r *Refund) UnmarshalJSON(b []byte) error {
-	var w refundWire
-	if err := unmarshalJSONObject(b, &w); err != nil {
-		return err
-	}
-	*r = w.refund()
-	return nil
+	return fromJSON(b, r, (*refundWire).refund)
 }
 
 // UnmarshalXML reads the XML form.
 func (r *Refund) UnmarshalXML(d *xml.Decoder, start xml.StartElement) error {
-	var w refundWire
-	if err := d.DecodeElement(&w, &start); err != nil {
-		return err
-	}
-	*r = w.refund()
-	return nil
+	return fromXML(d, start, r, (*refundWire).refund)
 }
 
 // Document is one item of listDocuments; download it with
@@ -204,22 +206,12 @@ type documentWire struct {
 
 // UnmarshalJSON reads the JSON form.
 func (d *Document) UnmarshalJSON(b []byte) error {
-	var w documentWire
-	if err := unmarshalJSONObject(b, &w); err != nil {
-		return err
-	}
-	*d = w.document()
-	return nil
+	return fromJSON(b, d, (*documentWire).document)
 }
 
 // UnmarshalXML reads the XML form.
 func (d *Document) UnmarshalXML(dec *xml.Decoder, start xml.StartElement) error {
-	var w documentWire
-	if err := dec.DecodeElement(&w, &start); err != nil {
-		return err
-	}
-	*d = w.document()
-	return nil
+	return fromXML(dec, start, d, (*documentWire).document)
 }
 
 func (w *documentWire) document() Document {
@@ -251,22 +243,12 @@ type transferWire struct {
 
 // UnmarshalJSON reads the JSON form.
 func (t *Transfer) UnmarshalJSON(b []byte) error {
-	var w transferWire
-	if err := unmarshalJSONObject(b, &w); err != nil {
-		return err
-	}
-	*t = w.transfer()
-	return nil
+	return fromJSON(b, t, (*transferWire).transfer)
 }
 
 // UnmarshalXML reads the XML form.
 func (t *Transfer) UnmarshalXML(d *xml.Decoder, start xml.StartElement) error {
-	var w transferWire
-	if err := d.DecodeElement(&w, &start); err != nil {
-		return err
-	}
-	*t = w.transfer()
-	return nil
+	return fromXML(d, start, t, (*transferWire).transfer)
 }
 
 func (w *transferWire) transfer() Transfer {
@@ -310,22 +292,12 @@ type registerWire struct {
 
 // UnmarshalJSON reads the JSON form.
 func (r *Register) UnmarshalJSON(b []byte) error {
-	var w registerWire
-	if err := unmarshalJSONObject(b, &w); err != nil {
-		return err
-	}
-	*r = w.register()
-	return nil
+	return fromJSON(b, r, (*registerWire).register)
 }
 
 // UnmarshalXML reads the XML form.
 func (r *Register) UnmarshalXML(d *xml.Decoder, start xml.StartElement) error {
-	var w registerWire
-	if err := d.DecodeElement(&w, &start); err != nil {
-		return err
-	}
-	*r = w.register()
-	return nil
+	return fromXML(d, start, r, (*registerWire).register)
 }
 
 func (w *registerWire) register() Register {
@@ -362,22 +334,12 @@ type operationWire struct {
 
 // UnmarshalJSON reads the JSON form.
 func (o *Operation) UnmarshalJSON(b []byte) error {
-	var w operationWire
-	if err := unmarshalJSONObject(b, &w); err != nil {
-		return err
-	}
-	*o = w.operation()
-	return nil
+	return fromJSON(b, o, (*operationWire).operation)
 }
 
 // UnmarshalXML reads the XML form.
 func (o *Operation) UnmarshalXML(d *xml.Decoder, start xml.StartElement) error {
-	var w operationWire
-	if err := d.DecodeElement(&w, &start); err != nil {
-		return err
-	}
-	*o = w.operation()
-	return nil
+	return fromXML(d, start, o, (*operationWire).operation)
 }
 
 func (w *operationWire) operation() Operation {

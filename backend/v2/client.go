@@ -223,6 +223,39 @@ func fetch[T any](ctx context.Context, c *Client, path string, query url.Values)
 	return out, resp, nil
 }
 
+// createAs sends req, a creating POST, to path (see create) and reads the
+// answer into a new T; op names the method in the error for a nil req.
+func createAs[T, R any](ctx context.Context, c *Client, op, path string, req *R, opts *CreateOptions) (*T, *Response, error) {
+	if req == nil {
+		return nil, nil, errNilRequest(op)
+	}
+	out := new(T)
+	resp, err := c.create(ctx, path, req, opts, out)
+	if err != nil {
+		return nil, resp, err
+	}
+	return out, resp, nil
+}
+
+// completeAs passes req, the answer to a confirmation, to the object id
+// of a collection ("payments", "paymenttokens") and reads the answer into
+// a new T. Like every PUT it is not retried automatically.
+func completeAs[T, R any](ctx context.Context, c *Client, op, collection, id string, req *R) (*T, *Response, error) {
+	if req == nil {
+		return nil, nil, errNilRequest(op)
+	}
+	path, err := idPath(collection, id, "complete")
+	if err != nil {
+		return nil, nil, err
+	}
+	out := new(T)
+	resp, err := c.put(ctx, path, req, out)
+	if err != nil {
+		return nil, resp, err
+	}
+	return out, resp, nil
+}
+
 func (c *Client) put(ctx context.Context, path string, body, out any) (*Response, error) {
 	return c.do(ctx, call{method: http.MethodPut, path: path, body: body}, out)
 }

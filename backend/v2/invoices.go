@@ -32,13 +32,5 @@ type InvoiceCreated struct {
 
 // Create makes an invoice.
 func (s *InvoicesService) Create(ctx context.Context, req *InvoiceRequest, opts *CreateOptions) (*InvoiceCreated, *Response, error) {
-	if req == nil {
-		return nil, nil, errNilRequest("Invoices.Create")
-	}
-	out := new(InvoiceCreated)
-	resp, err := s.client.create(ctx, apiPrefix+"/invoices", req, opts, out)
-	if err != nil {
-		return nil, resp, err
-	}
-	return out, resp, nil
+	return createAs[InvoiceCreated](ctx, s.client, "Invoices.Create", apiPrefix+"/invoices", req, opts)
 }

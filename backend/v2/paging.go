@@ -1,6 +1,7 @@
 package v2
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"iter"
@@ -19,6 +20,9 @@ type ListParams struct {
 	Start, End time.Time // zero: not sent
 	Cursor     string    // "" for the first page; a list answer's Cursor for the next
 }
+
+func (p ListParams) cursor() string                 { return p.Cursor }
+func (p ListParams) withCursor(c string) ListParams { p.Cursor = c; return p }
 
 func (p ListParams) query() url.Values {
 	q := url.Values{}
@@ -43,6 +47,9 @@ type StickerListParams struct {
 	Cursor     string
 }
 
+func (p StickerListParams) cursor() string                        { return p.Cursor }
+func (p StickerListParams) withCursor(c string) StickerListParams { p.Cursor = c; return p }
+
 func (p StickerListParams) query() url.Values {
 	q := url.Values{}
 	if p.MerchantID != "" {
@@ -61,6 +68,35 @@ func formatTime(t time.Time) string { return t.UTC().Format(time.RFC3339Nano) }
 // ErrRepeatedCursor is returned by the All iterators when the service hands
 // back a cursor already followed: following it again would loop forever.
 var ErrRepeatedCursor = errors.New("v2: the service repeated a page cursor")
+
+// listPage fetches one page of the list at path (the query names the
+// page) and sets resp.Cursor to the next page's cursor, which page gives.
+func listPage[L, T any](ctx context.Context, c *Client, path string, q url.Values, page func(*L) ([]T, string)) (*L, *Response, error) {
+	list, resp, err := fetch[L](ctx, c, path, q)
+	if err == nil {
+		_, resp.Cursor = page(list)
+	}
+	return list, resp, err
+}
+
+// cursored are a list's parameters, which ask for a page by its cursor.
+type cursored[Q any] interface {
+	cursor() string
+	withCursor(cursor string) Q
+}
+
+// allPages iterates over every item list would page through, starting at
+// p's cursor. It stops at the first error, yielded with a zero item.
+func allPages[Q cursored[Q], L, T any](ctx context.Context, p Q, list func(context.Context, Q) (*L, *Response, error), page func(*L) ([]T, string)) iter.Seq2[T, error] {
+	return all(p.cursor(), func(cursor string) ([]T, string, error) {
+		l, _, err := list(ctx, p.withCursor(cursor))
+		if err != nil {
+			return nil, "", err
+		}
+		items, next := page(l)
+		return items, next, nil
+	})
+}
 
 // all turns a page fetcher into an iterator over every item, starting at
 // cursor. It stops at the first error, which it yields with a zero item.

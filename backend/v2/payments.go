@@ -80,37 +80,20 @@ type PaymentList struct {
 	Cursor string            `json:"cursor,omitempty"`
 }
 
+// page is the list's items and the next page's cursor.
+func (l *PaymentList) page() ([]PaymentListItem, string) { return l.Items, l.Cursor }
+
 // Create makes a payment from the payment data in req. The answer may ask
 // for a confirmation (Payment.Confirmation); pass it to the payer and call
 // Complete.
 func (s *PaymentsService) Create(ctx context.Context, req *PaymentRequest, opts *CreateOptions) (*Payment, *Response, error) {
-	if req == nil {
-		return nil, nil, errNilRequest("Payments.Create")
-	}
-	p := new(Payment)
-	resp, err := s.client.create(ctx, apiPrefix+"/payments", req, opts, p)
-	if err != nil {
-		return nil, resp, err
-	}
-	return p, resp, nil
+	return createAs[Payment](ctx, s.client, "Payments.Create", apiPrefix+"/payments", req, opts)
 }
 
 // Complete passes the payer's answer to a confirmation. Like every PUT it is
 // not retried automatically.
 func (s *PaymentsService) Complete(ctx context.Context, id string, req *CompleteRequest) (*Payment, *Response, error) {
-	if req == nil {
-		return nil, nil, errNilRequest("Payments.Complete")
-	}
-	path, err := idPath("payments", id, "complete")
-	if err != nil {
-		return nil, nil, err
-	}
-	p := new(Payment)
-	resp, err := s.client.put(ctx, path, req, p)
-	if err != nil {
-		return nil, resp, err
-	}
-	return p, resp, nil
+	return completeAs[Payment](ctx, s.client, "Payments.Complete", "payments", id, req)
 }
 
 // confirmBody is the body of a partial capture.
@@ -156,23 +139,11 @@ func (s *PaymentsService) Get(ctx context.Context, id string) (*Payment, *Respon
 // List fetches one page of a merchant's payments created between p.Start
 // and p.End. For the next page, set p.Cursor to the answer's Cursor.
 func (s *PaymentsService) List(ctx context.Context, p ListParams) (*PaymentList, *Response, error) {
-	list, resp, err := fetch[PaymentList](ctx, s.client, apiPrefix+"/payments", p.query())
-	if err == nil {
-		resp.Cursor = list.Cursor
-	}
-	return list, resp, err
+	return listPage(ctx, s.client, apiPrefix+"/payments", p.query(), (*PaymentList).page)
 }
 
 // All iterates over every payment List would page through, starting at
 // p.Cursor. It stops at the first error, yielded with a zero item.
 func (s *PaymentsService) All(ctx context.Context, p ListParams) iter.Seq2[PaymentListItem, error] {
-	return all(p.Cursor, func(cursor string) ([]PaymentListItem, string, error) {
-		q := p
-		q.Cursor = cursor
-		list, _, err := s.List(ctx, q)
-		if err != nil {
-			return nil, "", err
-		}
-		return list.Items, list.Cursor, nil
-	})
+	return allPages(ctx, p, s.List, (*PaymentList).page)
 }

@@ -34,19 +34,14 @@ type RefundList struct {
 	Cursor string   `json:"cursor,omitempty"`
 }
 
+// page is the list's items and the next page's cursor.
+func (l *RefundList) page() ([]Refund, string) { return l.Items, l.Cursor }
+
 // Create refunds a payment. With the same Idempotency-Key, a repeat (ours
 // after a failure, or the caller's after a timeout) gets the first refund
 // back instead of refunding twice.
 func (s *RefundsService) Create(ctx context.Context, req *RefundRequest, opts *CreateOptions) (*Refund, *Response, error) {
-	if req == nil {
-		return nil, nil, errNilRequest("Refunds.Create")
-	}
-	r := new(Refund)
-	resp, err := s.client.create(ctx, apiPrefix+"/refunds", req, opts, r)
-	if err != nil {
-		return nil, resp, err
-	}
-	return r, resp, nil
+	return createAs[Refund](ctx, s.client, "Refunds.Create", apiPrefix+"/refunds", req, opts)
 }
 
 // Get fetches one refund.
@@ -61,23 +56,11 @@ func (s *RefundsService) Get(ctx context.Context, id string) (*Refund, *Response
 // List fetches one page of a merchant's refunds created between p.Start and
 // p.End. For the next page, set p.Cursor to the answer's Cursor.
 func (s *RefundsService) List(ctx context.Context, p ListParams) (*RefundList, *Response, error) {
-	list, resp, err := fetch[RefundList](ctx, s.client, apiPrefix+"/refunds", p.query())
-	if err == nil {
-		resp.Cursor = list.Cursor
-	}
-	return list, resp, err
+	return listPage(ctx, s.client, apiPrefix+"/refunds", p.query(), (*RefundList).page)
 }
 
 // All iterates over every refund List would page through, starting at
 // p.Cursor. It stops at the first error, yielded with a zero item.
 func (s *RefundsService) All(ctx context.Context, p ListParams) iter.Seq2[Refund, error] {
-	return all(p.Cursor, func(cursor string) ([]Refund, string, error) {
-		q := p
-		q.Cursor = cursor
-		list, _, err := s.List(ctx, q)
-		if err != nil {
-			return nil, "", err
-		}
-		return list.Items, list.Cursor, nil
-	})
+	return allPages(ctx, p, s.List, (*RefundList).page)
 }

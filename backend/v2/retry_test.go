@@ -14,6 +14,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"paydash/backend/internal/testkit"
 	"paydash/backend/money"
 	v2 "paydash/backend/v2"
 )
@@ -142,27 +143,6 @@ func TestDroppedBodyIsRetried(t *testing.T) {
 	assert.Len(t, s.requests(), 2)
 }
 
-// hangBound bounds the tests of waits that must not happen: a client that
-// behaves is done in well under a second even on a loaded machine, where
-// one that waits as it should not waits an hour, or for ever.
-const hangBound = time.Minute
-
-// returnsWithin runs f and fails the test if f has not returned after
-// hangBound (f goes on in the background then).
-func returnsWithin(t *testing.T, what string, f func()) {
-	t.Helper()
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		f()
-	}()
-	select {
-	case <-done:
-	case <-time.After(hangBound):
-		t.Fatalf("%s: still waiting after %s", what, hangBound)
-	}
-}
-
 func TestAttemptTimeoutIsRetried(t *testing.T) {
 	stop := make(chan struct{})
 	s := newServer(t, func(w http.ResponseWriter, r *http.Request, n int) {
@@ -184,7 +164,7 @@ func TestAttemptTimeoutIsRetried(t *testing.T) {
 	// on a loaded machine too.
 	c := newClient(t, s, v2.WithTimeout(time.Second))
 	var err error
-	returnsWithin(t, "a server that never answers", func() { _, _, err = c.Payments.Get(context.Background(), "p1") })
+	testkit.ReturnsWithin(t, "a server that never answers", func() { _, _, err = c.Payments.Get(context.Background(), "p1") })
 	require.NoError(t, err)
 	assert.Len(t, s.requests(), 2)
 }
@@ -212,7 +192,7 @@ func TestLongRetryAfterIsHandedToTheCaller(t *testing.T) {
 	})
 	c := newClient(t, s)
 	var err error
-	returnsWithin(t, "Retry-After: 3600", func() { _, _, err = c.Payments.Get(context.Background(), "p1") })
+	testkit.ReturnsWithin(t, "Retry-After: 3600", func() { _, _, err = c.Payments.Get(context.Background(), "p1") })
 	assert.True(t, v2.IsRateLimited(err))
 	var e *v2.Error
 	require.ErrorAs(t, err, &e)
@@ -248,7 +228,7 @@ func TestCancelStopsTheBackoff(t *testing.T) {
 	}))
 
 	var err error
-	returnsWithin(t, "a cancel at an hour-long backoff", func() { _, _, err = c.Payments.Get(ctx, "p1") })
+	testkit.ReturnsWithin(t, "a cancel at an hour-long backoff", func() { _, _, err = c.Payments.Get(ctx, "p1") })
 	assert.ErrorIs(t, err, context.Canceled)
 	assert.True(t, v2.IsServerError(err), "the last answer is still in the error")
 	assert.Len(t, s.requests(), 1)
@@ -263,7 +243,7 @@ func TestDeadlineShorterThanBackoffGivesUpAtOnce(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
 	var err error
-	returnsWithin(t, "a deadline before the backoff ends", func() { _, _, err = c.Refunds.Get(ctx, "r1") })
+	testkit.ReturnsWithin(t, "a deadline before the backoff ends", func() { _, _, err = c.Refunds.Get(ctx, "r1") })
 	assert.True(t, v2.IsServerError(err))
 	assert.Len(t, s.requests(), 1)
 }

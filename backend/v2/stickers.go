@@ -42,6 +42,9 @@ type StickerList struct {
 	Cursor string    `json:"cursor,omitempty"`
 }
 
+// page is the list's items and the next page's cursor.
+func (l *StickerList) page() ([]Sticker, string) { return l.Items, l.Cursor }
+
 // stickerUpdate is the body of PUT /stickers/{id}. No omitempty: false is
 // the point of switching a sticker off.
 type stickerUpdate struct {
@@ -50,15 +53,7 @@ type stickerUpdate struct {
 
 // Create registers a sticker.
 func (s *StickersService) Create(ctx context.Context, req *StickerRequest, opts *CreateOptions) (*Sticker, *Response, error) {
-	if req == nil {
-		return nil, nil, errNilRequest("Stickers.Create")
-	}
-	st := new(Sticker)
-	resp, err := s.client.create(ctx, apiPrefix+"/stickers", req, opts, st)
-	if err != nil {
-		return nil, resp, err
-	}
-	return st, resp, nil
+	return createAs[Sticker](ctx, s.client, "Stickers.Create", apiPrefix+"/stickers", req, opts)
 }
 
 // Update switches a sticker on (active) or off. Not retried automatically.
@@ -82,23 +77,11 @@ func (s *StickersService) Get(ctx context.Context, id string) (*Sticker, *Respon
 // List fetches one page of a merchant's stickers. For the next page, set
 // p.Cursor to the answer's Cursor.
 func (s *StickersService) List(ctx context.Context, p StickerListParams) (*StickerList, *Response, error) {
-	list, resp, err := fetch[StickerList](ctx, s.client, apiPrefix+"/stickers", p.query())
-	if err == nil {
-		resp.Cursor = list.Cursor
-	}
-	return list, resp, err
+	return listPage(ctx, s.client, apiPrefix+"/stickers", p.query(), (*StickerList).page)
 }
 
 // All iterates over every sticker List would page through, starting at
 // p.Cursor. It stops at the first error, yielded with a zero item.
 func (s *StickersService) All(ctx context.Context, p StickerListParams) iter.Seq2[Sticker, error] {
-	return all(p.Cursor, func(cursor string) ([]Sticker, string, error) {
-		q := p
-		q.Cursor = cursor
-		list, _, err := s.List(ctx, q)
-		if err != nil {
-			return nil, "", err
-		}
-		return list.Items, list.Cursor, nil
-	})
+	return allPages(ctx, p, s.List, (*StickerList).page)
 }

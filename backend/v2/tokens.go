@@ -29,15 +29,7 @@ type TokenizationCreated struct {
 
 // Create starts a tokenization.
 func (s *TokenizationService) Create(ctx context.Context, req *TokenizationRequest, opts *CreateOptions) (*TokenizationCreated, *Response, error) {
-	if req == nil {
-		return nil, nil, errNilRequest("Tokenization.Create")
-	}
-	out := new(TokenizationCreated)
-	resp, err := s.client.create(ctx, apiPrefix+"/tokenization", req, opts, out)
-	if err != nil {
-		return nil, resp, err
-	}
-	return out, resp, nil
+	return createAs[TokenizationCreated](ctx, s.client, "Tokenization.Create", apiPrefix+"/tokenization", req, opts)
 }
 
 // PaymentTokensService covers /api/v2/paymenttokens: saved cards and other
@@ -69,33 +61,13 @@ type PaymentToken struct {
 
 // Create makes a payment token; the answer may ask for a confirmation.
 func (s *PaymentTokensService) Create(ctx context.Context, req *PaymentTokenRequest, opts *CreateOptions) (*PaymentToken, *Response, error) {
-	if req == nil {
-		return nil, nil, errNilRequest("PaymentTokens.Create")
-	}
-	t := new(PaymentToken)
-	resp, err := s.client.create(ctx, apiPrefix+"/paymenttokens", req, opts, t)
-	if err != nil {
-		return nil, resp, err
-	}
-	return t, resp, nil
+	return createAs[PaymentToken](ctx, s.client, "PaymentTokens.Create", apiPrefix+"/paymenttokens", req, opts)
 }
 
 // Complete passes the customer's answer to a token's confirmation. Not
 // retried automatically.
 func (s *PaymentTokensService) Complete(ctx context.Context, id string, req *CompleteRequest) (*PaymentToken, *Response, error) {
-	if req == nil {
-		return nil, nil, errNilRequest("PaymentTokens.Complete")
-	}
-	path, err := idPath("paymenttokens", id, "complete")
-	if err != nil {
-		return nil, nil, err
-	}
-	t := new(PaymentToken)
-	resp, err := s.client.put(ctx, path, req, t)
-	if err != nil {
-		return nil, resp, err
-	}
-	return t, resp, nil
+	return completeAs[PaymentToken](ctx, s.client, "PaymentTokens.Complete", "paymenttokens", id, req)
 }
 
 // Get fetches one payment token.
