@@ -29,14 +29,7 @@ func newTestSystem(t *testing.T) *testSystem {
 	return ts
 }
 
-func (ts *testSystem) sys() System {
-	return System{
-		Getenv:        func(k string) string { return ts.env[k] },
-		UserConfigDir: func() (string, error) { return ts.configHome, nil },
-		UserHomeDir:   func() (string, error) { return ts.home, nil },
-		GOOS:          "linux",
-	}
-}
+func (ts *testSystem) sys() System { return FakeSystem(ts.env, ts.home, ts.configHome) }
 
 // writeConfig writes the default config file with mode perm.
 func (ts *testSystem) writeConfig(t *testing.T, text string, perm os.FileMode) string {
@@ -374,4 +367,20 @@ func TestUsageListsEverything(t *testing.T) {
 			assert.LessOrEqual(t, len([]rune(line)), 80, "line %d fits 80 columns: %q", i+1, line)
 		}
 	}
+}
+
+// FakeSystem's environment is its map as it is when asked, so a test can
+// set a variable after making the System.
+func TestFakeSystem(t *testing.T) {
+	env := map[string]string{}
+	sys := FakeSystem(env, "/home/ann", "/home/ann/.config")
+	env[EnvV2Token] = "later"
+	assert.Equal(t, "later", sys.Getenv(EnvV2Token))
+	home, err := sys.UserHomeDir()
+	require.NoError(t, err)
+	assert.Equal(t, "/home/ann", home)
+	cfg, err := sys.UserConfigDir()
+	require.NoError(t, err)
+	assert.Equal(t, "/home/ann/.config", cfg)
+	assert.Equal(t, "linux", sys.GOOS)
 }

@@ -11,7 +11,19 @@ import (
 
 // Usage is paydash --help: every flag, the environment and the config file.
 func Usage(w io.Writer, sys System) {
-	cfg := defaultConfigPath(sys)
+	cfg, journal := usagePaths(sys)
+	io.WriteString(w, usageCommands)
+	fmt.Fprintf(w, usageFlags, cfg, journal)
+	io.WriteString(w, usageEnvironment+usageConfigFile)
+	fmt.Fprintf(w, usageActions, wrapWords(actionNames(), "  ", 78))
+	io.WriteString(w, usageExitStatus)
+}
+
+// usagePaths are the default config file and journal the help names: the
+// ones of this machine, or where they would be when its directories are
+// not known.
+func usagePaths(sys System) (cfg, journal string) {
+	cfg = defaultConfigPath(sys)
 	if cfg == "" {
 		cfg = "$XDG_CONFIG_HOME/paydash/config.toml"
 	}
@@ -19,7 +31,12 @@ func Usage(w io.Writer, sys System) {
 	if state == "" {
 		state = "$XDG_STATE_HOME/paydash"
 	}
-	fmt.Fprintf(w, `paydash: a terminal dashboard for payment support staff.
+	return cfg, filepath.Join(state, "journal.jsonl")
+}
+
+// The sections of the help, in order.
+const (
+	usageCommands = `paydash: a terminal dashboard for payment support staff.
 
 Usage:
   paydash [flags]           the dashboard; without a base URL it runs on the
@@ -28,7 +45,10 @@ Usage:
                             other tools (paydash sandbox --help)
   paydash version           print the version
 
-Flags:
+`
+
+	// usageFlags takes the default config file and journal.
+	usageFlags = `Flags:
   --base-url URL       the payment service, e.g. https://pay.example.com
                        (default: the embedded sandbox)
   --ca-file PATH       PEM file of CA certificates to trust besides the system's
@@ -42,7 +62,9 @@ Flags:
   --log PATH           request log, JSON lines, secrets left out (default none)
   --refresh DURATION   how often the lists refresh, from 1s to 24h (default 10s)
 
-Environment:
+`
+
+	usageEnvironment = `Environment:
   PAYDASH_V2_TOKEN     bearer token of the current interface (/api/v2)
   PAYDASH_V1_LOGIN     login of the legacy interface (/api/v1)
   PAYDASH_V1_PASSWORD  its password
@@ -54,7 +76,9 @@ Environment:
 Secrets come only from the environment or the config file, never from flags.
 Flags override the environment, which overrides the config file.
 
-Config file (TOML; relative paths are relative to the file; keep it mode 600
+`
+
+	usageConfigFile = `Config file (TOML; relative paths are relative to the file; keep it mode 600
 when it holds a secret):
   base_url    = "https://pay.example.com"
   ca_file     = "ca.pem"
@@ -81,16 +105,21 @@ when it holds a secret):
   [keys]                             # remap keys: action = ["key", ...]
   refund = ["ctrl+r"]
 
-Actions [keys] can remap (the dashboard's ? help shows their keys):
+`
+
+	// usageActions takes the list of action names.
+	usageActions = `Actions [keys] can remap (the dashboard's ? help shows their keys):
 %s
-Exit status: 0 after quitting, 1 when paydash could not start (terminal,
+`
+
+	usageExitStatus = `Exit status: 0 after quitting, 1 when paydash could not start (terminal,
 sandbox, journal) or a signal stopped it before it did, 2 for a bad flag,
 environment or config file (the config and CA files must be regular files of
 at most 1 MiB and 4 MiB), 3 after quitting with actions whose outcome is not
 known (listed on stderr; the next start against the same service finds them
 out).
-`, cfg, filepath.Join(state, "journal.jsonl"), wrapWords(actionNames(), "  ", 78))
-}
+`
+)
 
 func actionNames() []string {
 	var names []string

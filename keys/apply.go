@@ -202,6 +202,25 @@ const keyNameList = "enter, tab, esc, space, backspace, delete, up, down, left, 
 // checkKey says what is wrong with a key string, or "" if Bubble Tea can
 // report it exactly so.
 func checkKey(k string) string {
+	if why := checkSpaces(k); why != "" {
+		return why
+	}
+	mods, base, why := parseMods(k)
+	if why != "" {
+		return why
+	}
+	canonBase, why := checkBase(base, mods)
+	if why != "" {
+		return why
+	}
+	if canon := mods.prefix(mods.shift) + canonBase; canon != k {
+		return fmt.Sprintf("is not written the way Bubble Tea writes it; write %q", canon)
+	}
+	return ""
+}
+
+// checkSpaces refuses an empty key and spaces around one.
+func checkSpaces(k string) string {
 	if k == "" {
 		return "is empty"
 	}
@@ -214,73 +233,87 @@ func checkKey(k string) string {
 		}
 		return fmt.Sprintf("has spaces around it; write %q", t)
 	}
+	return ""
+}
 
-	mods, base := splitMods(k)
+// modSet is the modifiers of a key.
+type modSet struct{ ctrl, alt, shift bool }
+
+// prefix writes the modifiers the way Bubble Tea does ("ctrl+alt+"), with
+// shift as given.
+func (m modSet) prefix(shift bool) string {
+	var b strings.Builder
+	if m.ctrl {
+		b.WriteString("ctrl+")
+	}
+	if m.alt {
+		b.WriteString("alt+")
+	}
+	if shift {
+		b.WriteString("shift+")
+	}
+	return b.String()
+}
+
+// parseMods splits k into its modifiers and its base key, refusing a
+// modifier paydash does not support and a base that still holds a "+".
+func parseMods(k string) (mods modSet, base, why string) {
+	prefix, base := splitMods(k)
 	if i := strings.Index(base, "+"); i > 0 && len(base) > 1 {
 		if slices.Contains(modifierNames, strings.ToLower(base[:i])) && i == len(base)-1 {
-			return fmt.Sprintf("has no key after %s", base)
+			return modSet{}, "", fmt.Sprintf("has no key after %s", base)
 		}
-		return fmt.Sprintf("has an unknown modifier %q; use ctrl+, alt+ or shift+", base[:i])
+		return modSet{}, "", fmt.Sprintf("has an unknown modifier %q; use ctrl+, alt+ or shift+", base[:i])
 	}
-	var ctrl, alt, shift bool
-	if mods != "" {
-		for _, mod := range strings.Split(strings.TrimSuffix(mods, "+"), "+") {
-			switch strings.ToLower(mod) {
-			case "ctrl":
-				ctrl = true
-			case "alt":
-				alt = true
-			case "shift":
-				shift = true
-			default:
-				return fmt.Sprintf("uses %s+, which paydash does not support; use ctrl+, alt+ or shift+", strings.ToLower(mod))
-			}
-		}
+	if prefix == "" {
+		return mods, base, ""
 	}
-	canonMods := func(shift bool) string {
-		var b strings.Builder
-		if ctrl {
-			b.WriteString("ctrl+")
-		}
-		if alt {
-			b.WriteString("alt+")
-		}
-		if shift {
-			b.WriteString("shift+")
-		}
-		return b.String()
-	}
-
-	var canonBase string
-	if r, size := utf8.DecodeRuneInString(base); size == len(base) {
-		switch {
-		case r == utf8.RuneError || !unicode.IsPrint(r) || unicode.IsSpace(r):
-			return "is not a printable character"
-		case shift && !ctrl && !alt:
-			if unicode.IsLetter(r) {
-				return fmt.Sprintf("cannot arrive: Bubble Tea reports shift with a character as the character itself; write %q",
-					string(unicode.ToUpper(r)))
-			}
-			return "cannot arrive: Bubble Tea reports shift with a character as the shifted character itself (\"!\" for shift+1)"
-		case (ctrl || alt) && unicode.IsUpper(r):
-			return fmt.Sprintf("cannot arrive: with ctrl or alt Bubble Tea reports the lower-case letter and shift; write %q",
-				canonMods(true)+string(unicode.ToLower(r)))
-		}
-		canonBase = base
-	} else {
-		lower := strings.ToLower(base)
-		switch {
-		case keyNames[lower]:
-			canonBase = lower
-		case keyAliases[lower] != "":
-			return fmt.Sprintf("is not a key name Bubble Tea uses; write %q", canonMods(shift)+keyAliases[lower])
+	for _, mod := range strings.Split(strings.TrimSuffix(prefix, "+"), "+") {
+		switch strings.ToLower(mod) {
+		case "ctrl":
+			mods.ctrl = true
+		case "alt":
+			mods.alt = true
+		case "shift":
+			mods.shift = true
 		default:
-			return "is not a key Bubble Tea reports; use a single character or one of " + keyNameList +
-				", optionally after ctrl+, alt+ or shift+"
+			return modSet{}, "", fmt.Sprintf("uses %s+, which paydash does not support; use ctrl+, alt+ or shift+", strings.ToLower(mod))
 		}
 	}
-	if canon := canonMods(shift) + canonBase; canon != k {
-		return fmt.Sprintf("is not written the way Bubble Tea writes it; write %q", canon)
+	return mods, base, ""
+}
+
+// checkBase says how Bubble Tea writes the base key under mods, or why it
+// cannot arrive so: a single character as it is, a key name in lower case.
+func checkBase(base string, mods modSet) (canon, why string) {
+	if r, size := utf8.DecodeRuneInString(base); size == len(base) {
+		return base, checkChar(r, mods)
+	}
+	lower := strings.ToLower(base)
+	switch {
+	case keyNames[lower]:
+		return lower, ""
+	case keyAliases[lower] != "":
+		return "", fmt.Sprintf("is not a key name Bubble Tea uses; write %q", mods.prefix(mods.shift)+keyAliases[lower])
+	}
+	return "", "is not a key Bubble Tea reports; use a single character or one of " + keyNameList +
+		", optionally after ctrl+, alt+ or shift+"
+}
+
+// checkChar refuses a character key that cannot arrive as written.
+func checkChar(r rune, mods modSet) string {
+	switch {
+	case r == utf8.RuneError || !unicode.IsPrint(r) || unicode.IsSpace(r):
+		return "is not a printable character"
+	case mods.shift && !mods.ctrl && !mods.alt:
+		if unicode.IsLetter(r) {
+			return fmt.Sprintf("cannot arrive: Bubble Tea reports shift with a character as the character itself; write %q",
+				string(unicode.ToUpper(r)))
+		}
+		return "cannot arrive: Bubble Tea reports shift with a character as the shifted character itself (\"!\" for shift+1)"
+	case (mods.ctrl || mods.alt) && unicode.IsUpper(r):
+		return fmt.Sprintf("cannot arrive: with ctrl or alt Bubble Tea reports the lower-case letter and shift; write %q",
+			mods.prefix(true)+string(unicode.ToLower(r)))
 	}
 	return ""
 }

@@ -353,14 +353,31 @@ func renderColumn(col helpColumn, width, extra int, st *inks) (lines []string, c
 // (0: no limit) the last line says how many were left out.
 func FullHelp(m Map, ctx Context, avail Availability, width, height int, styles HelpStyles) string {
 	st := inlineStyles(styles)
-	type drawn struct {
-		lines   []string
-		width   int
-		src     helpColumn
-		reasons bool // some line of it is a reason, which wraps
+	cols, anyDisabled := m.drawColumns(ctx, avail, width, st)
+	bands, gap := packBands(cols, width)
+	if width > 0 {
+		for _, b := range bands {
+			widenReasons(b, width, gap, st)
+		}
 	}
-	var cols []drawn
-	anyDisabled := false
+	out := joinBands(bands, gap)
+	if anyDisabled {
+		out = append(out, "", st.desc().Render(legend))
+	}
+	return strings.Join(fitHelp(out, width, height, st), "\n")
+}
+
+// drawnColumn is a column of the full help, drawn.
+type drawnColumn struct {
+	lines   []string
+	width   int
+	src     helpColumn
+	reasons bool // some line of it is a reason, which wraps
+}
+
+// drawColumns draws the full help's columns for ctx; anyDisabled says
+// whether some binding cannot act now (the help then ends with a legend).
+func (m *Map) drawColumns(ctx Context, avail Availability, width int, st *inks) (cols []drawnColumn, anyDisabled bool) {
 	for _, c := range m.columns(ctx, avail) {
 		reasons := false
 		for _, it := range c.items {
@@ -368,13 +385,17 @@ func FullHelp(m Map, ctx Context, avail Availability, width, height int, styles 
 			reasons = reasons || (it.disabled && it.reason != "")
 		}
 		lines, w := renderColumn(c, width, 0, st)
-		cols = append(cols, drawn{lines, w, c, reasons})
+		cols = append(cols, drawnColumn{lines, w, c, reasons})
 	}
-	// Columns go side by side while they fit, the rest in bands below. A
-	// narrower gap is used when it saves a band.
-	pack := func(gap int) [][]drawn {
-		var bands [][]drawn
-		var band []drawn
+	return cols, anyDisabled
+}
+
+// packBands puts columns side by side while they fit in width, the rest in
+// bands below, gap cells apart; a narrower gap is used when it saves a band.
+func packBands(cols []drawnColumn, width int) (bands [][]drawnColumn, gap int) {
+	pack := func(gap int) [][]drawnColumn {
+		var bands [][]drawnColumn
+		var band []drawnColumn
 		bandW := 0
 		for _, c := range cols {
 			if len(band) > 0 && width > 0 && bandW+gap+c.width > width {
@@ -392,33 +413,35 @@ func FullHelp(m Map, ctx Context, avail Availability, width, height int, styles 
 		}
 		return bands
 	}
-	gap := columnGap
-	bands := pack(gap)
+	gap, bands = columnGap, pack(columnGap)
 	if narrow := pack(minColumnGap); len(narrow) < len(bands) {
 		gap, bands = minColumnGap, narrow
 	}
+	return bands, gap
+}
 
-	// A band narrower than the window gives its spare room to its last
-	// column with reasons, so they wrap onto fewer lines (at 80 columns the
-	// help would otherwise run past the bottom of the screen).
-	if width > 0 {
-		for _, b := range bands {
-			used := gap * (len(b) - 1)
-			for _, c := range b {
-				used += c.width
+// widenReasons gives the spare room of a band narrower than the window to
+// its last column with reasons, so they wrap onto fewer lines (at 80
+// columns the help would otherwise run past the bottom of the screen).
+func widenReasons(band []drawnColumn, width, gap int, st *inks) {
+	used := gap * (len(band) - 1)
+	for _, c := range band {
+		used += c.width
+	}
+	for i := len(band) - 1; i >= 0; i-- {
+		if band[i].reasons && width > used {
+			lines, w := renderColumn(band[i].src, width, width-used, st)
+			if w <= band[i].width+width-used {
+				band[i].lines, band[i].width = lines, w
 			}
-			for i := len(b) - 1; i >= 0; i-- {
-				if b[i].reasons && width > used {
-					lines, w := renderColumn(b[i].src, width, width-used, st)
-					if w <= b[i].width+width-used {
-						b[i].lines, b[i].width = lines, w
-					}
-					break
-				}
-			}
+			return
 		}
 	}
+}
 
+// joinBands lays each band's columns side by side, a blank line between
+// bands.
+func joinBands(bands [][]drawnColumn, gap int) []string {
 	var out []string
 	for bi, b := range bands {
 		if bi > 0 {
@@ -443,10 +466,12 @@ func FullHelp(m Map, ctx Context, avail Availability, width, height int, styles 
 			out = append(out, strings.TrimRight(sb.String(), " "))
 		}
 	}
-	if anyDisabled {
-		out = append(out, "", st.desc().Render(legend))
-	}
+	return out
+}
 
+// fitHelp keeps the help's lines within height (0: no limit), its last
+// line then saying how many were left out, and cuts each to width.
+func fitHelp(out []string, width, height int, st *inks) []string {
 	if height > 0 && len(out) > height {
 		hidden := len(out) - (height - 1)
 		more := st.ellipsis().Render(
@@ -460,7 +485,7 @@ func FullHelp(m Map, ctx Context, avail Availability, width, height int, styles 
 			}
 		}
 	}
-	return strings.Join(out, "\n")
+	return out
 }
 
 // sanitize keeps control characters (escape sequences, newlines) of a

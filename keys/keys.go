@@ -153,64 +153,65 @@ func (g Group) String() string {
 	return "?"
 }
 
-// spec describes one binding: its action name, group, help text and
-// default keys (Map.field says where it lives). specs is the single source
-// of truth for Default, Apply, Lookup and the help.
+// spec describes one binding: its action name, group, help text, default
+// keys and where it lives in a Map. specs is the single source of truth for
+// Default, Apply, Lookup and the help.
 type spec struct {
 	name  Action
 	group Group
 	desc  string
 	keys  []string
+	field func(*Map) *key.Binding
 }
 
 var specs = []spec{
-	{ActNextTab, GroupGlobal, "next tab", []string{"tab"}},
-	{ActPrevTab, GroupGlobal, "previous tab", []string{"shift+tab"}},
-	{ActTab1, GroupGlobal, "go to tab 1", []string{"1"}},
-	{ActTab2, GroupGlobal, "go to tab 2", []string{"2"}},
-	{ActTab3, GroupGlobal, "go to tab 3", []string{"3"}},
-	{ActTab4, GroupGlobal, "go to tab 4", []string{"4"}},
-	{ActTab5, GroupGlobal, "go to tab 5", []string{"5"}},
-	{ActFilter, GroupGlobal, "search rows", []string{"/"}},
-	{ActJump, GroupGlobal, "jump to id", []string{":"}},
-	{ActRefresh, GroupGlobal, "refresh now", []string{"r"}},
-	{ActCopyID, GroupGlobal, "copy id", []string{"y"}},
-	{ActCopyMore, GroupGlobal, "copy a field…", []string{"Y"}},
-	{ActSort, GroupGlobal, "sort by…", []string{"s"}},
-	{ActSortReverse, GroupGlobal, "reverse the sort", []string{"S"}},
-	{ActExport, GroupGlobal, "export rows", []string{"ctrl+s"}},
-	{ActPeriod, GroupGlobal, "change period", []string{"p"}},
-	{ActMerchant, GroupGlobal, "switch merchant", []string{"m"}},
-	{ActMessages, GroupGlobal, "messages", []string{"M"}},
-	{ActMouse, GroupGlobal, "mouse on/off", []string{"ctrl+o"}},
-	{ActPalette, GroupGlobal, "command palette", []string{"ctrl+k"}},
-	{ActHelp, GroupGlobal, "all keys", []string{"?"}},
-	{ActQuit, GroupGlobal, "quit", []string{"q", "ctrl+c"}},
+	{ActNextTab, GroupGlobal, "next tab", []string{"tab"}, func(m *Map) *key.Binding { return &m.Global.NextTab }},
+	{ActPrevTab, GroupGlobal, "previous tab", []string{"shift+tab"}, func(m *Map) *key.Binding { return &m.Global.PrevTab }},
+	{ActTab1, GroupGlobal, "go to tab 1", []string{"1"}, func(m *Map) *key.Binding { return &m.Global.Tab1 }},
+	{ActTab2, GroupGlobal, "go to tab 2", []string{"2"}, func(m *Map) *key.Binding { return &m.Global.Tab2 }},
+	{ActTab3, GroupGlobal, "go to tab 3", []string{"3"}, func(m *Map) *key.Binding { return &m.Global.Tab3 }},
+	{ActTab4, GroupGlobal, "go to tab 4", []string{"4"}, func(m *Map) *key.Binding { return &m.Global.Tab4 }},
+	{ActTab5, GroupGlobal, "go to tab 5", []string{"5"}, func(m *Map) *key.Binding { return &m.Global.Tab5 }},
+	{ActFilter, GroupGlobal, "search rows", []string{"/"}, func(m *Map) *key.Binding { return &m.Global.Filter }},
+	{ActJump, GroupGlobal, "jump to id", []string{":"}, func(m *Map) *key.Binding { return &m.Global.Jump }},
+	{ActRefresh, GroupGlobal, "refresh now", []string{"r"}, func(m *Map) *key.Binding { return &m.Global.Refresh }},
+	{ActCopyID, GroupGlobal, "copy id", []string{"y"}, func(m *Map) *key.Binding { return &m.Global.CopyID }},
+	{ActCopyMore, GroupGlobal, "copy a field…", []string{"Y"}, func(m *Map) *key.Binding { return &m.Global.CopyMore }},
+	{ActSort, GroupGlobal, "sort by…", []string{"s"}, func(m *Map) *key.Binding { return &m.Global.Sort }},
+	{ActSortReverse, GroupGlobal, "reverse the sort", []string{"S"}, func(m *Map) *key.Binding { return &m.Global.SortReverse }},
+	{ActExport, GroupGlobal, "export rows", []string{"ctrl+s"}, func(m *Map) *key.Binding { return &m.Global.Export }},
+	{ActPeriod, GroupGlobal, "change period", []string{"p"}, func(m *Map) *key.Binding { return &m.Global.Period }},
+	{ActMerchant, GroupGlobal, "switch merchant", []string{"m"}, func(m *Map) *key.Binding { return &m.Global.Merchant }},
+	{ActMessages, GroupGlobal, "messages", []string{"M"}, func(m *Map) *key.Binding { return &m.Global.Messages }},
+	{ActMouse, GroupGlobal, "mouse on/off", []string{"ctrl+o"}, func(m *Map) *key.Binding { return &m.Global.Mouse }},
+	{ActPalette, GroupGlobal, "command palette", []string{"ctrl+k"}, func(m *Map) *key.Binding { return &m.Global.Palette }},
+	{ActHelp, GroupGlobal, "all keys", []string{"?"}, func(m *Map) *key.Binding { return &m.Global.Help }},
+	{ActQuit, GroupGlobal, "quit", []string{"q", "ctrl+c"}, func(m *Map) *key.Binding { return &m.Global.Quit }},
 
-	{ActUp, GroupNavigation, "up", []string{"k", "up"}},
-	{ActDown, GroupNavigation, "down", []string{"j", "down"}},
-	{ActPageUp, GroupNavigation, "page up", []string{"pgup"}},
-	{ActPageDown, GroupNavigation, "page down", []string{"pgdown"}},
-	{ActTop, GroupNavigation, "first row", []string{"g", "home"}},
-	{ActBottom, GroupNavigation, "last row", []string{"G", "end"}},
-	{ActOpen, GroupNavigation, "open details", []string{"enter"}},
-	{ActClose, GroupNavigation, "close pane", []string{"esc"}},
-	{ActRaw, GroupNavigation, "raw JSON/XML", []string{"w"}},
-	{ActDocuments, GroupNavigation, "transfers/documents", []string{"d"}},
-	{ActNextMatch, GroupNavigation, "next match", []string{"n"}},
-	{ActPrevMatch, GroupNavigation, "previous match", []string{"N"}},
+	{ActUp, GroupNavigation, "up", []string{"k", "up"}, func(m *Map) *key.Binding { return &m.List.Up }},
+	{ActDown, GroupNavigation, "down", []string{"j", "down"}, func(m *Map) *key.Binding { return &m.List.Down }},
+	{ActPageUp, GroupNavigation, "page up", []string{"pgup"}, func(m *Map) *key.Binding { return &m.List.PageUp }},
+	{ActPageDown, GroupNavigation, "page down", []string{"pgdown"}, func(m *Map) *key.Binding { return &m.List.PageDown }},
+	{ActTop, GroupNavigation, "first row", []string{"g", "home"}, func(m *Map) *key.Binding { return &m.List.Top }},
+	{ActBottom, GroupNavigation, "last row", []string{"G", "end"}, func(m *Map) *key.Binding { return &m.List.Bottom }},
+	{ActOpen, GroupNavigation, "open details", []string{"enter"}, func(m *Map) *key.Binding { return &m.List.Open }},
+	{ActClose, GroupNavigation, "close pane", []string{"esc"}, func(m *Map) *key.Binding { return &m.List.Close }},
+	{ActRaw, GroupNavigation, "raw JSON/XML", []string{"w"}, func(m *Map) *key.Binding { return &m.List.Raw }},
+	{ActDocuments, GroupNavigation, "transfers/documents", []string{"d"}, func(m *Map) *key.Binding { return &m.List.Documents }},
+	{ActNextMatch, GroupNavigation, "next match", []string{"n"}, func(m *Map) *key.Binding { return &m.List.NextMatch }},
+	{ActPrevMatch, GroupNavigation, "previous match", []string{"N"}, func(m *Map) *key.Binding { return &m.List.PrevMatch }},
 
-	{ActCapture, GroupActions, "capture hold", []string{"c"}},
-	{ActCancelHold, GroupActions, "cancel hold", []string{"x"}},
-	{ActRefund, GroupActions, "refund", []string{"R"}},
-	{ActRevoke, GroupActions, "revoke token", []string{"v"}},
-	{ActToggleSticker, GroupActions, "switch sticker on/off", []string{"t"}},
-	{ActNew, GroupActions, "new invoice/sticker/link", []string{"n"}},
+	{ActCapture, GroupActions, "capture hold", []string{"c"}, func(m *Map) *key.Binding { return &m.Actions.Capture }},
+	{ActCancelHold, GroupActions, "cancel hold", []string{"x"}, func(m *Map) *key.Binding { return &m.Actions.CancelHold }},
+	{ActRefund, GroupActions, "refund", []string{"R"}, func(m *Map) *key.Binding { return &m.Actions.Refund }},
+	{ActRevoke, GroupActions, "revoke token", []string{"v"}, func(m *Map) *key.Binding { return &m.Actions.Revoke }},
+	{ActToggleSticker, GroupActions, "switch sticker on/off", []string{"t"}, func(m *Map) *key.Binding { return &m.Actions.ToggleSticker }},
+	{ActNew, GroupActions, "new invoice/sticker/link", []string{"n"}, func(m *Map) *key.Binding { return &m.Actions.New }},
 
-	{ActModalConfirm, GroupModal, "confirm", []string{"y"}},
-	{ActModalCancel, GroupModal, "cancel", []string{"n", "esc"}},
-	{ActModalEditField, GroupModal, "edit amount", []string{"tab", "e"}},
-	{ActModalLeaveField, GroupModal, "done editing", []string{"enter", "tab"}},
+	{ActModalConfirm, GroupModal, "confirm", []string{"y"}, func(m *Map) *key.Binding { return &m.Modal.Confirm }},
+	{ActModalCancel, GroupModal, "cancel", []string{"n", "esc"}, func(m *Map) *key.Binding { return &m.Modal.Cancel }},
+	{ActModalEditField, GroupModal, "edit amount", []string{"tab", "e"}, func(m *Map) *key.Binding { return &m.Modal.EditField }},
+	{ActModalLeaveField, GroupModal, "done editing", []string{"enter", "tab"}, func(m *Map) *key.Binding { return &m.Modal.LeaveField }},
 }
 
 var specByName = func() map[Action]*spec {
@@ -221,98 +222,13 @@ var specByName = func() map[Action]*spec {
 	return idx
 }()
 
-// field is where an action's binding lives in m. A switch rather than a
-// table of accessors lets m stay on the stack in Lookup.
+// field is where an action's binding lives in m, nil for an unknown name.
+// Going through the table's accessors moves Lookup's copy of the Map to the
+// heap (one allocation a key press, BenchmarkLookup); a switch beside the
+// table would avoid it at the price of listing every action twice.
 func (m *Map) field(action Action) *key.Binding {
-	switch action {
-	case ActNextTab:
-		return &m.Global.NextTab
-	case ActPrevTab:
-		return &m.Global.PrevTab
-	case ActTab1:
-		return &m.Global.Tab1
-	case ActTab2:
-		return &m.Global.Tab2
-	case ActTab3:
-		return &m.Global.Tab3
-	case ActTab4:
-		return &m.Global.Tab4
-	case ActTab5:
-		return &m.Global.Tab5
-	case ActFilter:
-		return &m.Global.Filter
-	case ActJump:
-		return &m.Global.Jump
-	case ActRefresh:
-		return &m.Global.Refresh
-	case ActCopyID:
-		return &m.Global.CopyID
-	case ActExport:
-		return &m.Global.Export
-	case ActSort:
-		return &m.Global.Sort
-	case ActSortReverse:
-		return &m.Global.SortReverse
-	case ActCopyMore:
-		return &m.Global.CopyMore
-	case ActPeriod:
-		return &m.Global.Period
-	case ActMerchant:
-		return &m.Global.Merchant
-	case ActMessages:
-		return &m.Global.Messages
-	case ActMouse:
-		return &m.Global.Mouse
-	case ActPalette:
-		return &m.Global.Palette
-	case ActRaw:
-		return &m.List.Raw
-	case ActDocuments:
-		return &m.List.Documents
-	case ActNextMatch:
-		return &m.List.NextMatch
-	case ActPrevMatch:
-		return &m.List.PrevMatch
-	case ActHelp:
-		return &m.Global.Help
-	case ActQuit:
-		return &m.Global.Quit
-	case ActUp:
-		return &m.List.Up
-	case ActDown:
-		return &m.List.Down
-	case ActPageUp:
-		return &m.List.PageUp
-	case ActPageDown:
-		return &m.List.PageDown
-	case ActTop:
-		return &m.List.Top
-	case ActBottom:
-		return &m.List.Bottom
-	case ActOpen:
-		return &m.List.Open
-	case ActClose:
-		return &m.List.Close
-	case ActCapture:
-		return &m.Actions.Capture
-	case ActCancelHold:
-		return &m.Actions.CancelHold
-	case ActRefund:
-		return &m.Actions.Refund
-	case ActRevoke:
-		return &m.Actions.Revoke
-	case ActToggleSticker:
-		return &m.Actions.ToggleSticker
-	case ActNew:
-		return &m.Actions.New
-	case ActModalConfirm:
-		return &m.Modal.Confirm
-	case ActModalCancel:
-		return &m.Modal.Cancel
-	case ActModalEditField:
-		return &m.Modal.EditField
-	case ActModalLeaveField:
-		return &m.Modal.LeaveField
+	if s, ok := specByName[action]; ok {
+		return s.field(m)
 	}
 	return nil
 }

@@ -11,8 +11,8 @@
 //
 // A Form is a component, not a tea.Model: the dashboard calls Init once,
 // routes key presses, pastes and the form's own messages (Msg) to Update,
-// and draws it with View inside its dialog. It watches State to know when
-// the form is done:
+// and draws it with View inside its dialog (view.go). It watches State to
+// know when the form is done:
 //
 //	case forms.Msg, tea.KeyPressMsg, tea.PasteMsg:
 //		cmd := m.form.Update(msg)
@@ -23,24 +23,21 @@
 //
 // Update ignores every other message, so passing it more does no harm.
 // huh's and its widgets' messages come back wrapped in Msg, tagged with
-// the form, so they cannot be mistaken for the dashboard's own (a spinner
-// tick, another text input's blink) or reach a form opened later. The
-// focus moves within Update (nav.go): a key read after enter goes to the
-// next field, and a key read after the enter that submits reaches no field.
+// the form (messages.go), so they cannot be mistaken for the dashboard's
+// own (a spinner tick, another text input's blink) or reach a form opened
+// later. The focus moves within Update (nav.go): a key read after enter
+// goes to the next field, and a key read after the enter that submits
+// reaches no field.
 package forms
 
 import (
-	"reflect"
-	"regexp"
 	"strconv"
 	"strings"
 	"sync/atomic"
 	"time"
 
-	"charm.land/bubbles/v2/help"
 	tea "charm.land/bubbletea/v2"
 	"charm.land/huh/v2"
-	"github.com/charmbracelet/x/ansi"
 
 	"paydash/backend"
 	"paydash/backend/money"
@@ -83,18 +80,6 @@ const (
 	kindSticker
 	kindTokenization
 )
-
-// Msg carries one of a form's own messages (the cursor's blink, a field's
-// refresh) back to it. Route every Msg to the open form's Update; a Msg of a
-// form that is no longer open is ignored by the next one.
-type Msg struct {
-	form  uint64
-	inner tea.Msg
-}
-
-// ForModal implements ui.ModalMsg: the shell gives a form's messages to
-// the open dialog.
-func (Msg) ForModal() {}
 
 var formIDs atomic.Uint64
 
@@ -375,157 +360,6 @@ func (f *Form) Summary() []string {
 	return append([]string(nil), f.lines...)
 }
 
-// View draws the form in width×height cells, never more: which page of
-// how many (or the form's title, when it is all on one page), the page's
-// fields, and the keys that work on the focused field (below 6 lines, the
-// fields only). When the size changes it plans the pages again (as many
-// fields a page as fit: layout.go) and lays huh out again. A form on
-// several pages takes the whole height, so that its size does not change
-// from page to page; a form on one page takes only the lines it needs. A
-// form that is no longer being edited draws nothing.
-func (f *Form) View(width, height int) string {
-	if width <= 0 || height <= 0 || f.state != Editing {
-		return ""
-	}
-	chrome := 3 // header, a blank line, the help line
-	if height < 6 {
-		chrome = 0
-	}
-	bodyH := height - chrome
-	if width != f.width || bodyH != f.height {
-		f.repage(width, bodyH)
-		f.layout(width, bodyH)
-	}
-	body := f.hf.View()
-	if len(f.pages) == 1 { // its lines and a blank one above the keys
-		bodyH = min(bodyH, f.contentHeight(0)+1)
-	}
-	var lines []string
-	if chrome > 0 {
-		lines = append(lines, f.header(), "")
-	}
-	bl := strings.Split(body, "\n")
-	for i := range bodyH {
-		line := ""
-		if i < len(bl) {
-			line = bl[i]
-		}
-		lines = append(lines, line)
-	}
-	if chrome > 0 {
-		lines = append(lines, f.helpLine(width))
-	}
-	for i, l := range lines {
-		if f.d.Theme.NoColor {
-			l = dropColours(l)
-		}
-		if ansi.StringWidth(l) > width {
-			l = ansi.Truncate(l, width, "")
-		}
-		lines[i] = strings.TrimRight(l, " ")
-	}
-	return strings.Join(lines, "\n")
-}
-
-// layout sizes huh's groups and fields and redraws their content.
-func (f *Form) layout(width, bodyH int) {
-	f.width, f.height = width, bodyH
-	f.hf.WithWidth(width).WithHeight(bodyH)
-	f.refresh()
-}
-
-// refresh redraws the page's content: huh rebuilds it only in Update.
-func (f *Form) refresh() { f.hf.Update(relayoutMsg{}) }
-
-type relayoutMsg struct{}
-
-func (f *Form) header() string {
-	t := f.d.Theme
-	i := f.pageIndex()
-	title := f.pages[i].title
-	if title == "" { // a page of several sections, each under its heading
-		title = f.title
-	}
-	if len(f.pages) == 1 {
-		return t.Title.Render(title)
-	}
-	return t.Title.Render(title) + t.Muted.Render(" · page "+itoa(i+1)+" of "+itoa(len(f.pages)))
-}
-
-// helpLine lists the focused field's keys (huh's, as enabled for its
-// position) and esc; keys are dropped from the end to fit, esc never.
-func (f *Form) helpLine(width int) string {
-	st := f.d.Theme.Help
-	var items []string
-	for _, b := range f.hf.KeyBinds() {
-		h := b.Help()
-		if !b.Enabled() || h.Key == "" {
-			continue
-		}
-		items = append(items, st.Key.Render(h.Key)+" "+st.Desc.Render(h.Desc))
-	}
-	esc := st.Key.Render("esc") + " " + st.Desc.Render("cancel")
-	sep := st.Separator.Render(" • ")
-	for {
-		line := strings.Join(append(items[:len(items):len(items)], esc), sep)
-		if ansi.StringWidth(line) <= width || len(items) == 0 {
-			return line
-		}
-		items = items[:len(items)-1]
-	}
-}
-
-func helpStyles(t ui.Theme) help.Styles {
-	return help.Styles{
-		Ellipsis: t.Help.Ellipsis,
-		ShortKey: t.Help.Key, ShortDesc: t.Help.Desc, ShortSeparator: t.Help.Separator,
-		FullKey: t.Help.Key, FullDesc: t.Help.Desc, FullSeparator: t.Help.Separator,
-	}
-}
-
-// dropColours removes the colour parameters from the SGR sequences in s
-// and keeps the attributes (bold, reverse, …). huh gives a blurred text
-// input the text input's own default colours, which no huh theme reaches;
-// with NoColor they must go.
-func dropColours(s string) string {
-	if !strings.Contains(s, "\x1b[") {
-		return s
-	}
-	return sgrSeq.ReplaceAllStringFunc(s, func(seq string) string {
-		params := seq[2 : len(seq)-1]
-		if params == "" {
-			return seq
-		}
-		var keep []string
-		ps := strings.Split(params, ";")
-		for i := 0; i < len(ps); i++ {
-			p := ps[i]
-			n, err := strconv.Atoi(p)
-			switch {
-			case err != nil: // "38:5:240" and other colon forms: a colour
-				if !strings.HasPrefix(p, "38:") && !strings.HasPrefix(p, "48:") && !strings.HasPrefix(p, "58:") {
-					keep = append(keep, p)
-				}
-			case n == 38 || n == 48 || n == 58:
-				if i+1 < len(ps) && ps[i+1] == "5" {
-					i += 2
-				} else if i+1 < len(ps) && ps[i+1] == "2" {
-					i += 4
-				}
-			case n >= 30 && n <= 49, n == 59, n >= 90 && n <= 107:
-			default:
-				keep = append(keep, p)
-			}
-		}
-		if len(keep) == 0 {
-			return ""
-		}
-		return "\x1b[" + strings.Join(keep, ";") + "m"
-	})
-}
-
-var sgrSeq = regexp.MustCompile(`\x1b\[[0-9;:]*m`)
-
 // --- pastes ---------------------------------------------------------------
 
 var errPaste = errString("paste one line of plain text, without line breaks or control codes")
@@ -542,88 +376,6 @@ func (e errString) Error() string { return string(e) }
 func cleanPaste(s string) (string, bool) {
 	s = strings.Trim(s, "\r\n\t")
 	return s, plainText(s)
-}
-
-// --- the form's own messages ---------------------------------------------
-
-// tag makes the messages of cmd come back as this form's Msg. Batches and
-// sequences are tagged one command at a time, so that the runtime still
-// runs them as batches and sequences. Messages that are not huh's or its
-// widgets' (a request to the runtime, such as the window size huh asks for
-// on Init) go out untagged.
-func (f *Form) tag(cmd tea.Cmd) tea.Cmd {
-	return tagCmd(f.id, cmd)
-}
-
-// skipCmd, when set (by tests), drops commands before they run.
-var skipCmd func(tea.Cmd) bool
-
-func tagCmd(id uint64, cmd tea.Cmd) tea.Cmd {
-	if cmd == nil {
-		return nil
-	}
-	return func() tea.Msg {
-		if skipCmd != nil && skipCmd(cmd) {
-			return nil
-		}
-		return tagMsg(id, cmd())
-	}
-}
-
-func tagMsg(id uint64, msg tea.Msg) tea.Msg {
-	switch m := msg.(type) {
-	case nil:
-		return nil
-	case tea.BatchMsg:
-		out := make(tea.BatchMsg, 0, len(m))
-		for _, c := range m {
-			if c != nil {
-				out = append(out, tagCmd(id, c))
-			}
-		}
-		return out
-	}
-	if cmds, ok := sequence(msg); ok {
-		var out []tea.Cmd
-		for _, c := range cmds {
-			if c != nil {
-				out = append(out, tagCmd(id, c))
-			}
-		}
-		switch len(out) {
-		case 0:
-			return nil
-		case 1:
-			return out[0]()
-		}
-		return tea.Sequence(out...)()
-	}
-	if !owned(msg) {
-		return msg
-	}
-	return Msg{form: id, inner: msg}
-}
-
-var cmdType = reflect.TypeFor[tea.Cmd]()
-
-// sequence recognises tea.Sequence's message (its type is unexported): a
-// slice of commands that is not a BatchMsg.
-func sequence(msg tea.Msg) ([]tea.Cmd, bool) {
-	v := reflect.ValueOf(msg)
-	if v.Kind() != reflect.Slice || v.Type().Elem() != cmdType {
-		return nil, false
-	}
-	return v.Convert(reflect.TypeFor[[]tea.Cmd]()).Interface().([]tea.Cmd), true
-}
-
-// owned: a message of huh or of the Bubbles widgets inside it.
-func owned(msg tea.Msg) bool {
-	t := reflect.TypeOf(msg)
-	for t.Kind() == reflect.Pointer {
-		t = t.Elem()
-	}
-	p := t.PkgPath()
-	return strings.HasPrefix(p, "charm.land/huh/") || strings.HasPrefix(p, "charm.land/bubbles/")
 }
 
 func itoa(n int) string { return strconv.Itoa(n) }

@@ -4,11 +4,14 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"charm.land/bubbles/v2/cursor"
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 
 	"paydash/ui"
 )
@@ -41,6 +44,27 @@ var blinkCode = func() uintptr {
 func TestMain(m *testing.M) {
 	skipCmd = func(c tea.Cmd) bool { return reflect.ValueOf(c).Pointer() == blinkCode }
 	m.Run()
+}
+
+// No command the driver runs waits on a timer (the blink is dropped), so
+// no test here sleeps on the wall clock. Inside a synctest bubble a wait
+// moves the bubble's own clock: the clock standing still through a whole
+// walk shows that nothing waited.
+func TestDrivingWaitsOnNoTimer(t *testing.T) {
+	for name, w := range walks {
+		t.Run(name, func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) {
+				start := time.Now()
+				f := w.make(defaults(nil, true))
+				d := drive(t, f)
+				for _, fill := range w.pages {
+					fill(d)
+				}
+				require.Equal(t, Submitted, f.State())
+				assert.Zero(t, time.Since(start), "a command waited")
+			})
+		})
+	}
 }
 
 // driver sends messages to a form the way the runtime would: it runs the

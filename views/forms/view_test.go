@@ -1,36 +1,26 @@
 package forms
 
 import (
-	"flag"
-	"os"
-	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
+	"github.com/charmbracelet/x/exp/golden"
 	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
 )
-
-var update = flag.Bool("update", false, "rewrite testdata/*.golden from the current views")
 
 // The dialog's inside at the dashboard's smallest terminal (80×24).
 const dialogW, dialogH = 74, 18
 
-// golden compares the plain view with testdata/name.golden.
-func golden(t *testing.T, name, got string) {
+// goldenCheck compares the plain view with testdata/<TestName>/<name>.golden
+// as github.com/charmbracelet/x/exp/golden does for the subtest name (go
+// test ./views/forms -update rewrites them). The file ends with a line
+// break, as a text file does.
+func goldenCheck(t *testing.T, name, got string) {
 	t.Helper()
-	path := filepath.Join("testdata", name+".golden")
-	if *update {
-		require.NoError(t, os.MkdirAll("testdata", 0o755))
-		require.NoError(t, os.WriteFile(path, []byte(got+"\n"), 0o644))
-		return
-	}
-	want, err := os.ReadFile(path)
-	require.NoError(t, err, "run go test ./views/forms/ -update to create it")
-	assert.Equal(t, string(want), got+"\n", "%s differs; if the change is right, run with -update", path)
+	t.Run(name, func(t *testing.T) { golden.RequireEqual(t, got+"\n") })
 }
 
 // fits asserts that a view stays within width×height cells.
@@ -71,7 +61,7 @@ func TestGoldenFirstPages(t *testing.T) {
 			drive(t, f)
 			view := f.View(dialogW, dialogH)
 			fits(t, view, dialogW, dialogH, name)
-			golden(t, name+"_page1", plain(view))
+			goldenCheck(t, "page1", plain(view))
 		})
 	}
 }
@@ -83,7 +73,7 @@ func TestGoldenLaterPages(t *testing.T) {
 			d := drive(t, f)
 			for i, fill := range w.pages[:len(w.pages)-1] {
 				fill(d)
-				golden(t, name+"_page"+itoa(i+2), plain(f.View(dialogW, dialogH)))
+				goldenCheck(t, "page"+itoa(i+2), plain(f.View(dialogW, dialogH)))
 			}
 		})
 	}
@@ -93,7 +83,7 @@ func TestGoldenMessages(t *testing.T) {
 	f := NewInvoiceLink(defaults(nil, true))
 	d := drive(t, f)
 	d.field("1 000")
-	golden(t, "invoice_page1_error", d.screen())
+	goldenCheck(t, "invoice_page1_error", d.screen())
 }
 
 // Every page of every form, in both themes and at several sizes, stays in
