@@ -61,33 +61,33 @@ type (
 )
 
 // keyTable is every key of the Payments tab: the list's, and the actions.
-func (t *Payments) keyTable() tab.KeyTable {
-	kt := t.ListKeys("payment", t.refresh, t.copyMore, t.export)
+func (ps *Payments) keyTable() tab.KeyTable {
+	kt := ps.ListKeys("payment", ps.refresh, ps.copyMore, ps.export)
 	for _, act := range []keys.Action{keys.ActCapture, keys.ActCancelHold, keys.ActRefund} {
 		kt = append(kt, tab.KeyAction{Key: act,
-			When:   func() (bool, string) { return t.mayActOnTarget(act) },
-			Start:  func(ticket int) tea.Cmd { return t.prepare(act, ticket) },
-			Target: func() string { return t.paymentTarget(act) }})
+			When:   func() (bool, string) { return ps.mayActOnTarget(act) },
+			Start:  func(ticket int) tea.Cmd { return ps.prepare(act, ticket) },
+			Target: func() string { return ps.paymentTarget(act) }})
 	}
 	return append(kt,
-		tab.KeyAction{Key: keys.ActRevoke, When: t.mayRevokeToken, Start: t.startRevoke, Target: t.revokeTarget},
-		tab.KeyAction{Key: keys.ActNew, Start: t.startNew, Target: func() string { return "New payment link" },
-			When: func() (bool, string) { return tab.MayAct(t.src, t.Deps.Journal, backend.ActionCreateInvoice) }})
+		tab.KeyAction{Key: keys.ActRevoke, When: ps.mayRevokeToken, Start: ps.startRevoke, Target: ps.revokeTarget},
+		tab.KeyAction{Key: keys.ActNew, Start: ps.startNew, Target: func() string { return "New payment link" },
+			When: func() (bool, string) { return tab.MayAct(ps.src, ps.Deps.Journal, backend.ActionCreateInvoice) }})
 }
 
 // mayActOnTarget checks a money action on the payment a key acts on.
-func (t *Payments) mayActOnTarget(act keys.Action) (bool, string) {
-	p, ok := t.Target()
+func (ps *Payments) mayActOnTarget(act keys.Action) (bool, string) {
+	p, ok := ps.Target()
 	if !ok {
 		return false, "no payment is selected"
 	}
-	return t.availableFor(act, p)
+	return ps.availableFor(act, p)
 }
 
 // paymentTarget names the payment act would act on, for the preparing
 // dialog ("Capture payment 7000123").
-func (t *Payments) paymentTarget(act keys.Action) string {
-	p, ok := t.Target()
+func (ps *Payments) paymentTarget(act keys.Action) string {
+	p, ok := ps.Target()
 	if !ok {
 		return ""
 	}
@@ -95,8 +95,8 @@ func (t *Payments) paymentTarget(act keys.Action) string {
 }
 
 // revokeTarget names the token v would revoke: the pane's payment's.
-func (t *Payments) revokeTarget() string {
-	if p := t.Pane.Obj; t.Pane.IsOpen() && p.Token != nil {
+func (ps *Payments) revokeTarget() string {
+	if p := ps.Pane.Obj; ps.Pane.IsOpen() && p.Token != nil {
 		return "Revoke token " + textsafe.Clean(p.Token.ID) + " of payment " + textsafe.Clean(p.ID)
 	}
 	return ""
@@ -105,35 +105,35 @@ func (t *Payments) revokeTarget() string {
 // mayRevokeToken says whether v can revoke the token of the payment in
 // the pane (the lost-card call: find the customer's payment, revoke the
 // card it saved).
-func (t *Payments) mayRevokeToken() (bool, string) {
-	if !t.Pane.IsOpen() {
+func (ps *Payments) mayRevokeToken() (bool, string) {
+	if !ps.Pane.IsOpen() {
 		return false, "open a payment (enter) to revoke the saved card it used"
 	}
-	p := t.Pane.Obj
+	p := ps.Pane.Obj
 	if p.Token == nil || p.Token.ID == "" {
-		if t.Pane.Loading && !p.Detailed {
+		if ps.Pane.Loading && !p.Detailed {
 			return false, "the payment is still being read"
 		}
 		return false, "payment " + textsafe.Clean(p.ID) + " used no saved card token"
 	}
-	return tab.MayRevoke(t.src, t.Deps, t.Acts, p.Token.ID, t.memo.Status(t.paneMerchant(), p.Token.ID))
+	return tab.MayRevoke(ps.src, ps.Deps, ps.Acts, p.Token.ID, ps.memo.Status(ps.paneMerchant(), p.Token.ID))
 }
 
 // availableFor checks an action on p: the credentials, the journal, an
 // action under way or of unknown outcome on it, the payment's state.
-func (t *Payments) availableFor(act keys.Action, p backend.Payment) (bool, string) {
+func (ps *Payments) availableFor(act keys.Action, p backend.Payment) (bool, string) {
 	info := actionInfos[act]
-	if ok, why := tab.MayAct(t.src, t.Deps.Journal, info.kind); !ok {
+	if ok, why := tab.MayAct(ps.src, ps.Deps.Journal, info.kind); !ok {
 		return false, why
 	}
-	if tr := t.Acts.On(tab.PaymentRef(p.ID)); tr != nil {
+	if tr := ps.Acts.On(tab.PaymentRef(p.ID)); tr != nil {
 		return false, tr.BusyReason()
 	}
 	if p.Status != info.required {
 		return false, fmt.Sprintf(info.wrong, textsafe.Clean(string(p.Status)))
 	}
-	if act == keys.ActRefund && t.Pane.IsOpen() && t.Pane.Obj.ID == p.ID && t.refunds.loaded && t.refunds.err == nil {
-		refunded, left := refundable(p, t.refunds.items)
+	if act == keys.ActRefund && ps.Pane.IsOpen() && ps.Pane.Obj.ID == p.ID && ps.refunds.loaded && ps.refunds.err == nil {
+		refunded, left := refundable(p, ps.refunds.items)
 		if !left.Value.IsPositive() {
 			return false, "nothing is left to refund (" + tab.FmtAmount(refunded) + " already refunded)"
 		}
@@ -144,10 +144,10 @@ func (t *Payments) availableFor(act keys.Action, p backend.Payment) (bool, strin
 // prepare prepares the confirmation of an action on the payment the key
 // was pressed on: it reads the payment (and a refund's refunds) again, so
 // that the dialog shows it as it is now.
-func (t *Payments) prepare(act keys.Action, ticket int) tea.Cmd {
-	p, _ := t.Target()
-	ctx, st := t.Prep.Begin(ticket)
-	b, id := t.src, p.ID
+func (ps *Payments) prepare(act keys.Action, ticket int) tea.Cmd {
+	p, _ := ps.Target()
+	ctx, st := ps.Prep.Begin(ticket)
+	b, id := ps.src, p.ID
 	return func() tea.Msg {
 		msg := prepareMsg{stamp: st, ticket: ticket, action: act, id: id}
 		msg.p, msg.err = b.GetPayment(ctx, id)
@@ -158,8 +158,8 @@ func (t *Payments) prepare(act keys.Action, ticket int) tea.Cmd {
 	}
 }
 
-func (t *Payments) onPrepared(msg prepareMsg) tea.Cmd {
-	if !t.Prep.Answered(msg.stamp) {
+func (ps *Payments) onPrepared(msg prepareMsg) tea.Cmd {
+	if !ps.Prep.Answered(msg.stamp) {
 		return nil
 	}
 	info := actionInfos[msg.action]
@@ -167,16 +167,16 @@ func (t *Payments) onPrepared(msg prepareMsg) tea.Cmd {
 	if msg.err != nil {
 		return tab.CouldNotRead(msg.ticket, "payment "+id+" before "+info.noun, msg.err)
 	}
-	now := t.Deps.TimeNow()
-	t.List.Upsert(msg.p, now)
-	if d := t.Pane; d.IsOpen() && d.Obj.ID == msg.p.ID {
+	now := ps.Deps.TimeNow()
+	ps.List.Upsert(msg.p, now)
+	if d := ps.Pane; d.IsOpen() && d.Obj.ID == msg.p.ID {
 		d.Set(msg.p)
 		d.Err = nil
 		if msg.action == keys.ActRefund && msg.p.Status == backend.PaymentSettled {
-			t.refunds = paneRefunds{items: msg.refunds, loaded: true}
+			ps.refunds = paneRefunds{items: msg.refunds, loaded: true}
 		}
 	}
-	ok, why := t.availableFor(msg.action, msg.p)
+	ok, why := ps.availableFor(msg.action, msg.p)
 	if ok && msg.action == keys.ActRefund {
 		if _, left := refundable(msg.p, msg.refunds); !left.Value.IsPositive() {
 			ok, why = false, "nothing is left to refund of payment "+id
@@ -185,12 +185,12 @@ func (t *Payments) onPrepared(msg prepareMsg) tea.Cmd {
 	if !ok {
 		return tab.RefusedCmd(msg.ticket, ui.ToastWarning, why)
 	}
-	return tab.MsgCmd(ui.ConfirmDialog(msg.ticket, t.confirmSpec(msg.action, msg.p, msg.refunds)))
+	return tab.MsgCmd(ui.ConfirmDialog(msg.ticket, ps.confirmSpec(msg.action, msg.p, msg.refunds)))
 }
 
 // ConfirmSpec is the confirmation of an action on p, in words that leave
 // no doubt; its Confirm sends exactly what the dialog shows, on p.
-func (t *Payments) confirmSpec(act keys.Action, p backend.Payment, refunds []backend.Refund) ui.ConfirmSpec {
+func (ps *Payments) confirmSpec(act keys.Action, p backend.Payment, refunds []backend.Refund) ui.ConfirmSpec {
 	info := actionInfos[act]
 	c := textsafe.Clean
 	id := c(p.ID)
@@ -225,28 +225,28 @@ func (t *Payments) confirmSpec(act keys.Action, p backend.Payment, refunds []bac
 		}
 		spec.Amount = &ui.AmountField{Label: "Amount to refund", Value: left, Max: left.Value, MaxLabel: "still refundable"}
 	}
-	lines = append(lines, "Sent through: "+t.carrier())
-	if over, ok := t.typedOver(p.Amount.Currency); ok && len(p.ID) >= 4 {
+	lines = append(lines, "Sent through: "+ps.carrier())
+	if over, ok := ps.typedOver(p.Amount.Currency); ok && len(p.ID) >= 4 {
 		spec.Check = &ui.TypedCheck{Over: over, Digits: p.ID[len(p.ID)-4:], Of: "payment " + id}
 	}
 	spec.Lines = lines
-	spec.Confirm = t.confirmFunc(act, p)
+	spec.Confirm = ps.confirmFunc(act, p)
 	return spec
 }
 
 // typedOver is the amount above which a confirmation in currency asks for
 // typed digits: the currency's own, else the one for every currency ("*").
-func (t *Payments) typedOver(currency string) (money.Decimal, bool) {
-	if over, ok := t.Deps.TypedOver[strings.ToUpper(currency)]; ok {
+func (ps *Payments) typedOver(currency string) (money.Decimal, bool) {
+	if over, ok := ps.Deps.TypedOver[strings.ToUpper(currency)]; ok {
 		return over, true
 	}
-	over, ok := t.Deps.TypedOver["*"]
+	over, ok := ps.Deps.TypedOver["*"]
 	return over, ok
 }
 
 // carrier names the interface that will carry an action.
-func (t *Payments) carrier() string {
-	if t.via == backend.V2 {
+func (ps *Payments) carrier() string {
+	if ps.via == backend.V2 {
 		return "v2 (the current interface)"
 	}
 	return "v1 (the legacy interface)"
@@ -275,91 +275,91 @@ func customerText(p backend.Payment) string {
 
 // confirmFunc is the ConfirmSpec's Confirm: the tracker sends the action
 // on p with the amount the dialog showed.
-func (t *Payments) confirmFunc(act keys.Action, p backend.Payment) func(money.Amount) tea.Cmd {
+func (ps *Payments) confirmFunc(act keys.Action, p backend.Payment) func(money.Amount) tea.Cmd {
 	return func(amount money.Amount) tea.Cmd {
 		if amount.Currency == "" {
 			amount = p.Amount // a cancel: the hold it releases, for the record
 		}
-		return t.Acts.Send(action.New(actionInfos[act].kind, p.ID, amount, t.via))
+		return ps.Acts.Send(action.New(actionInfos[act].kind, p.ID, amount, ps.via))
 	}
 }
 
 // showPayment puts the payment an action's outcome brought into the row,
 // and reads the pane on it again: the answer may lack the v1 view, and
 // the refunds have moved.
-func (t *Payments) showPayment(msg tab.OutcomeMsg) tea.Cmd {
+func (ps *Payments) showPayment(msg tab.OutcomeMsg) tea.Cmd {
 	p := msg.Out.Payment
 	if p.ID != "" {
-		t.List.Upsert(p, t.Deps.TimeNow())
+		ps.List.Upsert(p, ps.Deps.TimeNow())
 	}
-	d := t.Pane
+	d := ps.Pane
 	if !d.IsOpen() || d.Obj.ID != msg.Req.ObjectID {
 		return nil
 	}
 	if p.ID != "" {
 		d.Set(p)
 	}
-	return t.reloadDetail()
+	return ps.reloadDetail()
 }
 
 // startRevoke reads the pane's payment's token again before the
 // confirmation of its revocation.
-func (t *Payments) startRevoke(ticket int) tea.Cmd {
-	src, id := t.src, t.Pane.Obj.Token.ID
-	return tab.ReadAgain(&t.Prep, ticket, keys.ActRevoke, func(ctx context.Context) (backend.Token, error) {
+func (ps *Payments) startRevoke(ticket int) tea.Cmd {
+	src, id := ps.src, ps.Pane.Obj.Token.ID
+	return tab.ReadAgain(&ps.Prep, ticket, keys.ActRevoke, func(ctx context.Context) (backend.Token, error) {
 		return src.GetToken(ctx, id)
 	})
 }
 
 // startNew opens the form of a new payment link.
-func (t *Payments) startNew(ticket int) tea.Cmd {
-	return tab.OpenCreate(ticket, tab.CreateInvoice, tab.FormDefaults(t.Scope, t.Theme, t.Deps.TimeNow), t.Deps.Keys, t.Acts)
+func (ps *Payments) startNew(ticket int) tea.Cmd {
+	return tab.OpenCreate(ticket, tab.CreateInvoice, tab.FormDefaults(ps.Scope, ps.Theme, ps.Deps.TimeNow), ps.Deps.Keys, ps.Acts)
 }
 
 // onTokenRead opens the confirmation of revoking the pane's payment's
 // token as the service has it now.
-func (t *Payments) onTokenRead(msg tab.ReadAgainMsg) tea.Cmd {
+func (ps *Payments) onTokenRead(msg tab.ReadAgainMsg) tea.Cmd {
 	tok, _ := msg.Obj.(backend.Token)
 	if msg.Err != nil {
 		return tab.CouldNotRead(msg.Ticket, "the token before revoking it", msg.Err)
 	}
-	if !t.Pane.IsOpen() || t.Pane.Obj.Token == nil || t.Pane.Obj.Token.ID != tok.ID {
+	if !ps.Pane.IsOpen() || ps.Pane.Obj.Token == nil || ps.Pane.Obj.Token.ID != tok.ID {
 		return tab.RefusedCmd(msg.Ticket, ui.ToastWarning, "the payment's pane was closed; nothing was sent")
 	}
-	p := t.Pane.Obj
-	merchant := t.paneMerchant()
-	t.tokenMerchant[tok.ID] = merchant
-	save := t.memo.Note(merchant, known.FromToken(tok, known.LookedUp))
-	if ok, why := tab.MayRevoke(t.src, t.Deps, t.Acts, tok.ID, tok.Status); !ok {
+	p := ps.Pane.Obj
+	merchant := ps.paneMerchant()
+	ps.tokenMerchant[tok.ID] = merchant
+	save := ps.memo.Note(merchant, known.FromToken(tok, known.LookedUp))
+	if ok, why := tab.MayRevoke(ps.src, ps.Deps, ps.Acts, tok.ID, tok.Status); !ok {
 		return tea.Batch(save, tab.RefusedCmd(msg.Ticket, ui.ToastWarning, why))
 	}
-	k, _ := t.memo.Get(merchant, tok.ID)
-	return tea.Batch(save, tab.MsgCmd(ui.ConfirmDialog(msg.Ticket, tab.RevokeSpec(tok, k.Payments, p.ID, t.Acts))))
+	k, _ := ps.memo.Get(merchant, tok.ID)
+	return tea.Batch(save, tab.MsgCmd(ui.ConfirmDialog(msg.Ticket, tab.RevokeSpec(tok, k.Payments, p.ID, ps.Acts))))
 }
 
 // showOutcome shows what an action over changed: the payment, a token's
 // status, or the payment link made (and the new payment in the list).
-func (t *Payments) showOutcome(msg tab.OutcomeMsg) tea.Cmd {
+func (ps *Payments) showOutcome(msg tab.OutcomeMsg) tea.Cmd {
 	k := action.KindOf(msg.Req.Kind)
 	locked, locks := k.Locks(msg.Req)
 	made, makes := k.Made(msg.Req, msg.Out)
 	switch {
 	case locks && locked.Type == action.ObjectToken:
 		if msg.Out.State == action.Done {
-			return t.memo.NoteOutcome(cmp.Or(t.tokenMerchant[locked.ID], t.Scope.MerchantID), msg.Req, msg.Out)
+			return ps.memo.NoteOutcome(cmp.Or(ps.tokenMerchant[locked.ID], ps.Scope.MerchantID), msg.Req, msg.Out)
 		}
 		return nil
 	case !locks && makes && made.Type == action.ObjectPayment:
 		if msg.Out.State == action.Done {
 			// The payment made is selected as soon as the refresh brings it.
-			t.List.Own(made.ID)
-			return tea.Batch(tab.CreatedDialog(msg.Req, msg.Out, t.Deps.Keys, t.Theme), t.List.Refresh())
+			ps.List.Own(made.ID)
+			return tea.Batch(tab.CreatedDialog(msg.Req, msg.Out, ps.Deps.Keys, ps.Theme), ps.List.Refresh())
 		}
 		return nil
 	}
-	return t.showPayment(msg)
+	return ps.showPayment(msg)
 }
 
 // paneMerchant is the merchant of the payment in the pane (a jump by id
 // may show another merchant's), the scope's when it names none.
-func (t *Payments) paneMerchant() string { return cmp.Or(t.Pane.Obj.MerchantID, t.Scope.MerchantID) }
+func (ps *Payments) paneMerchant() string { return cmp.Or(ps.Pane.Obj.MerchantID, ps.Scope.MerchantID) }

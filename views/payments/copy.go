@@ -46,10 +46,10 @@ func paymentSummary(p backend.Payment) string {
 
 // --- the tabs' Y ---------------------------------------------------------------
 
-func (t *Payments) copyMore() tea.Cmd {
-	p, ok := t.Target()
+func (ps *Payments) copyMore() tea.Cmd {
+	p, ok := ps.Target()
 	if !ok {
 		return nil
 	}
-	return tab.CopyMore(t.Deps.Keys, t.Theme, &t.Dialogs, "payment "+p.ID, paymentCopyFields(p))
+	return tab.CopyMore(ps.Deps.Keys, ps.Theme, &ps.Dialogs, "payment "+p.ID, paymentCopyFields(p))
 }

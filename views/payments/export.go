@@ -152,15 +152,15 @@ const fullReads = 6
 // the pane shows (no customer, no card details): up to fullReadLimit rows
 // are read in full first; the refunded amount is known for the payment
 // whose refunds the pane read.
-func (t *Payments) export() tea.Cmd {
+func (ps *Payments) export() tea.Cmd {
 	refunded := map[string]money.Amount{}
-	if p := t.Pane.Obj; t.Pane.IsOpen() && t.refunds.loaded && t.refunds.err == nil {
-		refunded[p.ID], _ = refundable(p, t.refunds.items)
+	if p := ps.Pane.Obj; ps.Pane.IsOpen() && ps.refunds.loaded && ps.refunds.err == nil {
+		refunded[p.ID], _ = refundable(p, ps.refunds.items)
 	}
 	spec := tab.ExportSpec[backend.Payment]{Noun: "payments",
-		Stem: tab.ExportStem("payments", t.Scope.MerchantID), Fields: paymentFields(refunded), Now: t.Deps.TimeNow()}
+		Stem: tab.ExportStem("payments", ps.Scope.MerchantID), Fields: paymentFields(refunded), Now: ps.Deps.TimeNow()}
 	toRead := 0
-	for _, p := range t.List.Table.Shown() {
+	for _, p := range ps.List.Table.Shown() {
 		if !p.Detailed {
 			toRead++
 		}
@@ -168,7 +168,7 @@ func (t *Payments) export() tea.Cmd {
 	switch {
 	case toRead == 0:
 	case toRead <= fullReadLimit:
-		src := t.src
+		src := ps.src
 		spec.Complete = func(ctx context.Context, rows []backend.Payment) ([]backend.Payment, error) {
 			return readInFull(ctx, src, rows)
 		}
@@ -177,7 +177,7 @@ func (t *Payments) export() tea.Cmd {
 		spec.How = "with the fields the list carries (customer and card details are read for at most " +
 			strconv.Itoa(fullReadLimit) + " rows: filter first)"
 	}
-	return tab.ExportRows(t.List, spec)
+	return tab.ExportRows(ps.List, spec)
 }
 
 // readInFull reads the payments not yet read in full, fullReads at a

@@ -88,90 +88,90 @@ type orderFinder interface {
 // does (the payment lies in the period), so that closing the pane leaves
 // the found payment selected, not the row that happened to be, and the
 // keys typed next act on it.
-func (t *Payments) noteOrders(rows []backend.Payment) tea.Cmd {
+func (ps *Payments) noteOrders(rows []backend.Payment) tea.Cmd {
 	for _, p := range rows {
 		if p.OrderNo == "" {
 			continue
 		}
 		k := strings.ToLower(p.OrderNo)
-		if id, ok := t.orders[k]; !ok || tab.CmpIDs(p.ID, id) > 0 {
-			t.orders[k] = p.ID
+		if id, ok := ps.orders[k]; !ok || tab.CmpIDs(p.ID, id) > 0 {
+			ps.orders[k] = p.ID
 		}
 	}
-	id := t.jump.selectID
+	id := ps.jump.selectID
 	if id == "" {
 		return nil
 	}
-	if !t.Pane.IsOpen() || t.Pane.Obj.ID != id {
-		t.jump.selectID = "" // the user moved on
+	if !ps.Pane.IsOpen() || ps.Pane.Obj.ID != id {
+		ps.jump.selectID = "" // the user moved on
 		return nil
 	}
 	for _, p := range rows {
 		if p.ID == id {
-			t.List.SelectID(id)
-			t.jump.selectID = ""
+			ps.List.SelectID(id)
+			ps.jump.selectID = ""
 			return nil
 		}
 	}
-	if t.List.Done {
-		t.jump.selectID = "" // not in this list (a search the service narrowed)
+	if ps.List.Done {
+		ps.jump.selectID = "" // not in this list (a search the service narrowed)
 		return nil
 	}
-	return t.List.Next()
+	return ps.List.Next()
 }
 
 // stopJump abandons a search for a payment under way, and a payment
 // waiting for its scope.
-func (t *Payments) stopJump() {
-	t.jump.reads.Stop()
-	t.jump.active = false
-	t.jump.progress = ""
-	t.jump.widen = nil
-	t.jump.selectID = ""
+func (ps *Payments) stopJump() {
+	ps.jump.reads.Stop()
+	ps.jump.active = false
+	ps.jump.progress = ""
+	ps.jump.widen = nil
+	ps.jump.selectID = ""
 }
 
 // escJump is esc during a search: it stops it (keyRoute.stop).
-func (t *Payments) escJump() (tea.Cmd, bool) {
-	if !t.jump.active {
+func (ps *Payments) escJump() (tea.Cmd, bool) {
+	if !ps.jump.active {
 		return nil, false
 	}
-	q := textsafe.Line(t.jump.query, 60)
-	t.stopJump()
+	q := textsafe.Line(ps.jump.query, 60)
+	ps.stopJump()
 	return tab.ToastCmd(ui.ToastInfo, "Stopped looking for "+q), true
 }
 
 // startJump finds a payment by id (all digits) or by order number. A loaded
 // row with that order number opens at once; anything else is a search,
 // a chain of commands (jumpSearch).
-func (t *Payments) startJump(query string) tea.Cmd {
+func (ps *Payments) startJump(query string) tea.Cmd {
 	q := strings.TrimSpace(query)
 	if q == "" {
 		return nil
 	}
-	t.stopJump()
-	localID := t.orders[strings.ToLower(q)]
+	ps.stopJump()
+	localID := ps.orders[strings.ToLower(q)]
 	if !tab.IsDigits(q) && localID != "" {
-		if sel, ok := t.List.SelectID(localID); ok {
-			return tea.Batch(t.openDetail(sel, false), clearJumpError)
+		if sel, ok := ps.List.SelectID(localID); ok {
+			return tea.Batch(ps.openDetail(sel, false), clearJumpError)
 		}
 	}
-	ctx, st := t.jump.reads.Start(t.List.Context())
-	t.jump.active, t.jump.query = true, q
+	ctx, st := ps.jump.reads.Start(ps.List.Context())
+	ps.jump.active, ps.jump.query = true, q
 	// esc reaches the tab through its keyRoute: there it stops the search.
-	t.Route.Stop = t.escJump
+	ps.Route.Stop = ps.escJump
 	s := &jumpSearch{
-		stamp: st, ctx: ctx, src: t.src, finder: t.Deps.Backend,
-		query: q, merchant: t.Scope.MerchantID, byID: tab.IsDigits(q), localID: localID,
+		stamp: st, ctx: ctx, src: ps.src, finder: ps.Deps.Backend,
+		query: q, merchant: ps.Scope.MerchantID, byID: tab.IsDigits(q), localID: localID,
 	}
-	mk, pk := keys.Label(t.Deps.Keys.Global.Merchant.Keys()), keys.Label(t.Deps.Keys.Global.Period.Keys())
+	mk, pk := keys.Label(ps.Deps.Keys.Global.Merchant.Keys()), keys.Label(ps.Deps.Keys.Global.Period.Keys())
 	s.hintOther = "it may be another merchant's: " + mk + " switches the merchant"
 	s.hintOlder = "it may be older, or another merchant's: search by its id, or choose the merchant (" + mk +
 		") or a period (" + pk + ") that holds it"
 	// From today, or from the period's end when that is later: a rolling
 	// period ends at the service's now, which a clock here may be behind.
-	from := t.Deps.TimeNow()
-	if t.Scope.End.After(from) {
-		from = t.Scope.End
+	from := ps.Deps.TimeNow()
+	if ps.Scope.End.After(from) {
+		from = ps.Scope.End
 	}
 	s.top = jumpDayStart(from).Add(jumpDay)
 	s.bottom = s.top.AddDate(0, 0, -jumpBackDays)
@@ -179,32 +179,32 @@ func (t *Payments) startJump(query string) tea.Cmd {
 	// The scope's period needs no second look when all of it is loaded
 	// and no loaded row has the number.
 	var skip *ui.Scope
-	if t.List.Done && localID == "" {
-		skip = &t.Scope
+	if ps.List.Done && localID == "" {
+		skip = &ps.Scope
 	}
 	s.spans = jumpSpans(s.top, s.bottom, skip)
-	t.jump.progress = "looking for " + textsafe.Line(q, 40) + "…"
+	ps.jump.progress = "looking for " + textsafe.Line(q, 40) + "…"
 	return s.begin
 }
 
 // onJumpProgress shows how far a search got and lets it go on.
-func (t *Payments) onJumpProgress(msg jumpProgressMsg) tea.Cmd {
-	if !t.jump.reads.Fresh(msg.stamp) || !t.jump.active {
+func (ps *Payments) onJumpProgress(msg jumpProgressMsg) tea.Cmd {
+	if !ps.jump.reads.Fresh(msg.stamp) || !ps.jump.active {
 		return nil
 	}
-	t.jump.progress = msg.progress
+	ps.jump.progress = msg.progress
 	return msg.next
 }
 
 // onJump ends a search: the payment opens (the scope widened to show it
 // first, when it lies outside), or a failure or "not found" is said.
-func (t *Payments) onJump(msg jumpResultMsg) tea.Cmd {
-	if !t.jump.reads.Fresh(msg.stamp) || !t.jump.active {
+func (ps *Payments) onJump(msg jumpResultMsg) tea.Cmd {
+	if !ps.jump.reads.Fresh(msg.stamp) || !ps.jump.active {
 		return nil
 	}
-	t.jump.active = false
-	t.jump.progress = ""
-	t.jump.reads.Stop()
+	ps.jump.active = false
+	ps.jump.progress = ""
+	ps.jump.reads.Stop()
 	q := textsafe.Line(msg.query, 60)
 	switch {
 	case msg.err != nil && tab.Cancelled(msg.err):
@@ -219,7 +219,7 @@ func (t *Payments) onJump(msg jumpResultMsg) tea.Cmd {
 		e := ui.ErrorMsg{Err: errors.New(msg.notFound), Hint: msg.hint, Sticky: true, Key: jumpErrorKey}
 		return tab.MsgCmd(e)
 	}
-	return tea.Batch(t.showFound(msg.p), clearJumpError)
+	return tea.Batch(ps.showFound(msg.p), clearJumpError)
 }
 
 // jumpErrorKey marks the error of a jump that found nothing: the next jump
@@ -232,26 +232,26 @@ func clearJumpError() tea.Msg { return ui.ClearErrorMsg{Key: jumpErrorKey} }
 
 // showFound opens a found payment: at once when the scope shows it, else
 // after asking the shell for a scope that does.
-func (t *Payments) showFound(p backend.Payment) tea.Cmd {
-	if tab.InScope(t.Scope, p.MerchantID, tab.PaymentTime(p)) {
-		sel, ok := t.List.SelectID(p.ID)
+func (ps *Payments) showFound(p backend.Payment) tea.Cmd {
+	if tab.InScope(ps.Scope, p.MerchantID, tab.PaymentTime(p)) {
+		sel, ok := ps.List.SelectID(p.ID)
 		switch {
 		case ok && !p.Detailed:
-			return t.openDetail(sel, false)
+			return ps.openDetail(sel, false)
 		case ok:
-			return t.openDetail(p, false)
+			return ps.openDetail(p, false)
 		}
 		// Not loaded yet: selected when its page comes (noteOrders).
-		cmd := t.openDetail(p, false)
-		t.jump.selectID = p.ID
-		return tea.Batch(cmd, t.List.Next())
+		cmd := ps.openDetail(p, false)
+		ps.jump.selectID = p.ID
+		return tea.Batch(cmd, ps.List.Next())
 	}
-	s := widenScope(t.Scope, p)
-	t.jump.widen = &jumpWiden{scope: s, p: p}
+	s := widenScope(ps.Scope, p)
+	ps.jump.widen = &jumpWiden{scope: s, p: p}
 	id := textsafe.Line(p.ID, 30)
 	period := fmt.Sprintf("%s – %s", s.Start.Local().Format("02 Jan 2006"), s.End.Add(-time.Nanosecond).Local().Format("02 Jan 2006"))
 	text := "Period widened to " + period + " to show payment " + id
-	if s.MerchantID != t.Scope.MerchantID {
+	if s.MerchantID != ps.Scope.MerchantID {
 		text = "Payment " + id + " is merchant " + textsafe.Line(s.MerchantID, 30) +
 			"'s: switched to it, " + period
 	}
@@ -260,9 +260,9 @@ func (t *Payments) showFound(p backend.Payment) tea.Cmd {
 
 // takeWiden returns the payment waiting for scope s, if s is the scope
 // asked for it; any other scope drops it (the user chose another).
-func (t *Payments) takeWiden(s ui.Scope) *jumpWiden {
-	w := t.jump.widen
-	t.jump.widen = nil
+func (ps *Payments) takeWiden(s ui.Scope) *jumpWiden {
+	w := ps.jump.widen
+	ps.jump.widen = nil
 	if w == nil || !sameScope(w.scope, s) {
 		return nil
 	}
@@ -271,14 +271,14 @@ func (t *Payments) takeWiden(s ui.Scope) *jumpWiden {
 
 // openWidened opens the payment the scope was widened for (after start),
 // and selects its row when it loads.
-func (t *Payments) openWidened(w *jumpWiden) tea.Cmd {
+func (ps *Payments) openWidened(w *jumpWiden) tea.Cmd {
 	if w == nil {
 		return nil
 	}
-	cmd := t.openDetail(w.p, false)
-	t.jump.selectID = w.p.ID
-	t.Layout()
-	return tea.Batch(cmd, t.List.Next())
+	cmd := ps.openDetail(w.p, false)
+	ps.jump.selectID = w.p.ID
+	ps.Layout()
+	return tea.Batch(cmd, ps.List.Next())
 }
 
 func sameScope(a, b ui.Scope) bool {

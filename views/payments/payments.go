@@ -131,7 +131,7 @@ func New(d tab.Deps) ui.Tab {
 // rowAction is what the status column shows instead of the status while
 // an action is under way on the payment ("→ refunding", "? checking"), ""
 // when none is.
-func (t *Payments) rowAction(p backend.Payment) string { return t.Acts.RowMark(tab.PaymentRef(p.ID)) }
+func (ps *Payments) rowAction(p backend.Payment) string { return ps.Acts.RowMark(tab.PaymentRef(p.ID)) }
 
 // PaymentColumns are the list's columns; rowAction (nil: none) overrides
 // the status while an action is under way on a payment.
@@ -177,53 +177,53 @@ func PaymentColumns(rowAction func(backend.Payment) string) []datatable.Column[b
 }
 
 // ID implements ui.Tab.
-func (t *Payments) ID() ui.TabID { return ui.TabPayments }
+func (ps *Payments) ID() ui.TabID { return ui.TabPayments }
 
 // Title implements ui.Tab.
-func (t *Payments) Title() string { return "Payments" }
+func (ps *Payments) Title() string { return "Payments" }
 
 // Init implements ui.Tab: the first load, and the finding out of what an
 // earlier run left without an outcome.
-func (t *Payments) Init(s ui.Scope) tea.Cmd {
-	return tea.Batch(t.start(s), t.Acts.Resume())
+func (ps *Payments) Init(s ui.Scope) tea.Cmd {
+	return tea.Batch(ps.start(s), ps.Acts.Resume())
 }
 
 // start drops the old scope's list, pane and search and loads the new one.
-func (t *Payments) start(s ui.Scope) tea.Cmd {
-	t.Scope = s
-	t.closeDetail()
-	t.stopJump()
-	clear(t.orders)
-	t.Layout()
-	t.List.Span = [2]time.Time{s.Start, s.End}
-	return t.List.Start(t.listOf(s))
+func (ps *Payments) start(s ui.Scope) tea.Cmd {
+	ps.Scope = s
+	ps.closeDetail()
+	ps.stopJump()
+	clear(ps.orders)
+	ps.Layout()
+	ps.List.Span = [2]time.Time{s.Start, s.End}
+	return ps.List.Start(ps.listOf(s))
 }
 
 // listOf is the list of the scope's payments, and which rows read
 // elsewhere belong to it.
-func (t *Payments) listOf(s ui.Scope) (tab.Loader[backend.Payment], func(backend.Payment) bool) {
+func (ps *Payments) listOf(s ui.Scope) (tab.Loader[backend.Payment], func(backend.Payment) bool) {
 	q := tab.PeriodQuery(s)
-	return func() backend.Pager[backend.Payment] { return t.src.ListPayments(q) },
+	return func() backend.Pager[backend.Payment] { return ps.src.ListPayments(q) },
 		func(p backend.Payment) bool { return tab.InScope(s, p.MerchantID, tab.PaymentTime(p)) }
 }
 
 // roll moves a rolling period on to the service's now (a refresh's): the
 // list reads up to now from here on, and rows older than its start leave.
-func (t *Payments) roll(now time.Time) {
-	s, moved, startMoved := tab.Rolled(t.Scope, now)
+func (ps *Payments) roll(now time.Time) {
+	s, moved, startMoved := tab.Rolled(ps.Scope, now)
 	if !moved {
 		return
 	}
-	t.Scope = s
-	load, belongs := t.listOf(s)
-	t.List.Rescope(load, belongs, [2]time.Time{s.Start, s.End}, startMoved)
+	ps.Scope = s
+	load, belongs := ps.listOf(s)
+	ps.List.Rescope(load, belongs, [2]time.Time{s.Start, s.End}, startMoved)
 }
 
 // narrowed is the list the service selects for a search, when it can
 // (the legacy interface's listPaymentsFilter: one state, one order
 // number), with the key that tells one such list from another; "" when it
 // cannot, and the list reads the whole period.
-func (t *Payments) narrowed(q search.Query) (tab.Loader[backend.Payment], string) {
+func (ps *Payments) narrowed(q search.Query) (tab.Loader[backend.Payment], string) {
 	var f backend.PaymentFilter
 	if c, ok := q.Cond("status"); ok {
 		for _, v := range c.Values {
@@ -236,8 +236,8 @@ func (t *Payments) narrowed(q search.Query) (tab.Loader[backend.Payment], string
 	_, email := q.Cond("email")
 	_, phone := q.Cond("phone")
 	f.Customer = email || phone
-	pq := tab.PeriodQuery(t.Scope)
-	first, ok := t.src.FilterPayments(pq, f)
+	pq := tab.PeriodQuery(ps.Scope)
+	first, ok := ps.src.FilterPayments(pq, f)
 	if !ok {
 		return nil, ""
 	}
@@ -247,7 +247,7 @@ func (t *Payments) narrowed(q search.Query) (tab.Loader[backend.Payment], string
 			first = nil
 			return p
 		}
-		p, _ := t.src.FilterPayments(pq, f) // a refresh
+		p, _ := ps.src.FilterPayments(pq, f) // a refresh
 		return p
 	}, key
 }
@@ -264,119 +264,119 @@ func paymentStatusOf(v string) backend.PaymentStatus {
 
 // Status implements ui.Tab: the list's, the pane's reads and a jump
 // under way.
-func (t *Payments) Status() ui.TabStatus {
-	st := t.ListTab.Status()
-	st.Loading = st.Loading || t.refunds.loading || t.jump.active
-	if t.jump.active {
-		st.Progress = t.jump.progress
+func (ps *Payments) Status() ui.TabStatus {
+	st := ps.ListTab.Status()
+	st.Loading = st.Loading || ps.refunds.loading || ps.jump.active
+	if ps.jump.active {
+		st.Progress = ps.jump.progress
 	}
 	return st
 }
 
 // Update implements ui.Tab: the shared part takes what every list tab
 // handles alike; the rest is the tab's.
-func (t *Payments) Update(msg tea.Msg) (ui.Tab, tea.Cmd) {
-	if cmd, ok := t.ListTab.Update(msg); ok {
-		return t, cmd
+func (ps *Payments) Update(msg tea.Msg) (ui.Tab, tea.Cmd) {
+	if cmd, ok := ps.ListTab.Update(msg); ok {
+		return ps, cmd
 	}
 	switch msg := msg.(type) {
 	case ui.ScopeMsg:
-		w := t.takeWiden(msg.Scope) // a payment a jump widened the scope for
-		cmd := t.start(msg.Scope)
-		return t, tea.Batch(cmd, t.openWidened(w))
+		w := ps.takeWiden(msg.Scope) // a payment a jump widened the scope for
+		cmd := ps.start(msg.Scope)
+		return ps, tea.Batch(cmd, ps.openWidened(w))
 	case ui.RefreshMsg:
-		t.roll(msg.Now)
-		return t, t.refresh()
+		ps.roll(msg.Now)
+		return ps, ps.refresh()
 	case ui.JumpMsg:
-		cmd := t.startJump(msg.Query)
-		t.Layout()
-		return t, cmd
+		cmd := ps.startJump(msg.Query)
+		ps.Layout()
+		return ps, cmd
 	case jumpProgressMsg:
-		return t, t.onJumpProgress(msg)
+		return ps, ps.onJumpProgress(msg)
 	case jumpResultMsg:
-		cmd := t.onJump(msg)
-		t.Layout()
-		return t, cmd
+		cmd := ps.onJump(msg)
+		ps.Layout()
+		return ps, cmd
 	case payRefundsMsg:
-		t.onRefunds(msg)
+		ps.onRefunds(msg)
 	case prepareMsg:
-		return t, t.onPrepared(msg)
+		return ps, ps.onPrepared(msg)
 	case tab.ChangedMsg:
 		// A token revoked in the Tokens tab: the pane's token section
 		// reads its state again.
-		if id := msg.RevokedToken(); msg.From != t.Owner && id != "" && t.Pane.IsOpen() &&
-			t.Pane.Obj.Token != nil && t.Pane.Obj.Token.ID == id {
-			return t, t.reloadDetail()
+		if id := msg.RevokedToken(); msg.From != ps.Owner && id != "" && ps.Pane.IsOpen() &&
+			ps.Pane.Obj.Token != nil && ps.Pane.Obj.Token.ID == id {
+			return ps, ps.reloadDetail()
 		}
 	case tab.PaneTokenMsg:
-		return t, t.onPaneToken(msg)
+		return ps, ps.onPaneToken(msg)
 	}
-	return t, nil
+	return ps, nil
 }
 
 // rowsCame notes what the rows that came into the list tell: a jump's
 // payment not loaded yet (the list reads on to it), and the order numbers,
 // customers and tokens the other tabs show.
-func (t *Payments) rowsCame(rows []backend.Payment) tea.Cmd {
-	found := t.noteOrders(rows)
-	t.Deps.Facts.NotePayments(rows) // the Refunds tab shows their order numbers and customers
-	return tea.Batch(found, t.memo.NotePayments(t.Scope.MerchantID, rows))
+func (ps *Payments) rowsCame(rows []backend.Payment) tea.Cmd {
+	found := ps.noteOrders(rows)
+	ps.Deps.Facts.NotePayments(rows) // the Refunds tab shows their order numbers and customers
+	return tea.Batch(found, ps.memo.NotePayments(ps.Scope.MerchantID, rows))
 }
 
 // paneRead puts the payment the pane read in full into its row, and reads
 // its token if the row did not name it.
-func (t *Payments) paneRead(read bool) tea.Cmd {
+func (ps *Payments) paneRead(read bool) tea.Cmd {
 	if !read {
 		return nil
 	}
-	t.List.Upsert(t.Pane.Obj, t.Deps.TimeNow())
-	t.Layout()
+	ps.List.Upsert(ps.Pane.Obj, ps.Deps.TimeNow())
+	ps.Layout()
 	var readToken tea.Cmd
-	if tk := t.Pane.Obj.Token; tk != nil && tk.ID != t.paneToken.id {
-		readToken = t.loadToken() // the list's row did not name it
+	if tk := ps.Pane.Obj.Token; tk != nil && tk.ID != ps.paneToken.id {
+		readToken = ps.loadToken() // the list's row did not name it
 	}
-	return tea.Batch(t.memo.NotePayments(t.Scope.MerchantID, []backend.Payment{t.Pane.Obj}), readToken)
+	return tea.Batch(ps.memo.NotePayments(ps.Scope.MerchantID, []backend.Payment{ps.Pane.Obj}), readToken)
 }
 
 // refresh re-reads the newest pages and the open pane.
-func (t *Payments) refresh() tea.Cmd {
-	return tea.Batch(t.List.Refresh(), t.reloadDetail())
+func (ps *Payments) refresh() tea.Cmd {
+	return tea.Batch(ps.List.Refresh(), ps.reloadDetail())
 }
 
 // --- detail ------------------------------------------------------------------
 
 // openDetail opens the pane on p and reads it in full (unless the row is
 // already) with its refunds.
-func (t *Payments) openDetail(p backend.Payment, raw bool) tea.Cmd {
-	t.refunds = paneRefunds{}
+func (ps *Payments) openDetail(p backend.Payment, raw bool) tea.Cmd {
+	ps.refunds = paneRefunds{}
 	// A row that is the whole payment (a jump's answer) is not read again.
-	cmd := t.Pane.Show(p, raw, p.Detailed)
-	t.paneToken.id, t.paneToken.err = "", nil
-	return tea.Batch(cmd, t.loadRefunds(), t.loadToken(), t.memo.NotePayments(t.Scope.MerchantID, []backend.Payment{p}))
+	cmd := ps.Pane.Show(p, raw, p.Detailed)
+	ps.paneToken.id, ps.paneToken.err = "", nil
+	return tea.Batch(cmd, ps.loadRefunds(), ps.loadToken(), ps.memo.NotePayments(ps.Scope.MerchantID, []backend.Payment{p}))
 }
 
-func (t *Payments) closeDetail() {
-	t.Pane.Close()
-	t.refunds = paneRefunds{}
+func (ps *Payments) closeDetail() {
+	ps.Pane.Close()
+	ps.refunds = paneRefunds{}
 }
 
 // reloadDetail reads the pane's payment and its refunds again.
-func (t *Payments) reloadDetail() tea.Cmd {
-	if !t.Pane.IsOpen() {
+func (ps *Payments) reloadDetail() tea.Cmd {
+	if !ps.Pane.IsOpen() {
 		return nil
 	}
-	return tea.Batch(t.Pane.Reload(), t.loadRefunds(), t.loadToken())
+	return tea.Batch(ps.Pane.Reload(), ps.loadRefunds(), ps.loadToken())
 }
 
 // loadToken reads the token of the payment in the pane, if it names one.
-func (t *Payments) loadToken() tea.Cmd {
-	tk := t.Pane.Obj.Token
+func (ps *Payments) loadToken() tea.Cmd {
+	tk := ps.Pane.Obj.Token
 	if tk == nil || tk.ID == "" {
 		return nil
 	}
-	t.paneToken.id = tk.ID
-	ctx, st := t.Pane.ReadStamp()
-	src, id, merchant := t.src, tk.ID, t.paneMerchant()
+	ps.paneToken.id = tk.ID
+	ctx, st := ps.Pane.ReadStamp()
+	src, id, merchant := ps.src, tk.ID, ps.paneMerchant()
 	return func() tea.Msg {
 		tok, err := src.GetToken(ctx, id)
 		return tab.PaneTokenMsg{Stamp: st, Merchant: merchant, Tok: tok, Err: err}
@@ -384,67 +384,67 @@ func (t *Payments) loadToken() tea.Cmd {
 }
 
 // onPaneToken keeps the state of the pane's token as just read.
-func (t *Payments) onPaneToken(msg tab.PaneTokenMsg) tea.Cmd {
-	if !t.Pane.Current(msg.Stamp) {
+func (ps *Payments) onPaneToken(msg tab.PaneTokenMsg) tea.Cmd {
+	if !ps.Pane.Current(msg.Stamp) {
 		return nil
 	}
 	if msg.Err != nil {
 		if !tab.Cancelled(msg.Err) {
-			t.paneToken.err = msg.Err
+			ps.paneToken.err = msg.Err
 		}
 		return nil
 	}
-	t.paneToken.err = nil
-	t.tokenMerchant[msg.Tok.ID] = msg.Merchant
-	return t.memo.Note(msg.Merchant, known.FromToken(msg.Tok, known.LookedUp))
+	ps.paneToken.err = nil
+	ps.tokenMerchant[msg.Tok.ID] = msg.Merchant
+	return ps.memo.Note(msg.Merchant, known.FromToken(msg.Tok, known.LookedUp))
 }
 
 // readPayment reads a payment in full.
-func (t *Payments) readPayment(ctx context.Context, p backend.Payment) (backend.Payment, error) {
-	return t.src.GetPayment(ctx, p.ID)
+func (ps *Payments) readPayment(ctx context.Context, p backend.Payment) (backend.Payment, error) {
+	return ps.src.GetPayment(ctx, p.ID)
 }
 
 // loadRefunds reads the refunds of the pane's payment, in the pane's
 // current read generation.
-func (t *Payments) loadRefunds() tea.Cmd {
-	t.refunds.loading = true
-	ctx, st := t.Pane.ReadStamp()
-	src, p := t.src, t.Pane.Obj
+func (ps *Payments) loadRefunds() tea.Cmd {
+	ps.refunds.loading = true
+	ctx, st := ps.Pane.ReadStamp()
+	src, p := ps.src, ps.Pane.Obj
 	return func() tea.Msg {
 		rs, err := src.RefundsOfPayment(ctx, p)
 		return payRefundsMsg{stamp: st, refunds: rs, err: err}
 	}
 }
 
-func (t *Payments) onRefunds(msg payRefundsMsg) {
-	if !t.Pane.Current(msg.stamp) {
+func (ps *Payments) onRefunds(msg payRefundsMsg) {
+	if !ps.Pane.Current(msg.stamp) {
 		return
 	}
-	t.refunds.loading = false
+	ps.refunds.loading = false
 	if msg.err != nil {
 		if !tab.Cancelled(msg.err) {
-			t.refunds.err = msg.err
+			ps.refunds.err = msg.err
 		}
 		return
 	}
-	t.refunds = paneRefunds{items: msg.refunds, loaded: true}
+	ps.refunds = paneRefunds{items: msg.refunds, loaded: true}
 }
 
 // --- view --------------------------------------------------------------------
 
 // View implements ui.Tab.
-func (t *Payments) View(w, h int) string {
+func (ps *Payments) View(w, h int) string {
 	var pane []string
-	if t.Pane.IsOpen() {
-		pane = t.Pane.Lines(t.Theme, "Payment "+textsafe.Clean(t.Pane.Obj.ID))
+	if ps.Pane.IsOpen() {
+		pane = ps.Pane.Lines(ps.Theme, "Payment "+textsafe.Clean(ps.Pane.Obj.ID))
 	}
-	return tab.Frame(t.Theme, t.List, pane, w, h)
+	return tab.Frame(ps.Theme, ps.List, pane, w, h)
 }
 
 // DetailLines is everything about the payment, one fact a line.
-func (t *Payments) DetailLines() []string {
-	th := t.Theme
-	d, rf := t.Pane, t.refunds
+func (ps *Payments) DetailLines() []string {
+	th := ps.Theme
+	d, rf := ps.Pane, ps.refunds
 	p := d.Obj
 	f := &tab.Fields{Theme: th, LabelW: 16, Width: d.Inner()}
 	c := textsafe.Clean
@@ -454,7 +454,7 @@ func (t *Payments) DetailLines() []string {
 	if d.Err != nil {
 		f.Failure("", d.Err)
 	}
-	for _, l := range t.Acts.PaneLines(th, tab.PaymentRef(p.ID)) {
+	for _, l := range ps.Acts.PaneLines(th, tab.PaymentRef(p.ID)) {
 		f.Line(l)
 	}
 
@@ -520,15 +520,15 @@ func (t *Payments) DetailLines() []string {
 		f.Add("ID", c(tk.ID))
 		f.Add("Title", c(tk.Title))
 		f.Add("Expires", tab.FmtTime(tk.Expires))
-		switch st := t.memo.Status(t.paneMerchant(), tk.ID); {
+		switch st := ps.memo.Status(ps.paneMerchant(), tk.ID); {
 		case st != "":
 			f.AddAlways("Status", tab.TokenStatusStyle(th, st)(tab.TokenStatusText(st)))
-		case t.paneToken.err != nil:
-			f.Failure("status: cannot read it: ", t.paneToken.err)
+		case ps.paneToken.err != nil:
+			f.Failure("status: cannot read it: ", ps.paneToken.err)
 		default:
 			f.AddAlways("Status", th.Muted.Render("reading…"))
 		}
-		for _, l := range t.Acts.PaneLines(th, tab.TokenRef(tk.ID)) {
+		for _, l := range ps.Acts.PaneLines(th, tab.TokenRef(tk.ID)) {
 			f.Line(l)
 		}
 	}

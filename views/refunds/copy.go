@@ -18,10 +18,10 @@ func refundCopyFields(r backend.Refund) []ui.CopyField {
 	}
 }
 
-func (t *Refunds) copyMore() tea.Cmd {
-	r, ok := t.Target()
+func (rs *Refunds) copyMore() tea.Cmd {
+	r, ok := rs.Target()
 	if !ok {
 		return nil
 	}
-	return tab.CopyMore(t.Deps.Keys, t.Theme, &t.Dialogs, "refund "+r.ID, refundCopyFields(r))
+	return tab.CopyMore(rs.Deps.Keys, rs.Theme, &rs.Dialogs, "refund "+r.ID, refundCopyFields(r))
 }

@@ -25,7 +25,7 @@ func refundFields() []tab.ExportField[backend.Refund] {
 }
 
 // export is ctrl+s on the Refunds tab.
-func (t *Refunds) export() tea.Cmd {
-	return tab.ExportRows(t.List, tab.ExportSpec[backend.Refund]{Noun: "refunds",
-		Stem: tab.ExportStem("refunds", t.Scope.MerchantID), Fields: refundFields(), Now: t.Deps.TimeNow()})
+func (rs *Refunds) export() tea.Cmd {
+	return tab.ExportRows(rs.List, tab.ExportSpec[backend.Refund]{Noun: "refunds",
+		Stem: tab.ExportStem("refunds", rs.Scope.MerchantID), Fields: refundFields(), Now: rs.Deps.TimeNow()})
 }

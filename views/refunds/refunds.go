@@ -114,70 +114,70 @@ func refundColumnsWith(facts *tab.PaymentFacts) []datatable.Column[backend.Refun
 }
 
 // ID implements ui.Tab.
-func (t *Refunds) ID() ui.TabID { return ui.TabRefunds }
+func (rs *Refunds) ID() ui.TabID { return ui.TabRefunds }
 
 // Title implements ui.Tab.
-func (t *Refunds) Title() string { return "Refunds" }
+func (rs *Refunds) Title() string { return "Refunds" }
 
 // Init implements ui.Tab: the first load of the scope.
-func (t *Refunds) Init(s ui.Scope) tea.Cmd { return t.start(s) }
+func (rs *Refunds) Init(s ui.Scope) tea.Cmd { return rs.start(s) }
 
 // start drops the old scope's list and pane and loads the new scope.
-func (t *Refunds) start(s ui.Scope) tea.Cmd {
-	t.Scope = s
-	t.Pane.Close()
-	t.Layout()
-	t.List.Span = [2]time.Time{s.Start, s.End}
-	cmd := t.List.Start(t.listOf(s), nil)
-	t.reads.Reset() // the old scope's reads end with its context
+func (rs *Refunds) start(s ui.Scope) tea.Cmd {
+	rs.Scope = s
+	rs.Pane.Close()
+	rs.Layout()
+	rs.List.Span = [2]time.Time{s.Start, s.End}
+	cmd := rs.List.Start(rs.listOf(s), nil)
+	rs.reads.Reset() // the old scope's reads end with its context
 	return cmd
 }
 
 // listOf is the list of the scope's refunds.
-func (t *Refunds) listOf(s ui.Scope) tab.Loader[backend.Refund] {
+func (rs *Refunds) listOf(s ui.Scope) tab.Loader[backend.Refund] {
 	q := tab.PeriodQuery(s)
-	return func() backend.Pager[backend.Refund] { return t.src.ListRefunds(q) }
+	return func() backend.Pager[backend.Refund] { return rs.src.ListRefunds(q) }
 }
 
 // roll moves a rolling period on to the service's now (a refresh's): the
 // list reads up to now from here on, and rows older than its start leave.
-func (t *Refunds) roll(now time.Time) {
-	s, moved, startMoved := tab.Rolled(t.Scope, now)
+func (rs *Refunds) roll(now time.Time) {
+	s, moved, startMoved := tab.Rolled(rs.Scope, now)
 	if !moved {
 		return
 	}
-	t.Scope = s
-	t.List.Rescope(t.listOf(s), nil, [2]time.Time{s.Start, s.End}, startMoved)
+	rs.Scope = s
+	rs.List.Rescope(rs.listOf(s), nil, [2]time.Time{s.Start, s.End}, startMoved)
 }
 
 // Update implements ui.Tab: the payments' reads, then the shared part
 // (what every list tab handles alike), then the tab's own messages.
-func (t *Refunds) Update(msg tea.Msg) (ui.Tab, tea.Cmd) {
-	if redraw, ok := t.reads.Update(msg); ok {
+func (rs *Refunds) Update(msg tea.Msg) (ui.Tab, tea.Cmd) {
+	if redraw, ok := rs.reads.Update(msg); ok {
 		for _, id := range redraw {
-			t.List.Table.Redraw(id)
+			rs.List.Table.Redraw(id)
 		}
-		return t, t.readFacts() // a read is over: room for another
+		return rs, rs.readFacts() // a read is over: room for another
 	}
-	if cmd, ok := t.ListTab.Update(msg); ok {
+	if cmd, ok := rs.ListTab.Update(msg); ok {
 		switch msg.(type) {
 		case ui.MouseMsg, tea.KeyPressMsg, ui.SizeMsg:
 			// Other rows may be on screen: their payments are read.
-			cmd = tea.Batch(cmd, t.readFacts())
+			cmd = tea.Batch(cmd, rs.readFacts())
 		}
-		return t, cmd
+		return rs, cmd
 	}
 	switch msg := msg.(type) {
 	case ui.ScopeMsg:
-		return t, t.start(msg.Scope)
+		return rs, rs.start(msg.Scope)
 	case ui.RefreshMsg:
-		t.roll(msg.Now)
-		t.reads.RetryFailed()
-		return t, tea.Batch(t.List.Refresh(), t.Pane.Reload(), t.readFacts())
+		rs.roll(msg.Now)
+		rs.reads.RetryFailed()
+		return rs, tea.Batch(rs.List.Refresh(), rs.Pane.Reload(), rs.readFacts())
 	case tab.ChangedMsg:
-		return t, t.onChanged(msg)
+		return rs, rs.onChanged(msg)
 	}
-	return t, nil
+	return rs, nil
 }
 
 // onChanged shows a refund made in the Payments tab at once, selected, as
@@ -187,7 +187,7 @@ func (t *Refunds) Update(msg tea.Msg) (ui.Tab, tea.Cmd) {
 // A rolling period this tab has not moved on since it was last shown may
 // end before the refund was made: the refresh that moves it brings the
 // refund, selected then.
-func (t *Refunds) onChanged(msg tab.ChangedMsg) tea.Cmd {
+func (rs *Refunds) onChanged(msg tab.ChangedMsg) tea.Cmd {
 	r, ok := msg.MadeRefund()
 	if !ok {
 		return nil
@@ -195,49 +195,49 @@ func (t *Refunds) onChanged(msg tab.ChangedMsg) tea.Cmd {
 	if r.MerchantID == "" {
 		r.MerchantID = msg.Over.Out.Payment.MerchantID
 	}
-	shown := tab.InScope(t.Scope, r.MerchantID, tab.RefundTime(r))
-	later := t.Scope.Rolling() && (r.MerchantID == "" || r.MerchantID == t.Scope.MerchantID)
+	shown := tab.InScope(rs.Scope, r.MerchantID, tab.RefundTime(r))
+	later := rs.Scope.Rolling() && (r.MerchantID == "" || r.MerchantID == rs.Scope.MerchantID)
 	if !shown && !later {
 		return nil
 	}
-	t.List.Own(r.ID)
+	rs.List.Own(r.ID)
 	if !shown {
 		return nil
 	}
-	t.List.Upsert(r, t.Deps.TimeNow())
-	t.Layout()
-	return t.readFacts()
+	rs.List.Upsert(r, rs.Deps.TimeNow())
+	rs.Layout()
+	return rs.readFacts()
 }
 
 // readFacts reads the payments of the refunds on screen (and in the pane)
 // that are not known yet, as many as may be out at once. It costs the rows
 // on screen at most, and nothing while the reads out are all it may have.
-func (t *Refunds) readFacts() tea.Cmd {
-	free := t.reads.Free()
+func (rs *Refunds) readFacts() tea.Cmd {
+	free := rs.reads.Free()
 	if free <= 0 {
 		return nil
 	}
 	var ids []string
 	want := func(id string) bool {
-		if t.reads.Wanted(id) && !slices.Contains(ids, id) {
+		if rs.reads.Wanted(id) && !slices.Contains(ids, id) {
 			ids = append(ids, id)
 		}
 		return len(ids) < free
 	}
-	if t.Pane.IsOpen() && !want(t.Pane.Obj.PaymentID) {
-		return t.reads.Read(t.List.Context(), ids)
+	if rs.Pane.IsOpen() && !want(rs.Pane.Obj.PaymentID) {
+		return rs.reads.Read(rs.List.Context(), ids)
 	}
-	t.List.Table.OnScreen(func(r backend.Refund) bool { return want(r.PaymentID) })
+	rs.List.Table.OnScreen(func(r backend.Refund) bool { return want(r.PaymentID) })
 	if len(ids) == 0 {
 		return nil
 	}
-	return t.reads.Read(t.List.Context(), ids)
+	return rs.reads.Read(rs.List.Context(), ids)
 }
 
 // openPayment opens the refunded payment on the Payments tab (enter on
 // the pane).
-func (t *Refunds) openPayment() tea.Cmd {
-	if id := t.Pane.Obj.PaymentID; id != "" {
+func (rs *Refunds) openPayment() tea.Cmd {
+	if id := rs.Pane.Obj.PaymentID; id != "" {
 		return tab.MsgCmd(ui.SwitchTabMsg{Tab: ui.TabPayments, Then: ui.JumpMsg{Query: id}})
 	}
 	return nil
@@ -245,8 +245,8 @@ func (t *Refunds) openPayment() tea.Cmd {
 
 // readRefund reads a refund in full (v2; v1 cannot: the list row is all
 // there is).
-func (t *Refunds) readRefund(ctx context.Context, r backend.Refund) (backend.Refund, error) {
-	got, err := t.src.GetRefund(ctx, r.ID)
+func (rs *Refunds) readRefund(ctx context.Context, r backend.Refund) (backend.Refund, error) {
+	got, err := rs.src.GetRefund(ctx, r.ID)
 	switch {
 	case backend.KindOf(err) == backend.KindUnsupported:
 		return r, nil
@@ -260,30 +260,30 @@ func (t *Refunds) readRefund(ctx context.Context, r backend.Refund) (backend.Ref
 }
 
 // View implements ui.Tab.
-func (t *Refunds) View(w, h int) string {
+func (rs *Refunds) View(w, h int) string {
 	var pane []string
-	if t.Pane.IsOpen() {
-		pane = t.Pane.Lines(t.Theme, "Refund "+textsafe.Clean(t.Pane.Obj.ID))
+	if rs.Pane.IsOpen() {
+		pane = rs.Pane.Lines(rs.Theme, "Refund "+textsafe.Clean(rs.Pane.Obj.ID))
 	}
-	return tab.Frame(t.Theme, t.List, pane, w, h)
+	return tab.Frame(rs.Theme, rs.List, pane, w, h)
 }
 
 // rawDetailLines is the raw view: the body the refund was read with, if any.
-func (t *Refunds) rawDetailLines(r backend.Refund) []string {
+func (rs *Refunds) rawDetailLines(r backend.Refund) []string {
 	if len(r.Raw) == 0 {
 		msg := "no body: the list does not keep one"
-		if t.Pane.Loading {
+		if rs.Pane.Loading {
 			msg = "no body yet: the refund is being read"
 		}
-		return []string{t.Theme.Muted.Render(msg)}
+		return []string{rs.Theme.Muted.Render(msg)}
 	}
 	return tab.RawLines(r.Raw)
 }
 
 // detailLines is everything about the refund, one fact a line.
-func (t *Refunds) detailLines() []string {
-	th := t.Theme
-	d := t.Pane
+func (rs *Refunds) detailLines() []string {
+	th := rs.Theme
+	d := rs.Pane
 	r := d.Obj
 	c := textsafe.Clean
 	f := &tab.Fields{Theme: th, LabelW: 14, Width: d.Inner()}
@@ -301,7 +301,7 @@ func (t *Refunds) detailLines() []string {
 	}
 	f.Add("Amount", tab.FmtAmount(r.Amount))
 	f.Add("Payment", c(r.PaymentID))
-	if pf, ok := t.facts.Get(r.PaymentID); ok {
+	if pf, ok := rs.facts.Get(r.PaymentID); ok {
 		f.Add("Order", c(pf.Order))
 		f.Add("Customer", c(pf.Customer))
 	}
@@ -313,7 +313,7 @@ func (t *Refunds) detailLines() []string {
 	if r.PaymentID != "" {
 		f.Line("")
 		open := "enter"
-		if b, ok := t.Deps.Keys.Binding(keys.ActOpen); ok && len(b.Keys()) > 0 {
+		if b, ok := rs.Deps.Keys.Binding(keys.ActOpen); ok && len(b.Keys()) > 0 {
 			open = b.Keys()[0]
 		}
 		f.Line(th.Muted.Render(open + ": open payment " + c(r.PaymentID)))

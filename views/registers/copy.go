@@ -28,44 +28,44 @@ func documentCopyFields(doc backend.Document) []ui.CopyField {
 
 // copyMore copies from the open register's transfer, the open document,
 // or the selected row of the list shown.
-func (t *Registers) copyMore() tea.Cmd {
+func (rg *Registers) copyMore() tea.Cmd {
 	switch {
-	case t.Register.IsOpen():
-		return t.copyTransfer(t.Register.transfer)
-	case t.document.isOpen():
-		return t.copyDocument(t.document.doc)
-	case t.docs:
-		if doc, ok := t.Documents.Selected(); ok {
-			return t.copyDocument(doc)
+	case rg.Register.IsOpen():
+		return rg.copyTransfer(rg.Register.transfer)
+	case rg.document.isOpen():
+		return rg.copyDocument(rg.document.doc)
+	case rg.docs:
+		if doc, ok := rg.Documents.Selected(); ok {
+			return rg.copyDocument(doc)
 		}
 	default:
-		if tr, ok := t.transfers.Selected(); ok {
-			return t.copyTransfer(tr)
+		if tr, ok := rg.transfers.Selected(); ok {
+			return rg.copyTransfer(tr)
 		}
 	}
 	return nil
 }
 
-func (t *Registers) copyTransfer(tr backend.Transfer) tea.Cmd {
-	return tab.CopyMore(t.keys, t.theme, &t.dialogs, "the transfer of "+transferDay(tr.Created), transferCopyFields(tr))
+func (rg *Registers) copyTransfer(tr backend.Transfer) tea.Cmd {
+	return tab.CopyMore(rg.keys, rg.theme, &rg.dialogs, "the transfer of "+transferDay(tr.Created), transferCopyFields(tr))
 }
 
-func (t *Registers) copyDocument(doc backend.Document) tea.Cmd {
-	return tab.CopyMore(t.keys, t.theme, &t.dialogs, "document "+doc.ID, documentCopyFields(doc))
+func (rg *Registers) copyDocument(doc backend.Document) tea.Cmd {
+	return tab.CopyMore(rg.keys, rg.theme, &rg.dialogs, "document "+doc.ID, documentCopyFields(doc))
 }
 
 // paneCopyMore is Y while the register or the document is open (the panes
 // handle their own keys, but not this one); ok is false for another key.
-func (t *Registers) paneCopyMore(msg tea.KeyPressMsg) (tea.Cmd, bool) {
-	if !t.Register.IsOpen() && !t.document.isOpen() {
+func (rg *Registers) paneCopyMore(msg tea.KeyPressMsg) (tea.Cmd, bool) {
+	if !rg.Register.IsOpen() && !rg.document.isOpen() {
 		return nil, false
 	}
-	p, ok := t.keys.Resolve(msg, t.Context(), t.Available)
+	p, ok := rg.keys.Resolve(msg, rg.Context(), rg.Available)
 	if !ok || p.Action != keys.ActCopyMore {
 		return nil, false
 	}
 	if !p.Enabled {
 		return tab.RefusedKey(p), true
 	}
-	return t.copyMore(), true
+	return rg.copyMore(), true
 }

@@ -78,30 +78,30 @@ func newDocumentPane(src registerSource, km keys.Map, th ui.Theme) *documentPane
 	return p
 }
 
-func (p *documentPane) setTheme(th ui.Theme) {
-	p.theme = th
-	p.table.SetStyles(th.Table)
+func (docp *documentPane) setTheme(th ui.Theme) {
+	docp.theme = th
+	docp.table.SetStyles(th.Table)
 }
 
-func (p *documentPane) isOpen() bool { return p.open }
-func (p *documentPane) busy() bool   { return p.open && p.loading }
+func (docp *documentPane) isOpen() bool { return docp.open }
+func (docp *documentPane) busy() bool   { return docp.open && docp.loading }
 
 // show opens the pane on a document (in its text view when text) and
 // downloads it.
-func (p *documentPane) show(doc backend.Document, text bool) tea.Cmd {
-	p.open, p.doc, p.asText, p.got = true, doc, text, nil
-	p.textSc = tab.Scroller{}
-	return p.reload()
+func (docp *documentPane) show(doc backend.Document, text bool) tea.Cmd {
+	docp.open, docp.doc, docp.asText, docp.got = true, doc, text, nil
+	docp.textSc = tab.Scroller{}
+	return docp.reload()
 }
 
 // reload downloads the document again (r); nothing when the pane is closed.
-func (p *documentPane) reload() tea.Cmd {
-	if !p.open {
+func (docp *documentPane) reload() tea.Cmd {
+	if !docp.open {
 		return nil
 	}
-	ctx, st := p.reads.Next()
-	p.loading = true
-	src, id := p.src, p.doc.ID
+	ctx, st := docp.reads.Next()
+	docp.loading = true
+	src, id := docp.src, docp.doc.ID
 	return func() tea.Msg {
 		c, err := src.GetDocument(ctx, id)
 		return documentMsg{stamp: st, data: prepareDocument(c, err)}
@@ -220,40 +220,40 @@ func csvColumn(t *csvTable, j int, title string) datatable.Column[int32] {
 	return c
 }
 
-func (p *documentPane) close() {
-	p.reads.Stop()
-	p.open, p.loading, p.got = false, false, nil
-	p.table = newCSVTable(nil, p.km, p.theme)
+func (docp *documentPane) close() {
+	docp.reads.Stop()
+	docp.open, docp.loading, docp.got = false, false, nil
+	docp.table = newCSVTable(nil, docp.km, docp.theme)
 }
 
 // update takes the pane's answers; ok is false for other messages.
-func (p *documentPane) update(msg tea.Msg) (tea.Cmd, bool) {
+func (docp *documentPane) update(msg tea.Msg) (tea.Cmd, bool) {
 	m, mine := msg.(documentMsg)
-	if !mine || !p.reads.Owns(m.stamp) {
+	if !mine || !docp.reads.Owns(m.stamp) {
 		return nil, false
 	}
-	if !p.open || !p.reads.Fresh(m.stamp) {
+	if !docp.open || !docp.reads.Fresh(m.stamp) {
 		return nil, true
 	}
-	p.loading = false
+	docp.loading = false
 	if m.data.err != nil && tab.Cancelled(m.data.err) {
 		return nil, true
 	}
-	p.got = m.data
+	docp.got = m.data
 	if m.data.csv != nil {
-		p.table = newCSVTable(m.data.csv, p.km, p.theme)
+		docp.table = newCSVTable(m.data.csv, docp.km, docp.theme)
 	}
 	if m.data.csv == nil && m.data.text != nil {
-		p.asText = true
+		docp.asText = true
 	}
-	p.layout()
+	docp.layout()
 	return nil, true
 }
 
-func (p *documentPane) context() keys.Context { return keys.ContextViewer }
+func (docp *documentPane) context() keys.Context { return keys.ContextViewer }
 
 // available says what the pane's keys can do now.
-func (p *documentPane) available(a keys.Action) (bool, string) {
+func (docp *documentPane) available(a keys.Action) (bool, string) {
 	switch a {
 	case keys.ActDocuments, keys.ActNextMatch, keys.ActPrevMatch:
 		return false, ""
@@ -262,7 +262,7 @@ func (p *documentPane) available(a keys.Action) (bool, string) {
 	case keys.ActOpen:
 		return false, "a document's rows open nothing"
 	case keys.ActRaw:
-		if p.got == nil || p.got.csv == nil {
+		if docp.got == nil || docp.got.csv == nil {
 			return false, "only a CSV has a table and a text view"
 		}
 	}
@@ -270,8 +270,8 @@ func (p *documentPane) available(a keys.Action) (bool, string) {
 }
 
 // key handles a key while the pane is open.
-func (p *documentPane) key(msg tea.KeyPressMsg, avail keys.Availability) tea.Cmd {
-	press, ok := p.km.Resolve(msg, p.context(), avail)
+func (docp *documentPane) key(msg tea.KeyPressMsg, avail keys.Availability) tea.Cmd {
+	press, ok := docp.km.Resolve(msg, docp.context(), avail)
 	switch {
 	case !ok:
 		return nil
@@ -280,24 +280,24 @@ func (p *documentPane) key(msg tea.KeyPressMsg, avail keys.Availability) tea.Cmd
 	}
 	switch a := press.Action; a {
 	case keys.ActClose:
-		if p.asText && p.got != nil && p.got.csv != nil {
-			p.asText = false
+		if docp.asText && docp.got != nil && docp.got.csv != nil {
+			docp.asText = false
 		} else {
-			p.close()
+			docp.close()
 		}
 	case keys.ActRaw:
-		p.asText = !p.asText
+		docp.asText = !docp.asText
 	case keys.ActExport:
-		return p.save(p.doc, p.got)
+		return docp.save(docp.doc, docp.got)
 	case keys.ActCopyID:
-		return tab.CopyID(p.doc.ID)
+		return tab.CopyID(docp.doc.ID)
 	default:
 		switch {
 		case !tab.IsMove(a):
-		case p.asText && p.got != nil:
-			p.textSc.Key(a, len(p.got.text), tab.PaneBody(p.h))
+		case docp.asText && docp.got != nil:
+			docp.textSc.Key(a, len(docp.got.text), tab.PaneBody(docp.h))
 		default:
-			p.table, _ = p.table.Update(msg)
+			docp.table, _ = docp.table.Update(msg)
 		}
 	}
 	return nil
@@ -306,11 +306,11 @@ func (p *documentPane) key(msg tea.KeyPressMsg, avail keys.Availability) tea.Cmd
 // mouse handles a mouse event over the pane (which fills the tab's area):
 // the wheel scrolls the text or the table, a click selects a row of the
 // table; a document's rows open nothing.
-func (p *documentPane) mouse(msg ui.MouseMsg) tea.Cmd {
-	d := p.got
+func (docp *documentPane) mouse(msg ui.MouseMsg) tea.Cmd {
+	d := docp.got
 	switch {
 	case d == nil || d.err != nil:
-	case p.asText || d.csv == nil && d.text != nil:
+	case docp.asText || d.csv == nil && d.text != nil:
 		a := keys.ActDown
 		switch msg.Kind {
 		case ui.MouseWheelUp:
@@ -320,17 +320,17 @@ func (p *documentPane) mouse(msg ui.MouseMsg) tea.Cmd {
 			return nil
 		}
 		for range datatable.WheelLines {
-			p.textSc.Key(a, len(d.text), tab.PaneBody(p.h))
+			docp.textSc.Key(a, len(d.text), tab.PaneBody(docp.h))
 		}
 	case d.csv != nil:
-		p.table = tableMouse(p.table, msg.Shift(0, -len(p.head())))
+		docp.table = tableMouse(docp.table, msg.Shift(0, -len(docp.head())))
 	}
 	return nil
 }
 
 // save asks where to save a document, under its own name: the one
 // downloaded (d) or, from the list, downloaded for the purpose.
-func (p *documentPane) save(doc backend.Document, d *documentData) tea.Cmd {
+func (docp *documentPane) save(doc backend.Document, d *documentData) tea.Cmd {
 	spec := ui.SaveSpec{
 		Title:       "Save document " + cleanName(doc.FileName),
 		DefaultPath: ui.SafeFileName(doc.FileName, "document-"+doc.ID),
@@ -340,79 +340,79 @@ func (p *documentPane) save(doc backend.Document, d *documentData) tea.Cmd {
 		spec.What = "the document as received, " + ui.HumanBytes(int64(len(data)))
 		spec.Data = func(context.Context) ([]byte, error) { return data, nil }
 	} else {
-		src, id := p.src, doc.ID
+		src, id := docp.src, doc.ID
 		spec.What = "the document as received (it is downloaded first)"
 		spec.Data = func(ctx context.Context) ([]byte, error) {
 			c, err := src.GetDocument(ctx, id)
 			return c.Data, err
 		}
 	}
-	return p.dialogs.Open(ui.NewSave(spec, p.km, p.theme))
+	return docp.dialogs.Open(ui.NewSave(spec, docp.km, docp.theme))
 }
 
-func (p *documentPane) setSize(w, h int) {
-	p.w, p.h = max(w, 0), max(h, 0)
-	p.layout()
+func (docp *documentPane) setSize(w, h int) {
+	docp.w, docp.h = max(w, 0), max(h, 0)
+	docp.layout()
 }
 
-func (p *documentPane) layout() {
-	p.table.SetSize(p.w, max(p.h-len(p.head()), 0))
+func (docp *documentPane) layout() {
+	docp.table.SetSize(docp.w, max(docp.h-len(docp.head()), 0))
 }
 
 // head is the pane's heading: the document, and what is wrong with it.
-func (p *documentPane) head() []string {
-	th := p.theme
+func (docp *documentPane) head() []string {
+	th := docp.theme
 	right := ""
-	if p.got != nil && p.got.err == nil {
-		right = textsafe.Line(p.got.content.ContentType, 40) + " · " + ui.HumanBytes(int64(len(p.got.content.Data)))
+	if docp.got != nil && docp.got.err == nil {
+		right = textsafe.Line(docp.got.content.ContentType, 40) + " · " + ui.HumanBytes(int64(len(docp.got.content.Data)))
 	}
-	left := th.Title.Render("Document "+cleanName(p.doc.FileName)) + th.Muted.Render(" · "+textsafe.Line(p.doc.Description, 60))
-	out := []string{spread(left, th.Muted.Render(right), p.w)}
+	left := th.Title.Render("Document "+cleanName(docp.doc.FileName)) + th.Muted.Render(" · "+textsafe.Line(docp.doc.Description, 60))
+	out := []string{spread(left, th.Muted.Render(right), docp.w)}
 	switch {
-	case p.got == nil && p.loading:
+	case docp.got == nil && docp.loading:
 		out = append(out, th.Muted.Render("downloading…"))
-	case p.got == nil:
-	case p.got.err != nil:
-		out = append(out, th.Danger.Render(tab.Fit("✗ Could not download it: "+tab.ErrText(p.got.err), p.w)))
-		if h := tab.HintOf(p.got.err); h != "" {
-			out = append(out, th.Muted.Render(tab.Fit("  "+h, p.w)))
+	case docp.got == nil:
+	case docp.got.err != nil:
+		out = append(out, th.Danger.Render(tab.Fit("✗ Could not download it: "+tab.ErrText(docp.got.err), docp.w)))
+		if h := tab.HintOf(docp.got.err); h != "" {
+			out = append(out, th.Muted.Render(tab.Fit("  "+h, docp.w)))
 		}
-	case p.got.csvErr != nil:
-		out = append(out, th.Warning.Render(tab.Fit("The CSV cannot be read as a table ("+tab.ErrText(p.got.csvErr)+
-			"); its text is shown", p.w)))
-	case p.got.csv != nil && p.got.csv.truncated:
+	case docp.got.csvErr != nil:
+		out = append(out, th.Warning.Render(tab.Fit("The CSV cannot be read as a table ("+tab.ErrText(docp.got.csvErr)+
+			"); its text is shown", docp.w)))
+	case docp.got.csv != nil && docp.got.csv.truncated:
 		out = append(out, th.Warning.Render(tab.Fit("The table shows the first "+money.Count(maxCSVRows)+
-			" rows; w shows all the text, ctrl+s saves the file", p.w)))
+			" rows; w shows all the text, ctrl+s saves the file", docp.w)))
 	}
 	return out
 }
 
 // lines draws the pane.
-func (p *documentPane) lines() []string {
-	head := p.head()
-	d := p.got
+func (docp *documentPane) lines() []string {
+	head := docp.head()
+	d := docp.got
 	switch {
 	case d == nil || d.err != nil:
 		return head
-	case p.asText || d.csv == nil && d.text != nil:
+	case docp.asText || d.csv == nil && d.text != nil:
 		title := "As text"
 		if d.csv != nil {
-			title = "As text (" + tab.KeyName(p.km, keys.ActRaw, "w") + ": the table)"
+			title = "As text (" + tab.KeyName(docp.km, keys.ActRaw, "w") + ": the table)"
 		}
-		rest := p.textSc.Render(p.theme, title, d.text, p.w, max(p.h-len(head), 0), false)
+		rest := docp.textSc.Render(docp.theme, title, d.text, docp.w, max(docp.h-len(head), 0), false)
 		return append(head, rest...)
 	case d.csv != nil:
-		return append(head, strings.Split(p.table.View(), "\n")...)
+		return append(head, strings.Split(docp.table.View(), "\n")...)
 	}
-	f := &tab.Fields{Theme: p.theme, LabelW: 12}
-	f.Add("File", cleanName(p.doc.FileName))
-	f.Add("Description", textsafe.Line(p.doc.Description, 200))
-	f.Add("Created", tab.FmtTime(p.doc.Created))
+	f := &tab.Fields{Theme: docp.theme, LabelW: 12}
+	f.Add("File", cleanName(docp.doc.FileName))
+	f.Add("Description", textsafe.Line(docp.doc.Description, 200))
+	f.Add("Created", tab.FmtTime(docp.doc.Created))
 	f.Add("Type", textsafe.Line(d.content.ContentType, 80))
 	f.Add("Size", ui.HumanBytes(int64(len(d.content.Data))))
-	f.Add("ID", textsafe.Clean(p.doc.ID))
+	f.Add("ID", textsafe.Clean(docp.doc.ID))
 	f.Line("")
-	f.Line(p.theme.Muted.Render("paydash shows text documents only; " + tab.KeyName(p.km, keys.ActExport, "ctrl+s") +
-		" saves this one as " + ui.SafeFileName(p.doc.FileName, "document-"+p.doc.ID)))
+	f.Line(docp.theme.Muted.Render("paydash shows text documents only; " + tab.KeyName(docp.km, keys.ActExport, "ctrl+s") +
+		" saves this one as " + ui.SafeFileName(docp.doc.FileName, "document-"+docp.doc.ID)))
 	return append(head, f.Lines...)
 }

@@ -30,11 +30,11 @@ func documentFields() []tab.ExportField[backend.Document] {
 
 // exportList is ctrl+s on the Registers tab's lists: the transfers or the
 // documents shown (a register or a document is saved from its pane).
-func (t *Registers) exportList() tea.Cmd {
-	if t.docs {
-		return tab.ExportRows(t.Documents, tab.ExportSpec[backend.Document]{Noun: "documents",
-			Stem: "documents", Fields: documentFields(), Now: t.now()})
+func (rg *Registers) exportList() tea.Cmd {
+	if rg.docs {
+		return tab.ExportRows(rg.Documents, tab.ExportSpec[backend.Document]{Noun: "documents",
+			Stem: "documents", Fields: documentFields(), Now: rg.now()})
 	}
-	return tab.ExportRows(t.transfers, tab.ExportSpec[backend.Transfer]{Noun: "transfers",
-		Stem: "transfers", Fields: transferFields(), Now: t.now()})
+	return tab.ExportRows(rg.transfers, tab.ExportSpec[backend.Transfer]{Noun: "transfers",
+		Stem: "transfers", Fields: transferFields(), Now: rg.now()})
 }

@@ -88,17 +88,17 @@ func newRegisterPane(src registerSource, km keys.Map, th ui.Theme) *registerPane
 	return p
 }
 
-func (p *registerPane) setTheme(th ui.Theme) {
-	p.theme = th
-	p.styles = xmlStyles(th)
-	p.ops.SetStyles(th.Table)
+func (rp *registerPane) setTheme(th ui.Theme) {
+	rp.theme = th
+	rp.styles = xmlStyles(th)
+	rp.ops.SetStyles(th.Table)
 	st := textinput.DefaultStyles(th.Dark)
 	if th.NoColor {
 		st = textinput.Styles{}
 	}
 	st.Focused.Prompt = th.Accent
 	st.Cursor.Blink = false
-	p.searchInput.SetStyles(st)
+	rp.searchInput.SetStyles(st)
 }
 
 // xmlStyles colours the XML from the theme, so NO_COLOR stays plain; the
@@ -111,25 +111,25 @@ func xmlStyles(th ui.Theme) xmlview.Styles {
 	}
 }
 
-func (p *registerPane) IsOpen() bool { return p.open }
-func (p *registerPane) busy() bool   { return p.open && p.loading }
+func (rp *registerPane) IsOpen() bool { return rp.open }
+func (rp *registerPane) busy() bool   { return rp.open && rp.loading }
 
 // show opens the pane on a transfer's register (in the XML view when xml).
-func (p *registerPane) show(tr backend.Transfer, xml bool) tea.Cmd {
-	p.open, p.transfer, p.showXML, p.data = true, tr, xml, nil
-	p.xmlTop = 0
-	p.clearSearch()
-	return p.reload()
+func (rp *registerPane) show(tr backend.Transfer, xml bool) tea.Cmd {
+	rp.open, rp.transfer, rp.showXML, rp.data = true, tr, xml, nil
+	rp.xmlTop = 0
+	rp.clearSearch()
+	return rp.reload()
 }
 
 // reload reads the register again (r); nothing when the pane is closed.
-func (p *registerPane) reload() tea.Cmd {
-	if !p.open {
+func (rp *registerPane) reload() tea.Cmd {
+	if !rp.open {
 		return nil
 	}
-	ctx, st := p.reads.Next()
-	p.loading = true
-	src, id := p.src, p.transfer.RegisterID
+	ctx, st := rp.reads.Next()
+	rp.loading = true
+	src, id := rp.src, rp.transfer.RegisterID
 	return func() tea.Msg {
 		return registerMsg{stamp: st, data: readRegister(ctx, src, id)}
 	}
@@ -146,58 +146,58 @@ func readRegister(ctx context.Context, src registerSource, id string) *registerD
 	return d
 }
 
-func (p *registerPane) close() {
-	p.reads.Stop()
-	p.open, p.loading, p.data = false, false, nil
-	p.ops = newOperationsTable(nil, p.km, p.theme)
-	p.clearSearch()
+func (rp *registerPane) close() {
+	rp.reads.Stop()
+	rp.open, rp.loading, rp.data = false, false, nil
+	rp.ops = newOperationsTable(nil, rp.km, rp.theme)
+	rp.clearSearch()
 }
 
 // update takes the pane's answers; ok is false for other messages.
-func (p *registerPane) update(msg tea.Msg) (tea.Cmd, bool) {
+func (rp *registerPane) update(msg tea.Msg) (tea.Cmd, bool) {
 	switch msg := msg.(type) {
 	case registerMsg:
-		if !p.reads.Owns(msg.stamp) {
+		if !rp.reads.Owns(msg.stamp) {
 			return nil, false
 		}
-		if !p.open || !p.reads.Fresh(msg.stamp) {
+		if !rp.open || !rp.reads.Fresh(msg.stamp) {
 			return nil, true
 		}
-		p.loading = false
-		p.adopt(msg.data)
+		rp.loading = false
+		rp.adopt(msg.data)
 		return nil, true
 	case operationTargetMsg:
-		if !p.reads.Owns(msg.stamp) {
+		if !rp.reads.Owns(msg.stamp) {
 			return nil, false
 		}
-		return p.onTarget(msg), true
+		return rp.onTarget(msg), true
 	}
 	return nil, false
 }
 
 // adopt shows a register read. One whose operations could not be read
 // opens on its XML, which shows how far it parses and where it breaks.
-func (p *registerPane) adopt(d *registerData) {
+func (rp *registerPane) adopt(d *registerData) {
 	if d.err != nil && tab.Cancelled(d.err) {
 		return
 	}
-	keepTop := p.data != nil && d.doc != nil // a reload keeps the reader's place
-	p.data = d
+	keepTop := rp.data != nil && d.doc != nil // a reload keeps the reader's place
+	rp.data = d
 	if !keepTop {
-		p.xmlTop = 0
+		rp.xmlTop = 0
 	}
 	if d.err != nil && d.doc != nil && len(d.reg.Operations) == 0 {
-		p.showXML = true
+		rp.showXML = true
 	}
-	cursor := p.ops.Cursor()
-	p.ops = newOperationsTable(d.reg.Operations, p.km, p.theme)
+	cursor := rp.ops.Cursor()
+	rp.ops = newOperationsTable(d.reg.Operations, rp.km, rp.theme)
 	if keepTop {
-		p.ops.SetCursor(cursor) // r read the same register again: stay on the row
+		rp.ops.SetCursor(cursor) // r read the same register again: stay on the row
 	}
-	if p.matches != nil && d.doc != nil {
-		p.runSearch(p.matches.Query())
+	if rp.matches != nil && d.doc != nil {
+		rp.runSearch(rp.matches.Query())
 	}
-	p.layout()
+	rp.layout()
 }
 
 func newOperationsTable(ops []backend.Operation, km keys.Map, th ui.Theme) datatable.Model[int32] {
@@ -254,16 +254,16 @@ func operationKind(o *backend.Operation) string {
 
 // --- keys ----------------------------------------------------------------------
 
-func (p *registerPane) context() keys.Context {
-	if p.searching {
+func (rp *registerPane) context() keys.Context {
+	if rp.searching {
 		return keys.ContextSearch
 	}
 	return keys.ContextViewer
 }
 
 // available says what the pane's keys can do now.
-func (p *registerPane) available(a keys.Action) (bool, string) {
-	d := p.data
+func (rp *registerPane) available(a keys.Action) (bool, string) {
+	d := rp.data
 	switch a {
 	case keys.ActDocuments:
 		return false, ""
@@ -275,7 +275,7 @@ func (p *registerPane) available(a keys.Action) (bool, string) {
 		case a != keys.ActExport:
 		case d.doc == nil && d.err != nil:
 			return false, "the register could not be read; r reads it again"
-		case !p.showXML && d.err != nil:
+		case !rp.showXML && d.err != nil:
 			return false, "the operations could not be read: w shows the XML, which ctrl+s saves"
 		}
 	case keys.ActFilter:
@@ -283,14 +283,14 @@ func (p *registerPane) available(a keys.Action) (bool, string) {
 			return false, "there is no XML to search"
 		}
 	case keys.ActNextMatch, keys.ActPrevMatch:
-		if p.matches == nil || p.matches.Len() == 0 {
+		if rp.matches == nil || rp.matches.Len() == 0 {
 			return false, "search first (/)"
 		}
 	case keys.ActOpen:
-		if p.showXML {
+		if rp.showXML {
 			return false, "enter opens an operation's payment from the operations view (w)"
 		}
-		if _, ok := p.ops.Selected(); !ok || d == nil {
+		if _, ok := rp.ops.Selected(); !ok || d == nil {
 			return false, "no operation is selected"
 		}
 	}
@@ -298,11 +298,11 @@ func (p *registerPane) available(a keys.Action) (bool, string) {
 }
 
 // key handles a key while the pane is open.
-func (p *registerPane) key(msg tea.KeyPressMsg, avail keys.Availability) tea.Cmd {
-	if p.searching {
-		return p.searchKey(msg)
+func (rp *registerPane) key(msg tea.KeyPressMsg, avail keys.Availability) tea.Cmd {
+	if rp.searching {
+		return rp.searchKey(msg)
 	}
-	press, ok := p.km.Resolve(msg, p.context(), avail)
+	press, ok := rp.km.Resolve(msg, rp.context(), avail)
 	switch {
 	case !ok:
 		return nil
@@ -311,32 +311,32 @@ func (p *registerPane) key(msg tea.KeyPressMsg, avail keys.Availability) tea.Cmd
 	}
 	switch a := press.Action; a {
 	case keys.ActClose:
-		p.back()
+		rp.back()
 	case keys.ActRaw:
-		p.showXML = !p.showXML
-		p.layout()
+		rp.showXML = !rp.showXML
+		rp.layout()
 	case keys.ActFilter:
 		// A new search starts empty: n and N repeat the last one.
-		p.showXML, p.searching, p.searchNote = true, true, ""
-		p.searchInput.SetValue("")
-		_ = p.searchInput.Focus() // no blink: the command would only schedule blinking
-		p.layout()
+		rp.showXML, rp.searching, rp.searchNote = true, true, ""
+		rp.searchInput.SetValue("")
+		_ = rp.searchInput.Focus() // no blink: the command would only schedule blinking
+		rp.layout()
 	case keys.ActNextMatch:
-		p.step(+1)
+		rp.step(+1)
 	case keys.ActPrevMatch:
-		p.step(-1)
+		rp.step(-1)
 	case keys.ActOpen:
-		return p.openOperation()
+		return rp.openOperation()
 	case keys.ActExport:
-		if p.showXML {
-			return p.saveXML(p.transfer, p.data)
+		if rp.showXML {
+			return rp.saveXML(rp.transfer, rp.data)
 		}
-		return p.saveCSV()
+		return rp.saveCSV()
 	case keys.ActCopyID:
-		return tab.CopyID(p.copyTarget())
+		return tab.CopyID(rp.copyTarget())
 	default:
 		if tab.IsMove(a) {
-			p.move(a, msg)
+			rp.move(a, msg)
 		}
 	}
 	return nil
@@ -346,23 +346,23 @@ func (p *registerPane) key(msg tea.KeyPressMsg, avail keys.Availability) tea.Cmd
 // in the operations view the wheel scrolls the table and a click selects
 // an operation; in the XML view the wheel scrolls the lines. A double
 // click is a click: it opens nothing (enter opens an operation's payment).
-func (p *registerPane) mouse(msg ui.MouseMsg) tea.Cmd {
-	if p.data == nil {
+func (rp *registerPane) mouse(msg ui.MouseMsg) tea.Cmd {
+	if rp.data == nil {
 		return nil
 	}
-	if p.showXML {
+	if rp.showXML {
 		switch msg.Kind {
 		case ui.MouseWheelUp:
-			p.xmlTop -= datatable.WheelLines
+			rp.xmlTop -= datatable.WheelLines
 		case ui.MouseWheelDown:
-			p.xmlTop += datatable.WheelLines
+			rp.xmlTop += datatable.WheelLines
 		default:
 			return nil
 		}
-		p.xmlTop = tab.ClampOffset(p.xmlTop, p.xmlCount(), p.xmlBody())
+		rp.xmlTop = tab.ClampOffset(rp.xmlTop, rp.xmlCount(), rp.xmlBody())
 		return nil
 	}
-	p.ops = tableMouse(p.ops, msg.Shift(0, -len(p.opsHead())))
+	rp.ops = tableMouse(rp.ops, msg.Shift(0, -len(rp.opsHead())))
 	return nil
 }
 
@@ -382,143 +382,143 @@ func tableMouse[T any](tb datatable.Model[T], msg ui.MouseMsg) datatable.Model[T
 
 // back is esc: it backs out one step at a time: the search's matches, the
 // XML view, then the pane.
-func (p *registerPane) back() {
+func (rp *registerPane) back() {
 	switch {
-	case p.matches != nil || p.searchNote != "":
-		p.clearSearch()
-	case p.showXML && p.data != nil && p.data.err == nil:
-		p.showXML = false
+	case rp.matches != nil || rp.searchNote != "":
+		rp.clearSearch()
+	case rp.showXML && rp.data != nil && rp.data.err == nil:
+		rp.showXML = false
 	default:
-		p.close()
+		rp.close()
 	}
-	p.layout()
+	rp.layout()
 }
 
-func (p *registerPane) copyTarget() string {
-	if !p.showXML {
-		if i, ok := p.ops.Selected(); ok && int(i) < len(p.data.reg.Operations) {
-			return p.data.reg.Operations[i].ID
+func (rp *registerPane) copyTarget() string {
+	if !rp.showXML {
+		if i, ok := rp.ops.Selected(); ok && int(i) < len(rp.data.reg.Operations) {
+			return rp.data.reg.Operations[i].ID
 		}
 	}
-	return p.transfer.RegisterID
+	return rp.transfer.RegisterID
 }
 
 // move scrolls the view shown: the operations table moves its selection,
 // the XML view its first line.
-func (p *registerPane) move(a keys.Action, msg tea.KeyPressMsg) {
-	if !p.showXML {
-		p.ops, _ = p.ops.Update(msg)
+func (rp *registerPane) move(a keys.Action, msg tea.KeyPressMsg) {
+	if !rp.showXML {
+		rp.ops, _ = rp.ops.Update(msg)
 		return
 	}
-	body := p.xmlBody()
+	body := rp.xmlBody()
 	switch a {
 	case keys.ActUp:
-		p.xmlTop--
+		rp.xmlTop--
 	case keys.ActDown:
-		p.xmlTop++
+		rp.xmlTop++
 	case keys.ActPageUp:
-		p.xmlTop -= max(body-1, 1)
+		rp.xmlTop -= max(body-1, 1)
 	case keys.ActPageDown:
-		p.xmlTop += max(body-1, 1)
+		rp.xmlTop += max(body-1, 1)
 	case keys.ActTop:
-		p.xmlTop = 0
+		rp.xmlTop = 0
 	case keys.ActBottom:
-		p.xmlTop = p.xmlCount()
+		rp.xmlTop = rp.xmlCount()
 	}
-	p.xmlTop = tab.ClampOffset(p.xmlTop, p.xmlCount(), body)
+	rp.xmlTop = tab.ClampOffset(rp.xmlTop, rp.xmlCount(), body)
 }
 
 // --- search ----------------------------------------------------------------------
 
 // searchKey handles a key while the search input has the focus: enter
 // searches, esc leaves the input (the last search stays), text edits it.
-func (p *registerPane) searchKey(msg tea.KeyPressMsg) tea.Cmd {
-	if a, _, ok := p.km.Lookup(msg, keys.ContextSearch); ok {
+func (rp *registerPane) searchKey(msg tea.KeyPressMsg) tea.Cmd {
+	if a, _, ok := rp.km.Lookup(msg, keys.ContextSearch); ok {
 		switch a {
 		case keys.ActOpen:
-			p.searching = false
-			p.searchInput.Blur()
-			p.runSearch(p.searchInput.Value())
-			p.layout()
+			rp.searching = false
+			rp.searchInput.Blur()
+			rp.runSearch(rp.searchInput.Value())
+			rp.layout()
 			return nil
 		case keys.ActClose:
-			p.searching = false
-			p.searchInput.Blur()
-			p.layout()
+			rp.searching = false
+			rp.searchInput.Blur()
+			rp.layout()
 			return nil
 		case keys.ActQuit:
 			return nil // the shell's
 		}
 	}
 	var cmd tea.Cmd
-	p.searchInput, cmd = p.searchInput.Update(msg)
+	rp.searchInput, cmd = rp.searchInput.Update(msg)
 	return cmd
 }
 
 // paste types pasted text into the search input when it has the focus.
-func (p *registerPane) paste(msg tea.PasteMsg) tea.Cmd {
-	if !p.open || !p.searching {
+func (rp *registerPane) paste(msg tea.PasteMsg) tea.Cmd {
+	if !rp.open || !rp.searching {
 		return nil
 	}
 	var cmd tea.Cmd
-	p.searchInput, cmd = p.searchInput.Update(msg)
+	rp.searchInput, cmd = rp.searchInput.Update(msg)
 	return cmd
 }
 
 // runSearch finds query in the laid-out XML (within the 20 ms allowed for
 // 50,000 operations, so it runs here) and shows the first match
 // from the top of the view.
-func (p *registerPane) runSearch(query string) {
-	p.matches, p.cur, p.searchNote = nil, -1, ""
-	if strings.TrimSpace(query) == "" || p.data == nil || p.data.doc == nil {
+func (rp *registerPane) runSearch(query string) {
+	rp.matches, rp.cur, rp.searchNote = nil, -1, ""
+	if strings.TrimSpace(query) == "" || rp.data == nil || rp.data.doc == nil {
 		return
 	}
-	m := p.data.doc.Search(query)
+	m := rp.data.doc.Search(query)
 	if m.Len() == 0 {
-		p.searchNote = "no match for \"" + textsafe.Line(query, 40) + "\""
+		rp.searchNote = "no match for \"" + textsafe.Line(query, 40) + "\""
 		return
 	}
-	p.matches = m
-	p.cur = m.First(p.xmlTop)
-	p.reveal(m.Line(p.cur))
+	rp.matches = m
+	rp.cur = m.First(rp.xmlTop)
+	rp.reveal(m.Line(rp.cur))
 }
 
 // step goes to the next (+1) or previous (-1) match: from the current one
 // while it is on screen, else from the lines shown.
-func (p *registerPane) step(dir int) {
-	m := p.matches
+func (rp *registerPane) step(dir int) {
+	m := rp.matches
 	if m == nil || m.Len() == 0 {
 		return
 	}
-	p.showXML = true
-	top, body := p.xmlTop, p.xmlBody()
-	onScreen := p.cur >= 0 && m.Line(p.cur) >= top && m.Line(p.cur) < top+body
+	rp.showXML = true
+	top, body := rp.xmlTop, rp.xmlBody()
+	onScreen := rp.cur >= 0 && m.Line(rp.cur) >= top && m.Line(rp.cur) < top+body
 	switch {
 	case onScreen && dir > 0:
-		p.cur = (p.cur + 1) % m.Len()
+		rp.cur = (rp.cur + 1) % m.Len()
 	case onScreen:
-		p.cur = (p.cur - 1 + m.Len()) % m.Len()
+		rp.cur = (rp.cur - 1 + m.Len()) % m.Len()
 	case dir > 0:
-		p.cur = m.First(top)
+		rp.cur = m.First(top)
 	default:
-		p.cur = m.Before(top + body)
+		rp.cur = m.Before(top + body)
 	}
-	p.reveal(m.Line(p.cur))
+	rp.reveal(m.Line(rp.cur))
 }
 
 // reveal scrolls the XML view so that line is shown, a third down the
 // view when it had to move.
-func (p *registerPane) reveal(line int) {
-	body := p.xmlBody()
-	if line >= p.xmlTop && line < p.xmlTop+body {
+func (rp *registerPane) reveal(line int) {
+	body := rp.xmlBody()
+	if line >= rp.xmlTop && line < rp.xmlTop+body {
 		return
 	}
-	p.xmlTop = tab.ClampOffset(line-body/3, p.xmlCount(), body)
+	rp.xmlTop = tab.ClampOffset(line-body/3, rp.xmlCount(), body)
 }
 
-func (p *registerPane) clearSearch() {
-	p.matches, p.cur, p.searchNote, p.searching = nil, -1, "", false
-	p.searchInput.Blur()
+func (rp *registerPane) clearSearch() {
+	rp.matches, rp.cur, rp.searchNote, rp.searching = nil, -1, "", false
+	rp.searchInput.Blur()
 }
 
 // --- operations ------------------------------------------------------------------
@@ -527,17 +527,17 @@ func (p *registerPane) clearSearch() {
 // tab. A payment's operation id is the payment's; a refund's is the
 // refund's, whose payment is read first (v2), or found by the order
 // number when it cannot be read.
-func (p *registerPane) openOperation() tea.Cmd {
-	i, ok := p.ops.Selected()
-	if !ok || p.data == nil || int(i) >= len(p.data.reg.Operations) {
+func (rp *registerPane) openOperation() tea.Cmd {
+	i, ok := rp.ops.Selected()
+	if !ok || rp.data == nil || int(i) >= len(rp.data.reg.Operations) {
 		return nil
 	}
-	op := p.data.reg.Operations[i]
+	op := rp.data.reg.Operations[i]
 	if op.OperationAmount >= 0 {
 		return tab.MsgCmd(ui.SwitchTabMsg{Tab: ui.TabPayments, Then: ui.JumpMsg{Query: op.ID}})
 	}
-	ctx, st := p.reads.Current()
-	src := p.src
+	ctx, st := rp.reads.Current()
+	src := rp.src
 	return func() tea.Msg {
 		r, err := src.GetRefund(ctx, op.ID)
 		switch {
@@ -556,8 +556,8 @@ func (p *registerPane) openOperation() tea.Cmd {
 
 // onTarget goes to the refund's payment, unless the register was closed
 // or read again meanwhile: then the user has moved on.
-func (p *registerPane) onTarget(msg operationTargetMsg) tea.Cmd {
-	if !p.open || !p.reads.Fresh(msg.stamp) || tab.Cancelled(msg.err) {
+func (rp *registerPane) onTarget(msg operationTargetMsg) tea.Cmd {
+	if !rp.open || !rp.reads.Fresh(msg.stamp) || tab.Cancelled(msg.err) {
 		return nil
 	}
 	if msg.err != nil {
@@ -574,7 +574,7 @@ func (p *registerPane) onTarget(msg operationTargetMsg) tea.Cmd {
 
 // saveXML asks where to save a register's XML as received: the one read
 // (d) or, from the list, read for the purpose.
-func (p *registerPane) saveXML(tr backend.Transfer, d *registerData) tea.Cmd {
+func (rp *registerPane) saveXML(tr backend.Transfer, d *registerData) tea.Cmd {
 	name := tr.RegisterID
 	if d != nil && d.reg.Number != "" {
 		name = d.reg.Number
@@ -588,7 +588,7 @@ func (p *registerPane) saveXML(tr backend.Transfer, d *registerData) tea.Cmd {
 		spec.What = "the XML as received, " + ui.HumanBytes(int64(len(raw)))
 		spec.Data = func(context.Context) ([]byte, error) { return raw, nil }
 	} else {
-		src, id := p.src, tr.RegisterID
+		src, id := rp.src, tr.RegisterID
 		spec.What = "the XML as received (it is read first)"
 		spec.Data = func(ctx context.Context) ([]byte, error) {
 			reg, err := src.GetRegister(ctx, id)
@@ -598,18 +598,18 @@ func (p *registerPane) saveXML(tr backend.Transfer, d *registerData) tea.Cmd {
 			return nil, err
 		}
 	}
-	return p.dialogs.Open(ui.NewSave(spec, p.km, p.theme))
+	return rp.dialogs.Open(ui.NewSave(spec, rp.km, rp.theme))
 }
 
 // saveCSV asks where to save the operations as CSV.
-func (p *registerPane) saveCSV() tea.Cmd {
-	d := p.data
+func (rp *registerPane) saveCSV() tea.Cmd {
+	d := rp.data
 	if d == nil {
 		return nil
 	}
 	name := d.reg.Number
 	if name == "" {
-		name = p.transfer.RegisterID
+		name = rp.transfer.RegisterID
 	}
 	reg := d.reg
 	spec := ui.SaveSpec{
@@ -618,96 +618,96 @@ func (p *registerPane) saveCSV() tea.Cmd {
 		DefaultPath: ui.SafeFileName("register-"+name+".csv", "register.csv"),
 		Data:        func(context.Context) ([]byte, error) { return operationsCSV(reg), nil },
 	}
-	return p.dialogs.Open(ui.NewSave(spec, p.km, p.theme))
+	return rp.dialogs.Open(ui.NewSave(spec, rp.km, rp.theme))
 }
 
 // --- drawing ------------------------------------------------------------------------
 
-func (p *registerPane) setSize(w, h int) {
-	p.w, p.h = max(w, 0), max(h, 0)
-	p.layout()
+func (rp *registerPane) setSize(w, h int) {
+	rp.w, rp.h = max(w, 0), max(h, 0)
+	rp.layout()
 }
 
 // layout sizes the operations table under the pane's heading lines and the
 // search input; called whenever they may change, never while drawing.
-func (p *registerPane) layout() {
-	p.ops.SetSize(p.w, max(p.h-len(p.opsHead()), 0))
-	p.searchInput.SetWidth(max(p.w-len(p.searchInput.Prompt)-1, 1))
-	if p.data != nil {
-		p.xmlTop = tab.ClampOffset(p.xmlTop, p.xmlCount(), p.xmlBody())
+func (rp *registerPane) layout() {
+	rp.ops.SetSize(rp.w, max(rp.h-len(rp.opsHead()), 0))
+	rp.searchInput.SetWidth(max(rp.w-len(rp.searchInput.Prompt)-1, 1))
+	if rp.data != nil {
+		rp.xmlTop = tab.ClampOffset(rp.xmlTop, rp.xmlCount(), rp.xmlBody())
 	}
 }
 
 // lines draws the pane: exactly h lines (block pads them).
-func (p *registerPane) lines() []string {
-	th := p.theme
-	if p.data == nil {
-		out := []string{p.titleLine("", "")}
-		if p.loading {
-			out = append(out, th.Muted.Render("reading register "+cleanName(p.transfer.RegisterID)+"…"))
+func (rp *registerPane) lines() []string {
+	th := rp.theme
+	if rp.data == nil {
+		out := []string{rp.titleLine("", "")}
+		if rp.loading {
+			out = append(out, th.Muted.Render("reading register "+cleanName(rp.transfer.RegisterID)+"…"))
 		}
 		return out
 	}
-	if p.showXML {
-		return p.xmlView()
+	if rp.showXML {
+		return rp.xmlView()
 	}
-	return append(p.opsHead(), strings.Split(p.ops.View(), "\n")...)
+	return append(rp.opsHead(), strings.Split(rp.ops.View(), "\n")...)
 }
 
 // titleLine is the pane's first line: the register, then the transfer
 // (the operations view, whose check is against it) or what the view is
 // (the XML's size), and right of it the other view's key or the position.
-func (p *registerPane) titleLine(view, right string) string {
-	th := p.theme
-	name := p.transfer.RegisterID
-	if p.data != nil && p.data.reg.Number != "" {
-		name = p.data.reg.Number
+func (rp *registerPane) titleLine(view, right string) string {
+	th := rp.theme
+	name := rp.transfer.RegisterID
+	if rp.data != nil && rp.data.reg.Number != "" {
+		name = rp.data.reg.Number
 	}
 	left := th.Title.Render("Register " + cleanName(name))
 	if view == "" {
-		left += th.Muted.Render(" · transfer of " + transferDay(p.transfer.Created) + ", " + tab.FmtAmount(p.transfer.Amount))
+		left += th.Muted.Render(" · transfer of " + transferDay(rp.transfer.Created) + ", " + tab.FmtAmount(rp.transfer.Amount))
 	} else {
 		left += th.Muted.Render(" · ") + th.Accent.Render(view)
 	}
-	return spread(left, th.Muted.Render(right), p.w)
+	return spread(left, th.Muted.Render(right), rp.w)
 }
 
 // opsHead is the operations view's heading: the title, the totals check,
 // and the totals of each currency.
-func (p *registerPane) opsHead() []string {
-	if p.data == nil {
+func (rp *registerPane) opsHead() []string {
+	if rp.data == nil {
 		return nil
 	}
-	th, d := p.theme, p.data
-	w := tab.KeyName(p.km, keys.ActRaw, "w")
-	out := []string{p.titleLine("", w+": XML")}
+	th, d := rp.theme, rp.data
+	w := tab.KeyName(rp.km, keys.ActRaw, "w")
+	out := []string{rp.titleLine("", w+": XML")}
 	if d.err != nil {
-		out = append(out, th.Danger.Render(tab.Fit("✗ Could not read the operations: "+tab.ErrText(d.err), p.w)))
+		out = append(out, th.Danger.Render(tab.Fit("✗ Could not read the operations: "+tab.ErrText(d.err), rp.w)))
 		if h := tab.HintOf(d.err); h != "" {
-			out = append(out, th.Muted.Render(tab.Fit("  "+h, p.w)))
+			out = append(out, th.Muted.Render(tab.Fit("  "+h, rp.w)))
 		}
 		if d.doc != nil {
-			out = append(out, th.Muted.Render(tab.Fit("  "+w+" shows the answer as far as it parses", p.w)))
+			out = append(out, th.Muted.Render(tab.Fit("  "+w+" shows the answer as far as it parses", rp.w)))
 		}
 		return out
 	}
-	ok, text := d.totals.check(p.transfer)
+	ok, text := d.totals.check(rp.transfer)
 	style := th.Success
 	if !ok {
 		style = th.Danger.Bold(true)
 	}
-	for i, l := range ui.WrapWords(text, p.w) {
+	for i, l := range ui.WrapWords(text, rp.w) {
 		if i == 2 {
 			break
 		}
-		out = append(out, style.Render(tab.Fit(l, p.w)))
+		out = append(out, style.Render(tab.Fit(l, rp.w)))
 	}
 	for _, total := range d.totals.lines(3) {
-		for i, l := range ui.WrapWords(total, p.w) {
+		for i, l := range ui.WrapWords(total, rp.w) {
 			if i == 2 {
 				break
 			}
-			out = append(out, th.Muted.Render(tab.Fit(l, p.w)))
+			out = append(out, th.Muted.Render(tab.Fit(l, rp.w)))
 		}
 	}
 	return out
@@ -715,96 +715,96 @@ func (p *registerPane) opsHead() []string {
 
 // xmlView draws the XML view: the title, the error and notes, the lines
 // shown, and the search line.
-func (p *registerPane) xmlView() []string {
-	th, d := p.theme, p.data
-	total, body := p.xmlCount(), p.xmlBody()
+func (rp *registerPane) xmlView() []string {
+	th, d := rp.theme, rp.data
+	total, body := rp.xmlCount(), rp.xmlBody()
 	pos := ""
 	if total > 0 {
-		pos = fmt.Sprintf("lines %s–%s of %s", money.Count(p.xmlTop+1), money.Count(min(p.xmlTop+body, total)), money.Count(total))
+		pos = fmt.Sprintf("lines %s–%s of %s", money.Count(rp.xmlTop+1), money.Count(min(rp.xmlTop+body, total)), money.Count(total))
 	}
 	size := ""
 	if d.doc != nil {
 		size = "XML as received, " + ui.HumanBytes(int64(len(d.doc.Raw())))
-		if p.w < 100 {
+		if rp.w < 100 {
 			size = "XML, " + ui.HumanBytes(int64(len(d.doc.Raw())))
 		}
 	}
-	out := []string{p.titleLine(size, pos)}
-	out = append(out, p.xmlNotes()...)
+	out := []string{rp.titleLine(size, pos)}
+	out = append(out, rp.xmlNotes()...)
 	if d.doc == nil {
 		msg := "no XML: the service's answer had no body"
 		if d.err != nil {
 			msg = "✗ " + tab.ErrText(d.err)
 		}
-		return append(out, th.Danger.Render(tab.Fit(msg, p.w)))
+		return append(out, th.Danger.Render(tab.Fit(msg, rp.w)))
 	}
-	end := min(p.xmlTop+body, total)
-	out = append(out, d.doc.Lines(p.xmlTop, end, p.w, p.styles, p.matches, p.cur)...)
+	end := min(rp.xmlTop+body, total)
+	out = append(out, d.doc.Lines(rp.xmlTop, end, rp.w, rp.styles, rp.matches, rp.cur)...)
 	if end > d.doc.Len() { // the line after the last one laid out
-		out = append(out, th.Danger.Render(tab.Fit("✗ the XML breaks off here: "+d.doc.Err().Error(), p.w)))
+		out = append(out, th.Danger.Render(tab.Fit("✗ the XML breaks off here: "+d.doc.Err().Error(), rp.w)))
 	}
-	for len(out) < p.h-1 {
+	for len(out) < rp.h-1 {
 		out = append(out, "")
 	}
-	return append(out, p.searchLine())
+	return append(out, rp.searchLine())
 }
 
 // xmlNotes are the lines above the XML: where it breaks, and what was not
 // done with it (entities are never expanded).
-func (p *registerPane) xmlNotes() []string {
-	d := p.data
+func (rp *registerPane) xmlNotes() []string {
+	d := rp.data
 	if d == nil || d.doc == nil {
 		return nil
 	}
 	var out []string
 	if e := d.doc.Err(); e != nil {
-		out = append(out, p.theme.Danger.Render(tab.Fit("✗ Malformed XML, shown as far as it parses: "+e.Error(), p.w)))
+		out = append(out, rp.theme.Danger.Render(tab.Fit("✗ Malformed XML, shown as far as it parses: "+e.Error(), rp.w)))
 	}
 	for i, n := range d.doc.Notes() {
 		if i == 2 {
 			break
 		}
-		out = append(out, p.theme.Muted.Render(tab.Fit(n, p.w)))
+		out = append(out, rp.theme.Muted.Render(tab.Fit(n, rp.w)))
 	}
 	return out
 }
 
 // searchLine is the XML view's last line: the search input, the current
 // match, or the keys to search.
-func (p *registerPane) searchLine() string {
-	th := p.theme
+func (rp *registerPane) searchLine() string {
+	th := rp.theme
 	switch {
-	case p.searching:
-		return tab.Fit(p.searchInput.View(), p.w)
-	case p.searchNote != "":
-		return th.Warning.Render(tab.Fit(p.searchNote, p.w))
-	case p.matches != nil && p.cur >= 0:
-		n := tab.KeyName(p.km, keys.ActNextMatch, "n")
-		prev := tab.KeyName(p.km, keys.ActPrevMatch, "N")
-		text := fmt.Sprintf("match %s of %s for \"%s\"", money.Count(p.cur+1), money.Count(p.matches.Len()),
-			textsafe.Line(p.matches.Query(), 40))
-		return tab.Fit(th.Accent.Render(text)+th.Muted.Render(" · "+n+" next · "+prev+" previous · esc clears"), p.w)
+	case rp.searching:
+		return tab.Fit(rp.searchInput.View(), rp.w)
+	case rp.searchNote != "":
+		return th.Warning.Render(tab.Fit(rp.searchNote, rp.w))
+	case rp.matches != nil && rp.cur >= 0:
+		n := tab.KeyName(rp.km, keys.ActNextMatch, "n")
+		prev := tab.KeyName(rp.km, keys.ActPrevMatch, "N")
+		text := fmt.Sprintf("match %s of %s for \"%s\"", money.Count(rp.cur+1), money.Count(rp.matches.Len()),
+			textsafe.Line(rp.matches.Query(), 40))
+		return tab.Fit(th.Accent.Render(text)+th.Muted.Render(" · "+n+" next · "+prev+" previous · esc clears"), rp.w)
 	}
-	return th.Muted.Render(tab.Fit(tab.KeyName(p.km, keys.ActFilter, "/")+" search · "+tab.KeyName(p.km, keys.ActRaw, "w")+
-		": operations · "+tab.KeyName(p.km, keys.ActExport, "ctrl+s")+" save the XML", p.w))
+	return th.Muted.Render(tab.Fit(tab.KeyName(rp.km, keys.ActFilter, "/")+" search · "+tab.KeyName(rp.km, keys.ActRaw, "w")+
+		": operations · "+tab.KeyName(rp.km, keys.ActExport, "ctrl+s")+" save the XML", rp.w))
 }
 
 // xmlCount is how many lines the XML view scrolls through: the laid-out
 // lines and, when the XML breaks off, the line that says where.
-func (p *registerPane) xmlCount() int {
-	if p.data == nil || p.data.doc == nil {
+func (rp *registerPane) xmlCount() int {
+	if rp.data == nil || rp.data.doc == nil {
 		return 0
 	}
-	n := p.data.doc.Len()
-	if p.data.doc.Err() != nil {
+	n := rp.data.doc.Len()
+	if rp.data.doc.Err() != nil {
 		n++
 	}
 	return n
 }
 
 // xmlBody is how many XML lines the view shows.
-func (p *registerPane) xmlBody() int {
-	return max(p.h-2-len(p.xmlNotes()), 1)
+func (rp *registerPane) xmlBody() int {
+	return max(rp.h-2-len(rp.xmlNotes()), 1)
 }
 
 // spread puts left and right on one line of w cells, right right-aligned;

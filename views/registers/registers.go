@@ -143,42 +143,42 @@ func DocumentColumns() []datatable.Column[backend.Document] {
 }
 
 // ID implements ui.Tab.
-func (t *Registers) ID() ui.TabID { return ui.TabRegisters }
+func (rg *Registers) ID() ui.TabID { return ui.TabRegisters }
 
 // Title implements ui.Tab.
-func (t *Registers) Title() string { return "Registers" }
+func (rg *Registers) Title() string { return "Registers" }
 
 // OwnScope implements ui.PeriodKeeper: the tab's own period.
-func (t *Registers) OwnScope() ui.Scope { return t.scope }
+func (rg *Registers) OwnScope() ui.Scope { return rg.scope }
 
 // Init implements ui.Tab: the last 30 days, whatever the others show.
-func (t *Registers) Init(ui.Scope) tea.Cmd {
-	return t.start(ui.PresetScope("", ui.Preset30Days, t.now().Local()))
+func (rg *Registers) Init(ui.Scope) tea.Cmd {
+	return rg.start(ui.PresetScope("", ui.Preset30Days, rg.now().Local()))
 }
 
 // start drops what the tab shows and loads the period s.
-func (t *Registers) start(s ui.Scope) tea.Cmd {
-	t.scope = s
-	t.Register.close()
-	t.document.close()
-	t.layout()
-	if t.unavailable() != "" {
-		t.transfers.Stop()
-		t.Documents.Stop()
+func (rg *Registers) start(s ui.Scope) tea.Cmd {
+	rg.scope = s
+	rg.Register.close()
+	rg.document.close()
+	rg.layout()
+	if rg.unavailable() != "" {
+		rg.transfers.Stop()
+		rg.Documents.Stop()
 		return nil
 	}
-	t.Documents.Stop()
-	t.docsStarted = false
-	cmd := t.transfers.Start(t.transfersOf(dayQuery(s)), nil)
-	if t.docs {
-		return tea.Batch(cmd, t.startDocuments())
+	rg.Documents.Stop()
+	rg.docsStarted = false
+	cmd := rg.transfers.Start(rg.transfersOf(dayQuery(s)), nil)
+	if rg.docs {
+		return tea.Batch(cmd, rg.startDocuments())
 	}
 	return cmd
 }
 
 // transfersOf is the list of the transfers of the days q.
-func (t *Registers) transfersOf(q backend.DayQuery) tab.Loader[backend.Transfer] {
-	src := t.src
+func (rg *Registers) transfersOf(q backend.DayQuery) tab.Loader[backend.Transfer] {
+	src := rg.src
 	return func() backend.Pager[backend.Transfer] {
 		return tab.OneCall(func(ctx context.Context) ([]backend.Transfer, error) {
 			list, err := src.ListTransfers(ctx, q)
@@ -189,8 +189,8 @@ func (t *Registers) transfersOf(q backend.DayQuery) tab.Loader[backend.Transfer]
 }
 
 // documentsOf is the list of the documents of the days q.
-func (t *Registers) documentsOf(q backend.DayQuery) tab.Loader[backend.Document] {
-	src := t.src
+func (rg *Registers) documentsOf(q backend.DayQuery) tab.Loader[backend.Document] {
+	src := rg.src
 	return func() backend.Pager[backend.Document] {
 		return tab.OneCall(func(ctx context.Context) ([]backend.Document, error) { return src.ListDocuments(ctx, q) })
 	}
@@ -199,31 +199,31 @@ func (t *Registers) documentsOf(q backend.DayQuery) tab.Loader[backend.Document]
 // roll moves a rolling period on to the service's now (a refresh's). The
 // tab asks by whole days: only a new day changes what it reads, and the
 // refresh then takes out what left.
-func (t *Registers) roll(now time.Time) {
-	s, moved, _ := tab.Rolled(t.scope, now)
+func (rg *Registers) roll(now time.Time) {
+	s, moved, _ := tab.Rolled(rg.scope, now)
 	if !moved {
 		return
 	}
-	before := dayQuery(t.scope)
-	t.scope = s
+	before := dayQuery(rg.scope)
+	rg.scope = s
 	q := dayQuery(s)
-	if q == before || t.unavailable() != "" {
+	if q == before || rg.unavailable() != "" {
 		return
 	}
-	t.transfers.Rescope(t.transfersOf(q), nil, [2]time.Time{}, false)
-	if t.docsStarted {
-		t.Documents.Rescope(t.documentsOf(q), nil, [2]time.Time{}, false)
+	rg.transfers.Rescope(rg.transfersOf(q), nil, [2]time.Time{}, false)
+	if rg.docsStarted {
+		rg.Documents.Rescope(rg.documentsOf(q), nil, [2]time.Time{}, false)
 	}
 }
 
 // startDocuments loads the period's documents, once per period: they are
 // asked for when d first shows them.
-func (t *Registers) startDocuments() tea.Cmd {
-	if t.docsStarted || t.unavailable() != "" {
+func (rg *Registers) startDocuments() tea.Cmd {
+	if rg.docsStarted || rg.unavailable() != "" {
 		return nil
 	}
-	t.docsStarted = true
-	return t.Documents.Start(t.documentsOf(dayQuery(t.scope)), nil)
+	rg.docsStarted = true
+	return rg.Documents.Start(rg.documentsOf(dayQuery(rg.scope)), nil)
 }
 
 // dayQuery is the tab's period as the whole days it covers: the calendar
@@ -251,16 +251,16 @@ func sortNewestFirst(list []backend.Transfer) {
 // unavailable is why the tab cannot show anything ("" when it can): the
 // legacy interface is not configured, or its login may not read registers
 // (a Cashier; learned when the shell probes the login).
-func (t *Registers) unavailable() string {
-	if t.src == nil {
+func (rg *Registers) unavailable() string {
+	if rg.src == nil {
 		return "no service is configured"
 	}
-	if !slices.Contains(t.src.Describe().Interfaces, backend.V1) {
+	if !slices.Contains(rg.src.Describe().Interfaces, backend.V1) {
 		return "Transfers, registers and documents exist only in the service's legacy (v1) interface, and paydash " +
 			"has only the v2 token. Set PAYDASH_V1_LOGIN and PAYDASH_V1_PASSWORD (or v1_login and v1_password " +
 			"in the config file) to an Accountant's login to see them."
 	}
-	if ok, why := t.src.Can(backend.ReadRegisters); !ok {
+	if ok, why := rg.src.Can(backend.ReadRegisters); !ok {
 		return "Transfers, registers and documents cannot be read with this login: " + strings.TrimSuffix(why, ".") +
 			". Set PAYDASH_V1_LOGIN and PAYDASH_V1_PASSWORD (or v1_login and v1_password in the config file) " +
 			"to an Accountant's login to see them."
@@ -269,27 +269,27 @@ func (t *Registers) unavailable() string {
 }
 
 // Context implements ui.Tab.
-func (t *Registers) Context() keys.Context {
+func (rg *Registers) Context() keys.Context {
 	switch {
-	case t.Register.IsOpen():
-		return t.Register.context()
-	case t.document.isOpen():
-		return t.document.context()
-	case t.docs:
-		return tab.ListContext(t.Documents.Filtering, false)
+	case rg.Register.IsOpen():
+		return rg.Register.context()
+	case rg.document.isOpen():
+		return rg.document.context()
+	case rg.docs:
+		return tab.ListContext(rg.Documents.Filtering, false)
 	}
-	return tab.ListContext(t.transfers.Filtering, false)
+	return tab.ListContext(rg.transfers.Filtering, false)
 }
 
 // Status implements ui.Tab.
-func (t *Registers) Status() ui.TabStatus {
+func (rg *Registers) Status() ui.TabStatus {
 	var st ui.TabStatus
-	if t.docs {
-		st = t.Documents.Status()
+	if rg.docs {
+		st = rg.Documents.Status()
 	} else {
-		st = t.transfers.Status()
+		st = rg.transfers.Status()
 	}
-	st.Loading = st.Loading || t.Register.busy() || t.document.busy()
+	st.Loading = st.Loading || rg.Register.busy() || rg.document.busy()
 	return st
 }
 
@@ -304,20 +304,20 @@ var registerKeys = []keys.Action{
 }
 
 // keyTable is the tab's table of keys (registerKeys), each asking keyState.
-func (t *Registers) keyTable() tab.KeyTable {
+func (rg *Registers) keyTable() tab.KeyTable {
 	kt := make(tab.KeyTable, 0, len(registerKeys))
 	for _, a := range registerKeys {
-		kt = append(kt, tab.KeyAction{Key: a, When: func() (bool, string) { return t.keyState(a) }})
+		kt = append(kt, tab.KeyAction{Key: a, When: func() (bool, string) { return rg.keyState(a) }})
 	}
 	return kt
 }
 
 // Available implements ui.Tab: the tab's table of keys decides.
-func (t *Registers) Available(action keys.Action) (bool, string) { return t.table.Available(action) }
+func (rg *Registers) Available(action keys.Action) (bool, string) { return rg.table.Available(action) }
 
 // keyState says whether a key of registerKeys works in the view open now.
-func (t *Registers) keyState(action keys.Action) (bool, string) {
-	if why := t.unavailable(); why != "" {
+func (rg *Registers) keyState(action keys.Action) (bool, string) {
+	if why := rg.unavailable(); why != "" {
 		switch action {
 		case keys.ActPeriod, keys.ActRefresh:
 			return true, ""
@@ -327,28 +327,28 @@ func (t *Registers) keyState(action keys.Action) (bool, string) {
 		}
 	}
 	if action == keys.ActSort || action == keys.ActSortReverse {
-		if t.Register.IsOpen() || t.document.isOpen() {
+		if rg.Register.IsOpen() || rg.document.isOpen() {
 			return false, "" // the lists sort; a pane's rows keep the service's order
 		}
 		return true, ""
 	}
 	switch {
-	case t.Register.IsOpen():
-		return t.Register.available(action)
-	case t.document.isOpen():
-		return t.document.available(action)
+	case rg.Register.IsOpen():
+		return rg.Register.available(action)
+	case rg.document.isOpen():
+		return rg.document.available(action)
 	}
 	switch action {
 	case keys.ActNextMatch, keys.ActPrevMatch:
 		return false, ""
 	case keys.ActExport:
-		if t.docs {
-			return tab.Exportable(t.Documents)
+		if rg.docs {
+			return tab.Exportable(rg.Documents)
 		}
-		return tab.Exportable(t.transfers)
+		return tab.Exportable(rg.transfers)
 	case keys.ActOpen, keys.ActRaw, keys.ActCopyID, keys.ActCopyMore:
-		if !t.hasSelection() {
-			if t.docs {
+		if !rg.hasSelection() {
+			if rg.docs {
 				return false, "no document is selected"
 			}
 			return false, "no transfer is selected"
@@ -357,127 +357,127 @@ func (t *Registers) keyState(action keys.Action) (bool, string) {
 	return true, ""
 }
 
-func (t *Registers) hasSelection() bool {
-	if t.docs {
-		_, ok := t.Documents.Selected()
+func (rg *Registers) hasSelection() bool {
+	if rg.docs {
+		_, ok := rg.Documents.Selected()
 		return ok
 	}
-	_, ok := t.transfers.Selected()
+	_, ok := rg.transfers.Selected()
 	return ok
 }
 
 // Update implements ui.Tab: each message to the part it is for.
-func (t *Registers) Update(msg tea.Msg) (ui.Tab, tea.Cmd) {
-	now := t.now()
+func (rg *Registers) Update(msg tea.Msg) (ui.Tab, tea.Cmd) {
+	now := rg.now()
 	if paste, ok := msg.(tea.PasteMsg); ok {
-		return t, t.paste(paste)
+		return rg, rg.paste(paste)
 	}
-	if cmd, _, ok := t.transfers.Update(msg, now); ok {
-		return t, cmd
+	if cmd, _, ok := rg.transfers.Update(msg, now); ok {
+		return rg, cmd
 	}
-	if cmd, _, ok := t.Documents.Update(msg, now); ok {
-		return t, cmd
+	if cmd, _, ok := rg.Documents.Update(msg, now); ok {
+		return rg, cmd
 	}
-	if cmd, ok := t.Register.update(msg); ok {
-		t.layout()
-		return t, cmd
+	if cmd, ok := rg.Register.update(msg); ok {
+		rg.layout()
+		return rg, cmd
 	}
-	if cmd, ok := t.document.update(msg); ok {
-		t.layout()
-		return t, cmd
+	if cmd, ok := rg.document.update(msg); ok {
+		rg.layout()
+		return rg, cmd
 	}
 	switch msg := msg.(type) {
 	case ui.MouseMsg:
-		cmd := t.mouse(msg)
-		t.layout() // a double click may open a pane
-		return t, cmd
+		cmd := rg.mouse(msg)
+		rg.layout() // a double click may open a pane
+		return rg, cmd
 	case tea.KeyPressMsg:
-		cmd := t.key(msg)
-		t.layout()
-		return t, cmd
+		cmd := rg.key(msg)
+		rg.layout()
+		return rg, cmd
 	case ui.OwnScopeMsg:
-		return t, t.start(msg.Scope)
+		return rg, rg.start(msg.Scope)
 	case ui.RefreshMsg:
-		t.roll(msg.Now)
-		return t, t.refresh(msg.Manual)
+		rg.roll(msg.Now)
+		return rg, rg.refresh(msg.Manual)
 	case ui.SizeMsg:
-		t.w, t.h = msg.Width, msg.Height
-		t.layout()
+		rg.w, rg.h = msg.Width, msg.Height
+		rg.layout()
 	case ui.ThemeMsg:
-		t.theme = msg.Theme
-		t.Register.setTheme(msg.Theme)
-		t.document.setTheme(msg.Theme)
+		rg.theme = msg.Theme
+		rg.Register.setTheme(msg.Theme)
+		rg.document.setTheme(msg.Theme)
 	}
-	return t, nil
+	return rg, nil
 }
 
 // paste types pasted text where the focus is: the register's search,
 // or the filter of the list shown.
-func (t *Registers) paste(msg tea.PasteMsg) tea.Cmd {
+func (rg *Registers) paste(msg tea.PasteMsg) tea.Cmd {
 	switch {
-	case t.Register.IsOpen():
-		return t.Register.paste(msg)
-	case t.document.isOpen():
+	case rg.Register.IsOpen():
+		return rg.Register.paste(msg)
+	case rg.document.isOpen():
 		return nil
-	case t.docs:
-		return t.Documents.Paste(msg)
+	case rg.docs:
+		return rg.Documents.Paste(msg)
 	}
-	return t.transfers.Paste(msg)
+	return rg.transfers.Paste(msg)
 }
 
 // refresh reads the list shown again. A register never changes once made,
 // so the periodic refresh leaves an open one alone; r reads it again.
-func (t *Registers) refresh(manual bool) tea.Cmd {
-	if t.unavailable() != "" {
+func (rg *Registers) refresh(manual bool) tea.Cmd {
+	if rg.unavailable() != "" {
 		return nil
 	}
 	var cmds []tea.Cmd
-	if t.docs {
-		cmds = append(cmds, t.Documents.Refresh())
+	if rg.docs {
+		cmds = append(cmds, rg.Documents.Refresh())
 	} else {
-		cmds = append(cmds, t.transfers.Refresh())
+		cmds = append(cmds, rg.transfers.Refresh())
 	}
 	if manual {
-		cmds = append(cmds, t.Register.reload(), t.document.reload())
+		cmds = append(cmds, rg.Register.reload(), rg.document.reload())
 	}
 	return tea.Batch(cmds...)
 }
 
-func (t *Registers) key(msg tea.KeyPressMsg) tea.Cmd {
-	if cmd, ok := t.paneCopyMore(msg); ok {
+func (rg *Registers) key(msg tea.KeyPressMsg) tea.Cmd {
+	if cmd, ok := rg.paneCopyMore(msg); ok {
 		return cmd
 	}
 	switch {
-	case t.Register.IsOpen():
-		return t.Register.key(msg, t.Available)
-	case t.document.isOpen():
-		return t.document.key(msg, t.Available)
+	case rg.Register.IsOpen():
+		return rg.Register.key(msg, rg.Available)
+	case rg.document.isOpen():
+		return rg.document.key(msg, rg.Available)
 	}
 	var a keys.Action
 	var cmd tea.Cmd
 	var handled bool
-	if t.docs {
-		a, cmd, handled = t.docRoute.Handle(msg)
+	if rg.docs {
+		a, cmd, handled = rg.docRoute.Handle(msg)
 	} else {
-		a, cmd, handled = t.trRoute.Handle(msg)
+		a, cmd, handled = rg.trRoute.Handle(msg)
 	}
 	if handled {
 		return cmd
 	}
 	switch a {
 	case keys.ActCopyMore:
-		return t.copyMore()
+		return rg.copyMore()
 	case keys.ActRefresh:
-		return t.refresh(false)
+		return rg.refresh(false)
 	case keys.ActDocuments:
-		t.docs = !t.docs
-		if t.docs {
-			return t.startDocuments()
+		rg.docs = !rg.docs
+		if rg.docs {
+			return rg.startDocuments()
 		}
 	case keys.ActExport:
 		// The rows shown; a register or a document is saved from its
 		// pane.
-		return t.exportList()
+		return rg.exportList()
 	}
 	return nil
 }
@@ -488,74 +488,74 @@ func (t *Registers) key(msg tea.KeyPressMsg) tea.Cmd {
 // line, as every list does (keyRoute.mouse): the wheel scrolls, a click
 // selects, a double click opens the transfer's register or the document
 // as enter does, never while the filter prompt has the focus.
-func (t *Registers) mouse(msg ui.MouseMsg) tea.Cmd {
+func (rg *Registers) mouse(msg ui.MouseMsg) tea.Cmd {
 	switch {
-	case t.unavailable() != "":
+	case rg.unavailable() != "":
 		return nil
-	case t.Register.IsOpen():
-		return t.Register.mouse(msg)
-	case t.document.isOpen():
-		return t.document.mouse(msg)
+	case rg.Register.IsOpen():
+		return rg.Register.mouse(msg)
+	case rg.document.isOpen():
+		return rg.document.mouse(msg)
 	}
 	msg = msg.Shift(0, -1) // the heading line
 	if msg.Y < 0 {
 		return nil
 	}
-	if t.docs {
-		return t.docRoute.Mouse(msg)
+	if rg.docs {
+		return rg.docRoute.Mouse(msg)
 	}
-	return t.trRoute.Mouse(msg)
+	return rg.trRoute.Mouse(msg)
 }
 
 // layout sizes the lists under their heading line, and the panes.
-func (t *Registers) layout() {
-	listH := max(t.h-1, 0)
-	t.transfers.SetSize(t.w, listH, t.w)
-	t.Documents.SetSize(t.w, listH, t.w)
-	t.Register.setSize(t.w, t.h)
-	t.document.setSize(t.w, t.h)
+func (rg *Registers) layout() {
+	listH := max(rg.h-1, 0)
+	rg.transfers.SetSize(rg.w, listH, rg.w)
+	rg.Documents.SetSize(rg.w, listH, rg.w)
+	rg.Register.setSize(rg.w, rg.h)
+	rg.document.setSize(rg.w, rg.h)
 }
 
 // View implements ui.Tab.
-func (t *Registers) View(w, h int) string {
+func (rg *Registers) View(w, h int) string {
 	if w <= 0 || h <= 0 {
 		return ""
 	}
-	if why := t.unavailable(); why != "" {
-		return strings.Join(tab.Block(t.unavailableLines(why, w), w, h), "\n")
+	if why := rg.unavailable(); why != "" {
+		return strings.Join(tab.Block(rg.unavailableLines(why, w), w, h), "\n")
 	}
 	switch {
-	case t.Register.IsOpen():
-		return strings.Join(tab.Block(t.Register.lines(), w, h), "\n")
-	case t.document.isOpen():
-		return strings.Join(tab.Block(t.document.lines(), w, h), "\n")
+	case rg.Register.IsOpen():
+		return strings.Join(tab.Block(rg.Register.lines(), w, h), "\n")
+	case rg.document.isOpen():
+		return strings.Join(tab.Block(rg.document.lines(), w, h), "\n")
 	}
-	head := t.listHead(w)
+	head := rg.listHead(w)
 	if h == 1 {
 		return head
 	}
-	if t.docs {
-		return head + "\n" + tab.Frame(t.theme, t.Documents, nil, w, h-1)
+	if rg.docs {
+		return head + "\n" + tab.Frame(rg.theme, rg.Documents, nil, w, h-1)
 	}
-	return head + "\n" + tab.Frame(t.theme, t.transfers, nil, w, h-1)
+	return head + "\n" + tab.Frame(rg.theme, rg.transfers, nil, w, h-1)
 }
 
 // listHead names the list shown and the other one d switches to.
-func (t *Registers) listHead(w int) string {
-	th := t.theme
+func (rg *Registers) listHead(w int) string {
+	th := rg.theme
 	name, other := "Transfers", "documents"
-	if t.docs {
+	if rg.docs {
 		name, other = "Documents", "transfers"
 	}
-	days := dayQuery(t.scope)
+	days := dayQuery(rg.scope)
 	period := days.From.Format("02 Jan") + " – " + days.To.Format("02 Jan 2006") + " (UTC days)"
-	d := tab.KeyName(t.keys, keys.ActDocuments, "d")
+	d := tab.KeyName(rg.keys, keys.ActDocuments, "d")
 	head := th.Title.Render(name) + th.Muted.Render(" of the v1 account · "+period+" · "+d+": "+other)
 	return tab.Fit(head, w)
 }
 
-func (t *Registers) unavailableLines(why string, w int) []string {
-	th := t.theme
+func (rg *Registers) unavailableLines(why string, w int) []string {
+	th := rg.theme
 	out := []string{th.Title.Render("Transfers, registers and documents"), ""}
 	for _, l := range ui.WrapWords(why, max(w-2, 10)) {
 		out = append(out, th.Warning.Render(l))
@@ -567,4 +567,4 @@ func (t *Registers) unavailableLines(why string, w int) []string {
 func cleanName(s string) string { return textsafe.Line(s, 80) }
 
 // TakeDialog implements ui.DialogOpener.
-func (t *Registers) TakeDialog() (ui.OpenDialogMsg, bool) { return t.dialogs.Take() }
+func (rg *Registers) TakeDialog() (ui.OpenDialogMsg, bool) { return rg.dialogs.Take() }

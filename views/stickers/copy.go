@@ -23,10 +23,10 @@ func stickerCopyFields(s backend.Sticker) []ui.CopyField {
 	}
 }
 
-func (t *Stickers) copyMore() tea.Cmd {
-	s, ok := t.Target()
+func (ss *Stickers) copyMore() tea.Cmd {
+	s, ok := ss.Target()
 	if !ok {
 		return nil
 	}
-	return tab.CopyMore(t.Deps.Keys, t.Theme, &t.Dialogs, "sticker "+s.ID, stickerCopyFields(s))
+	return tab.CopyMore(ss.Deps.Keys, ss.Theme, &ss.Dialogs, "sticker "+s.ID, stickerCopyFields(s))
 }

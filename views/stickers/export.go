@@ -32,7 +32,7 @@ func stickerFields() []tab.ExportField[backend.Sticker] {
 }
 
 // export is ctrl+s on the Stickers tab.
-func (t *Stickers) export() tea.Cmd {
-	return tab.ExportRows(t.List, tab.ExportSpec[backend.Sticker]{Noun: "stickers",
-		Stem: tab.ExportStem("stickers", t.Scope.MerchantID), Fields: stickerFields(), Now: t.Deps.TimeNow()})
+func (ss *Stickers) export() tea.Cmd {
+	return tab.ExportRows(ss.List, tab.ExportSpec[backend.Sticker]{Noun: "stickers",
+		Stem: tab.ExportStem("stickers", ss.Scope.MerchantID), Fields: stickerFields(), Now: ss.Deps.TimeNow()})
 }

@@ -66,45 +66,45 @@ func New(d tab.Deps) ui.Tab {
 }
 
 // keyTable is every key of the Stickers tab.
-func (t *Stickers) keyTable() tab.KeyTable {
+func (ss *Stickers) keyTable() tab.KeyTable {
 	refresh := func() tea.Cmd {
-		if t.noV2 != "" {
+		if ss.noV2 != "" {
 			return nil
 		}
-		return t.List.Refresh()
+		return ss.List.Refresh()
 	}
-	kt := append(t.ListKeys("sticker", refresh, t.copyMore, t.export),
-		tab.KeyAction{Key: keys.ActToggleSticker, When: t.mayToggleTarget, Start: t.startToggle, Target: t.toggleTarget},
-		tab.KeyAction{Key: keys.ActNew, Start: t.startNew, Target: func() string { return "New sticker" },
-			When: func() (bool, string) { return tab.MayAct(t.src, t.Deps.Journal, backend.ActionCreateSticker) }})
+	kt := append(ss.ListKeys("sticker", refresh, ss.copyMore, ss.export),
+		tab.KeyAction{Key: keys.ActToggleSticker, When: ss.mayToggleTarget, Start: ss.startToggle, Target: ss.toggleTarget},
+		tab.KeyAction{Key: keys.ActNew, Start: ss.startNew, Target: func() string { return "New sticker" },
+			When: func() (bool, string) { return tab.MayAct(ss.src, ss.Deps.Journal, backend.ActionCreateSticker) }})
 	// Without v2 the tab has no stickers: only moving, searching and esc
 	// (and r, which does nothing) are left.
-	return kt.Gate(func() string { return t.noV2 }, keys.ActUp, keys.ActDown, keys.ActPageUp, keys.ActPageDown,
+	return kt.Gate(func() string { return ss.noV2 }, keys.ActUp, keys.ActDown, keys.ActPageUp, keys.ActPageDown,
 		keys.ActTop, keys.ActBottom, keys.ActClose, keys.ActFilter, keys.ActRefresh)
 }
 
 // Update implements ui.Tab: the shared part takes what every list tab
 // handles alike; the scope and the refresh are the tab's.
-func (t *Stickers) Update(msg tea.Msg) (ui.Tab, tea.Cmd) {
-	if cmd, ok := t.ListTab.Update(msg); ok {
-		return t, cmd
+func (ss *Stickers) Update(msg tea.Msg) (ui.Tab, tea.Cmd) {
+	if cmd, ok := ss.ListTab.Update(msg); ok {
+		return ss, cmd
 	}
 	switch msg := msg.(type) {
 	case ui.ScopeMsg:
-		return t, t.start(msg.Scope)
+		return ss, ss.start(msg.Scope)
 	case ui.RefreshMsg:
-		if t.noV2 != "" {
-			return t, nil
+		if ss.noV2 != "" {
+			return ss, nil
 		}
-		return t, tea.Batch(t.List.Refresh(), t.Pane.Reload())
+		return ss, tea.Batch(ss.List.Refresh(), ss.Pane.Reload())
 	}
-	return t, nil
+	return ss, nil
 }
 
 // paneRead puts the sticker the pane read in full into its row.
-func (t *Stickers) paneRead(read bool) tea.Cmd {
+func (ss *Stickers) paneRead(read bool) tea.Cmd {
 	if read {
-		t.List.Upsert(t.Pane.Obj, t.Deps.TimeNow())
+		ss.List.Upsert(ss.Pane.Obj, ss.Deps.TimeNow())
 	}
 	return nil
 }
@@ -167,36 +167,36 @@ func stickerAmount(s backend.Sticker) string {
 }
 
 // ID implements ui.Tab.
-func (t *Stickers) ID() ui.TabID { return ui.TabStickers }
+func (ss *Stickers) ID() ui.TabID { return ui.TabStickers }
 
 // Title implements ui.Tab.
-func (t *Stickers) Title() string { return "Stickers" }
+func (ss *Stickers) Title() string { return "Stickers" }
 
 // Init implements ui.Tab: the first load of the merchant's stickers, and
 // the finding out of what an earlier run left without an outcome.
-func (t *Stickers) Init(s ui.Scope) tea.Cmd { return tea.Batch(t.start(s), t.Acts.Resume()) }
+func (ss *Stickers) Init(s ui.Scope) tea.Cmd { return tea.Batch(ss.start(s), ss.Acts.Resume()) }
 
 // start loads the stickers of the scope's merchant (the period does not
 // apply: a sticker lasts).
-func (t *Stickers) start(s ui.Scope) tea.Cmd {
-	merchantChanged := s.MerchantID != t.Scope.MerchantID || t.List.Load == nil
-	t.Scope = s
-	if t.noV2 != "" {
-		t.List.Table.SetEmptyText(t.noV2)
+func (ss *Stickers) start(s ui.Scope) tea.Cmd {
+	merchantChanged := s.MerchantID != ss.Scope.MerchantID || ss.List.Load == nil
+	ss.Scope = s
+	if ss.noV2 != "" {
+		ss.List.Table.SetEmptyText(ss.noV2)
 		return nil
 	}
 	if !merchantChanged {
 		return nil
 	}
-	t.Pane.Close()
-	t.Layout()
+	ss.Pane.Close()
+	ss.Layout()
 	q := backend.StickerQuery{MerchantID: s.MerchantID}
-	return t.List.Start(func() backend.Pager[backend.Sticker] { return t.src.ListStickers(q) },
+	return ss.List.Start(func() backend.Pager[backend.Sticker] { return ss.src.ListStickers(q) },
 		func(st backend.Sticker) bool { return st.MerchantID == "" || st.MerchantID == q.MerchantID })
 }
 
-func (t *Stickers) readSticker(ctx context.Context, s backend.Sticker) (backend.Sticker, error) {
-	got, err := t.src.GetSticker(ctx, s.ID)
+func (ss *Stickers) readSticker(ctx context.Context, s backend.Sticker) (backend.Sticker, error) {
+	got, err := ss.src.GetSticker(ctx, s.ID)
 	if err != nil {
 		return s, err
 	}
@@ -207,19 +207,19 @@ func (t *Stickers) readSticker(ctx context.Context, s backend.Sticker) (backend.
 }
 
 // View implements ui.Tab.
-func (t *Stickers) View(w, h int) string {
+func (ss *Stickers) View(w, h int) string {
 	var pane []string
-	if t.Pane.IsOpen() {
-		pane = t.Pane.Lines(t.Theme, "Sticker "+textsafe.Clean(t.Pane.Obj.ID))
+	if ss.Pane.IsOpen() {
+		pane = ss.Pane.Lines(ss.Theme, "Sticker "+textsafe.Clean(ss.Pane.Obj.ID))
 	}
-	return tab.Frame(t.Theme, t.List, pane, w, h)
+	return tab.Frame(ss.Theme, ss.List, pane, w, h)
 }
 
 // detailLines is the sticker, one fact a line, and its payload as a QR
 // code under them.
-func (t *Stickers) detailLines() []string {
-	th := t.Theme
-	d := t.Pane
+func (ss *Stickers) detailLines() []string {
+	th := ss.Theme
+	d := ss.Pane
 	s := d.Obj
 	c := textsafe.Clean
 	f := &tab.Fields{Theme: th, LabelW: 16, Width: d.Inner()} // the payload wraps, whole
@@ -233,7 +233,7 @@ func (t *Stickers) detailLines() []string {
 	if s.Active() {
 		st = th.Success
 	}
-	for _, l := range t.Acts.PaneLines(th, tab.StickerRef(s.ID)) {
+	for _, l := range ss.Acts.PaneLines(th, tab.StickerRef(s.ID)) {
 		f.Line(l)
 	}
 	f.AddAlways("Status", st.Render(stickerStatusText(s)))
@@ -279,11 +279,11 @@ func qrLines(th ui.Theme, payload string, room, width int) []string {
 // --- actions -------------------------------------------------------------------
 
 // mayToggle says whether s can be switched on or off now.
-func (t *Stickers) mayToggle(s backend.Sticker) (bool, string) {
-	if ok, why := tab.MayAct(t.src, t.Deps.Journal, backend.ActionToggleSticker); !ok {
+func (ss *Stickers) mayToggle(s backend.Sticker) (bool, string) {
+	if ok, why := tab.MayAct(ss.src, ss.Deps.Journal, backend.ActionToggleSticker); !ok {
 		return false, why
 	}
-	if tr := t.Acts.On(tab.StickerRef(s.ID)); tr != nil {
+	if tr := ss.Acts.On(tab.StickerRef(s.ID)); tr != nil {
 		return false, tr.BusyReason()
 	}
 	return true, ""
@@ -299,17 +299,17 @@ func toggleVerb(s backend.Sticker) string {
 }
 
 // mayToggleTarget says whether the sticker a key acts on can be switched.
-func (t *Stickers) mayToggleTarget() (bool, string) {
-	s, ok := t.Target()
+func (ss *Stickers) mayToggleTarget() (bool, string) {
+	s, ok := ss.Target()
 	if !ok {
 		return false, "no sticker is selected"
 	}
-	return t.mayToggle(s)
+	return ss.mayToggle(s)
 }
 
 // toggleTarget names the switch for the preparing dialog.
-func (t *Stickers) toggleTarget() string {
-	if s, ok := t.Target(); ok {
+func (ss *Stickers) toggleTarget() string {
+	if s, ok := ss.Target(); ok {
 		return toggleVerb(s) + " sticker " + textsafe.Clean(s.ID)
 	}
 	return ""
@@ -317,41 +317,41 @@ func (t *Stickers) toggleTarget() string {
 
 // startToggle reads the sticker again before the confirmation of its
 // switch, so that the dialog shows it as it is now.
-func (t *Stickers) startToggle(ticket int) tea.Cmd {
-	s, _ := t.Target()
-	src, id := t.src, s.ID
-	return tab.ReadAgain(&t.Prep, ticket, keys.ActToggleSticker, func(ctx context.Context) (backend.Sticker, error) {
+func (ss *Stickers) startToggle(ticket int) tea.Cmd {
+	s, _ := ss.Target()
+	src, id := ss.src, s.ID
+	return tab.ReadAgain(&ss.Prep, ticket, keys.ActToggleSticker, func(ctx context.Context) (backend.Sticker, error) {
 		return src.GetSticker(ctx, id)
 	})
 }
 
 // startNew opens the form of a new sticker.
-func (t *Stickers) startNew(ticket int) tea.Cmd {
-	return tab.OpenCreate(ticket, tab.CreateSticker, tab.FormDefaults(t.Scope, t.Theme, t.Deps.TimeNow), t.Deps.Keys, t.Acts)
+func (ss *Stickers) startNew(ticket int) tea.Cmd {
+	return tab.OpenCreate(ticket, tab.CreateSticker, tab.FormDefaults(ss.Scope, ss.Theme, ss.Deps.TimeNow), ss.Deps.Keys, ss.Acts)
 }
 
 // onReadAgain opens the confirmation of a switch on the sticker as it is
 // now, or says why it cannot.
-func (t *Stickers) onReadAgain(msg tab.ReadAgainMsg) tea.Cmd {
+func (ss *Stickers) onReadAgain(msg tab.ReadAgainMsg) tea.Cmd {
 	s, _ := msg.Obj.(backend.Sticker)
 	if msg.Err != nil {
 		return tab.CouldNotRead(msg.Ticket, "the sticker before switching it", msg.Err)
 	}
 	if s.MerchantID == "" {
-		s.MerchantID = t.Scope.MerchantID
+		s.MerchantID = ss.Scope.MerchantID
 	}
-	t.List.Upsert(s, t.Deps.TimeNow())
-	if t.Pane.IsOpen() && t.Pane.Obj.ID == s.ID {
-		t.Pane.Set(s)
+	ss.List.Upsert(s, ss.Deps.TimeNow())
+	if ss.Pane.IsOpen() && ss.Pane.Obj.ID == s.ID {
+		ss.Pane.Set(s)
 	}
-	if ok, why := t.mayToggle(s); !ok {
+	if ok, why := ss.mayToggle(s); !ok {
 		return tab.RefusedCmd(msg.Ticket, ui.ToastWarning, why)
 	}
-	return tab.MsgCmd(ui.ConfirmDialog(msg.Ticket, t.toggleSpec(s)))
+	return tab.MsgCmd(ui.ConfirmDialog(msg.Ticket, ss.toggleSpec(s)))
 }
 
 // toggleSpec is the confirmation of switching s on or off.
-func (t *Stickers) toggleSpec(s backend.Sticker) ui.ConfirmSpec {
+func (ss *Stickers) toggleSpec(s backend.Sticker) ui.ConfirmSpec {
 	c := textsafe.Clean
 	verb := toggleVerb(s)
 	next, effect := "Inactive", "Payers who scan it are refused until it is switched on again."
@@ -370,7 +370,7 @@ func (t *Stickers) toggleSpec(s backend.Sticker) ui.ConfirmSpec {
 		"Sent through: v2 (the current interface)",
 	}
 	active := !s.Active()
-	acts, id := t.Acts, s.ID
+	acts, id := ss.Acts, s.ID
 	return ui.ConfirmSpec{
 		Title:   verb + " sticker " + c(s.ID),
 		Lines:   lines,
@@ -382,11 +382,11 @@ func (t *Stickers) toggleSpec(s backend.Sticker) ui.ConfirmSpec {
 
 // shownMerchant is the merchant of sticker id as the pane or its row shows
 // it; shown is false when the tab shows no such sticker.
-func (t *Stickers) shownMerchant(id string) (merchant string, shown bool) {
-	if t.Pane.IsOpen() && t.Pane.Obj.ID == id {
-		return t.Pane.Obj.MerchantID, true
+func (ss *Stickers) shownMerchant(id string) (merchant string, shown bool) {
+	if ss.Pane.IsOpen() && ss.Pane.Obj.ID == id {
+		return ss.Pane.Obj.MerchantID, true
 	}
-	for _, r := range t.List.Table.Rows() {
+	for _, r := range ss.List.Table.Rows() {
 		if r.ID == id {
 			return r.MerchantID, true
 		}
@@ -396,7 +396,7 @@ func (t *Stickers) shownMerchant(id string) (merchant string, shown bool) {
 
 // showOutcome puts what an action over brought into the list and the
 // pane; a new sticker's payload opens in the result dialog.
-func (t *Stickers) showOutcome(msg tab.OutcomeMsg) tea.Cmd {
+func (ss *Stickers) showOutcome(msg tab.OutcomeMsg) tea.Cmd {
 	s := msg.Out.Sticker
 	if s.ID != "" && msg.Out.State == action.Done {
 		// v2's answer names no merchant: a new sticker's is the one it was
@@ -408,22 +408,22 @@ func (t *Stickers) showOutcome(msg tab.OutcomeMsg) tea.Cmd {
 			s.MerchantID = msg.Req.Sticker.MerchantID
 		}
 		if s.MerchantID == "" {
-			s.MerchantID, shown = t.shownMerchant(s.ID)
+			s.MerchantID, shown = ss.shownMerchant(s.ID)
 		}
 		if shown {
-			t.List.Upsert(s, t.Deps.TimeNow())
-			t.List.Own(s.ID)
+			ss.List.Upsert(s, ss.Deps.TimeNow())
+			ss.List.Own(s.ID)
 		}
-		if t.Pane.IsOpen() && t.Pane.Obj.ID == s.ID {
-			t.Pane.Set(s)
+		if ss.Pane.IsOpen() && ss.Pane.Obj.ID == s.ID {
+			ss.Pane.Set(s)
 		}
 	}
 	var cmds []tea.Cmd
 	if msg.Out.State == action.Done { // a create's result dialog (none for a toggle)
-		cmds = append(cmds, tab.CreatedDialog(msg.Req, msg.Out, t.Deps.Keys, t.Theme))
+		cmds = append(cmds, tab.CreatedDialog(msg.Req, msg.Out, ss.Deps.Keys, ss.Theme))
 	}
-	if t.Pane.IsOpen() && t.Pane.Obj.ID == msg.Req.ObjectID {
-		cmds = append(cmds, t.Pane.Reload())
+	if ss.Pane.IsOpen() && ss.Pane.Obj.ID == msg.Req.ObjectID {
+		cmds = append(cmds, ss.Pane.Reload())
 	}
 	return tea.Batch(cmds...)
 }

@@ -59,29 +59,29 @@ func NewDetail[T any](read func(context.Context, T) (T, error), facts func() []s
 
 // Show opens the pane on obj (in the raw view or not) in a new read
 // generation, and reads it in full unless full says obj already is.
-func (d *Detail[T]) Show(obj T, raw, full bool) tea.Cmd {
-	d.open, d.Obj, d.Err, d.Raw, d.Loading = true, obj, nil, raw, false
-	d.sc, d.rsc = Scroller{}, Scroller{}
-	d.rebuildRaw()
+func (dp *Detail[T]) Show(obj T, raw, full bool) tea.Cmd {
+	dp.open, dp.Obj, dp.Err, dp.Raw, dp.Loading = true, obj, nil, raw, false
+	dp.sc, dp.rsc = Scroller{}, Scroller{}
+	dp.rebuildRaw()
 	if full {
-		d.reads.Next()
+		dp.reads.Next()
 		return nil
 	}
-	return d.Reload()
+	return dp.Reload()
 }
 
 // Reload reads the object again in a new read generation (a refresh);
 // nothing when the pane is closed.
-func (d *Detail[T]) Reload() tea.Cmd {
-	if !d.open {
+func (dp *Detail[T]) Reload() tea.Cmd {
+	if !dp.open {
 		return nil
 	}
-	ctx, st := d.reads.Next()
-	if d.read == nil {
+	ctx, st := dp.reads.Next()
+	if dp.read == nil {
 		return nil
 	}
-	d.Loading = true
-	read, obj := d.read, d.Obj
+	dp.Loading = true
+	read, obj := dp.read, dp.Obj
 	return func() tea.Msg {
 		got, err := read(ctx, obj)
 		return detailMsg[T]{stamp: st, obj: got, err: err}
@@ -89,54 +89,54 @@ func (d *Detail[T]) Reload() tea.Cmd {
 }
 
 // Close closes the pane and abandons what it was reading.
-func (d *Detail[T]) Close() {
+func (dp *Detail[T]) Close() {
 	var none T
-	d.open, d.Obj, d.Loading, d.Err = false, none, false, nil
-	d.reads.Stop()
+	dp.open, dp.Obj, dp.Loading, dp.Err = false, none, false, nil
+	dp.reads.Stop()
 }
 
 // ReadStamp is the context and stamp of the pane's current read, for
 // reads of the tab's own about the object (a payment's refunds): they
 // end with it, and current accepts their answers.
-func (d *Detail[T]) ReadStamp() (context.Context, Stamp) { return d.reads.Current() }
+func (dp *Detail[T]) ReadStamp() (context.Context, Stamp) { return dp.reads.Current() }
 
 // Current reports whether an answer stamped s is for the pane as it is
 // now.
-func (d *Detail[T]) Current(s Stamp) bool { return d.open && d.reads.Fresh(s) }
+func (dp *Detail[T]) Current(s Stamp) bool { return dp.open && dp.reads.Fresh(s) }
 
 // Update takes the pane's answers; ok is false for other messages, loaded
 // is true when the object was read (the tab may put it in the list).
-func (d *Detail[T]) Update(msg tea.Msg) (loaded, ok bool) {
+func (dp *Detail[T]) Update(msg tea.Msg) (loaded, ok bool) {
 	m, isMine := msg.(detailMsg[T])
-	if !isMine || !d.reads.Owns(m.stamp) {
+	if !isMine || !dp.reads.Owns(m.stamp) {
 		return false, false
 	}
-	if !d.Current(m.stamp) {
+	if !dp.Current(m.stamp) {
 		return false, true
 	}
-	d.Loading = false
+	dp.Loading = false
 	if m.err != nil {
 		if !Cancelled(m.err) {
-			d.Err = m.err
+			dp.Err = m.err
 		}
 		return false, true
 	}
-	d.Err = nil
-	d.Set(m.obj)
+	dp.Err = nil
+	dp.Set(m.obj)
 	return true, true
 }
 
 // Set replaces the object shown (an action's answer, a read).
-func (d *Detail[T]) Set(obj T) {
-	d.Obj = obj
-	d.rebuildRaw()
+func (dp *Detail[T]) Set(obj T) {
+	dp.Obj = obj
+	dp.rebuildRaw()
 }
 
-func (d *Detail[T]) rebuildRaw() {
-	d.rawSrc, d.rawLines = nil, nil
-	if d.Raw && d.rawOf != nil {
-		d.rawSrc = d.rawOf(d.Obj)
-		d.rawLines = wrapRaw(d.rawSrc, d.Inner())
+func (dp *Detail[T]) rebuildRaw() {
+	dp.rawSrc, dp.rawLines = nil, nil
+	if dp.Raw && dp.rawOf != nil {
+		dp.rawSrc = dp.rawOf(dp.Obj)
+		dp.rawLines = wrapRaw(dp.rawSrc, dp.Inner())
 	}
 }
 
@@ -169,53 +169,53 @@ func wrapRaw(lines []string, width int) []string {
 // leaves the raw view first, then closes the pane; raw toggles the raw
 // view; the movement keys scroll the view shown. It reports whether the
 // key was one of them.
-func (d *Detail[T]) key(a keys.Action) bool {
+func (dp *Detail[T]) key(a keys.Action) bool {
 	switch a {
 	case keys.ActClose:
-		if d.Raw {
-			d.Raw = false
+		if dp.Raw {
+			dp.Raw = false
 		} else {
-			d.Close()
+			dp.Close()
 		}
 		return true
 	case keys.ActRaw:
-		d.Raw = !d.Raw
-		d.rebuildRaw()
+		dp.Raw = !dp.Raw
+		dp.rebuildRaw()
 		return true
 	}
-	if d.Raw {
-		return d.rsc.Key(a, len(d.rawLines), PaneBody(d.H))
+	if dp.Raw {
+		return dp.rsc.Key(a, len(dp.rawLines), PaneBody(dp.H))
 	}
-	return d.sc.Key(a, len(d.facts()), PaneBody(d.H))
+	return dp.sc.Key(a, len(dp.facts()), PaneBody(dp.H))
 }
 
 // setSize gives the pane its area; border when it is beside the list.
-func (d *Detail[T]) setSize(w, h int, border bool) {
-	was := d.Inner()
-	d.w, d.H, d.border = w, h, border
-	if d.Raw && d.Inner() != was {
-		d.rawLines = wrapRaw(d.rawSrc, d.Inner())
+func (dp *Detail[T]) setSize(w, h int, border bool) {
+	was := dp.Inner()
+	dp.w, dp.H, dp.border = w, h, border
+	if dp.Raw && dp.Inner() != was {
+		dp.rawLines = wrapRaw(dp.rawSrc, dp.Inner())
 	}
 }
 
 // Inner is the width of the pane's text: its width less the rule on its
 // left when it is beside the list (as scroller.render draws it).
-func (d *Detail[T]) Inner() int {
-	if d.border {
-		return max(d.w-3, 0)
+func (dp *Detail[T]) Inner() int {
+	if dp.border {
+		return max(dp.w-3, 0)
 	}
-	return d.w
+	return dp.w
 }
 
 // IsOpen reports whether the pane is open.
-func (d *Detail[T]) IsOpen() bool { return d.open }
+func (dp *Detail[T]) IsOpen() bool { return dp.open }
 
 // Lines draws the pane, titled, in its area.
-func (d *Detail[T]) Lines(th ui.Theme, title string) []string {
-	if d.Raw {
-		return d.rsc.Render(th, title+" · raw", d.rawLines, d.w, d.H, d.border)
+func (dp *Detail[T]) Lines(th ui.Theme, title string) []string {
+	if dp.Raw {
+		return dp.rsc.Render(th, title+" · raw", dp.rawLines, dp.w, dp.H, dp.border)
 	}
-	return d.sc.Render(th, title, d.facts(), d.w, d.H, d.border)
+	return dp.sc.Render(th, title, dp.facts(), dp.w, dp.H, dp.border)
 }
 
 // --- a tab's frame -------------------------------------------------------------

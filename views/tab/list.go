@@ -189,9 +189,9 @@ func TableKeys(km keys.Map) datatable.KeyMap {
 	}
 }
 
-func (l *PagedList[T]) setTheme(t ui.Theme) {
-	l.theme = t
-	l.Table.SetStyles(t.Table)
+func (pl *PagedList[T]) setTheme(t ui.Theme) {
+	pl.theme = t
+	pl.Table.SetStyles(t.Table)
 	st := textinput.DefaultStyles(t.Dark)
 	if t.NoColor {
 		st = textinput.Styles{}
@@ -199,65 +199,65 @@ func (l *PagedList[T]) setTheme(t ui.Theme) {
 	st.Focused.Prompt = t.Accent
 	st.Blurred.Prompt = t.Muted
 	st.Cursor.Blink = false
-	l.Filter.SetStyles(st)
+	pl.Filter.SetStyles(st)
 }
 
 // Start drops everything loaded and loads from load in a new generation;
 // belongs (nil: every row) says which rows read elsewhere belong here. A
 // search stays, and a committed one reads the new list for itself.
-func (l *PagedList[T]) Start(load Loader[T], belongs func(T) bool) tea.Cmd {
-	l.base, l.baseIn, l.Narrowed = load, belongs, ""
-	l.seeking = !l.query.Empty() && !l.Filtering
-	l.seekStopped = false
-	if l.Narrow != nil && l.seeking {
-		if nl, key := l.Narrow(l.query); key != "" {
-			l.Narrowed = key
-			return l.loadFrom(nl, belongs)
+func (pl *PagedList[T]) Start(load Loader[T], belongs func(T) bool) tea.Cmd {
+	pl.base, pl.baseIn, pl.Narrowed = load, belongs, ""
+	pl.seeking = !pl.query.Empty() && !pl.Filtering
+	pl.seekStopped = false
+	if pl.Narrow != nil && pl.seeking {
+		if nl, key := pl.Narrow(pl.query); key != "" {
+			pl.Narrowed = key
+			return pl.loadFrom(nl, belongs)
 		}
 	}
-	return l.loadFrom(load, belongs)
+	return pl.loadFrom(load, belongs)
 }
 
 // loadFrom loads from load in a new generation, dropping the rows.
-func (l *PagedList[T]) loadFrom(load Loader[T], belongs func(T) bool) tea.Cmd {
-	l.Stop()
-	l.Load, l.belongs = load, belongs
-	l.Loads.Next()
-	l.pager = load()
-	l.Table.SetRows(nil)
-	l.Table.SetEnd(false)
-	l.Table.SetLoading(false)
-	l.Table.SetEmptyText("")
-	l.inflight, l.Done, l.refreshing = false, false, false
-	l.Pages, l.moved, l.pick = 0, false, ""
-	l.newest, l.oldest = time.Time{}, time.Time{}
+func (pl *PagedList[T]) loadFrom(load Loader[T], belongs func(T) bool) tea.Cmd {
+	pl.Stop()
+	pl.Load, pl.belongs = load, belongs
+	pl.Loads.Next()
+	pl.pager = load()
+	pl.Table.SetRows(nil)
+	pl.Table.SetEnd(false)
+	pl.Table.SetLoading(false)
+	pl.Table.SetEmptyText("")
+	pl.inflight, pl.Done, pl.refreshing = false, false, false
+	pl.Pages, pl.moved, pl.pick = 0, false, ""
+	pl.newest, pl.oldest = time.Time{}, time.Time{}
 	// A sort is of the whole list: it reads it all (sort.go).
-	l.SortReading, l.sortStopped = l.sorted(), false
-	return l.Next()
+	pl.SortReading, pl.sortStopped = pl.sorted(), false
+	return pl.Next()
 }
 
 // Stop abandons what the list is loading: its answers will be dropped.
-func (l *PagedList[T]) Stop() {
-	l.Loads.Stop()
-	l.Refreshes.Stop()
+func (pl *PagedList[T]) Stop() {
+	pl.Loads.Stop()
+	pl.Refreshes.Stop()
 }
 
 // Context is the context of the current load: a tab's own reads about the
 // list (a search through it) end with it.
-func (l *PagedList[T]) Context() context.Context {
-	ctx, _ := l.Loads.Current()
+func (pl *PagedList[T]) Context() context.Context {
+	ctx, _ := pl.Loads.Current()
 	return ctx
 }
 
 // Next asks for the next page unless one is out or the list has ended.
-func (l *PagedList[T]) Next() tea.Cmd {
-	if l.inflight || l.Done || l.pager == nil {
+func (pl *PagedList[T]) Next() tea.Cmd {
+	if pl.inflight || pl.Done || pl.pager == nil {
 		return nil
 	}
-	l.inflight = true
-	l.Table.SetLoading(true)
-	ctx, st := l.Loads.Current()
-	pager := l.pager
+	pl.inflight = true
+	pl.Table.SetLoading(true)
+	ctx, st := pl.Loads.Current()
+	pager := pl.pager
 	return func() tea.Msg {
 		page, err := pager.Next(ctx)
 		return PageMsg[T]{Stamp: st, Page: page, err: err}
@@ -265,100 +265,100 @@ func (l *PagedList[T]) Next() tea.Cmd {
 }
 
 // maybeNext asks for the next page when the cursor is near the end.
-func (l *PagedList[T]) maybeNext() tea.Cmd {
-	if l.Table.NearEnd() {
-		return l.Next()
+func (pl *PagedList[T]) maybeNext() tea.Cmd {
+	if pl.Table.NearEnd() {
+		return pl.Next()
 	}
 	return nil
 }
 
 // Update takes the list's own messages; ok is false for any other message.
 // rows are the rows an accepted answer brought (the tab may note them).
-func (l *PagedList[T]) Update(msg tea.Msg, now time.Time) (cmd tea.Cmd, rows []T, ok bool) {
+func (pl *PagedList[T]) Update(msg tea.Msg, now time.Time) (cmd tea.Cmd, rows []T, ok bool) {
 	switch msg := msg.(type) {
 	case PageMsg[T]:
-		if !l.Loads.Owns(msg.Stamp) {
+		if !pl.Loads.Owns(msg.Stamp) {
 			return nil, nil, false
 		}
-		cmd, rows = l.onPage(msg, now)
+		cmd, rows = pl.onPage(msg, now)
 		return cmd, rows, true
 	case RefreshMsg[T]:
-		if !l.Refreshes.Owns(msg.Stamp) {
+		if !pl.Refreshes.Owns(msg.Stamp) {
 			return nil, nil, false
 		}
-		cmd, rows = l.OnRefresh(msg, now)
+		cmd, rows = pl.OnRefresh(msg, now)
 		return cmd, rows, true
 	case ui.TickMsg:
-		l.Table.Tick(msg.Now)
+		pl.Table.Tick(msg.Now)
 	case ui.ThemeMsg:
-		l.setTheme(msg.Theme)
+		pl.setTheme(msg.Theme)
 	case tea.PasteMsg:
-		return l.Paste(msg), nil, true
+		return pl.Paste(msg), nil, true
 	case sortMsg:
-		if msg.list != l.id {
+		if msg.list != pl.id {
 			return nil, nil, false
 		}
-		return l.onSort(msg), nil, true
+		return pl.onSort(msg), nil, true
 	}
 	return nil, nil, false
 }
 
-func (l *PagedList[T]) onPage(msg PageMsg[T], now time.Time) (tea.Cmd, []T) {
-	if !l.Loads.Fresh(msg.Stamp) {
+func (pl *PagedList[T]) onPage(msg PageMsg[T], now time.Time) (tea.Cmd, []T) {
+	if !pl.Loads.Fresh(msg.Stamp) {
 		return nil, nil
 	}
-	l.inflight = false
-	l.Table.SetLoading(false)
+	pl.inflight = false
+	pl.Table.SetLoading(false)
 	if msg.err != nil {
 		if Cancelled(msg.err) {
 			return nil, nil
 		}
-		if l.seeking {
+		if pl.seeking {
 			// The search stops where the list could not be read; / enter
 			// reads on from there.
-			l.seeking, l.seekStopped = false, true
+			pl.seeking, pl.seekStopped = false, true
 		}
-		l.sortReadFailed()
+		pl.sortReadFailed()
 		// An empty list must not claim there is nothing to show; r does
 		// not help an answer too large to read.
-		text := l.FailText
+		text := pl.FailText
 		if backend.KindOf(msg.err) == backend.KindTooLarge {
 			text = "This period's answer is larger than paydash reads (the reason is below); p chooses a shorter period"
 		}
-		l.Table.SetEmptyText(text)
+		pl.Table.SetEmptyText(text)
 		return ErrorCmd(msg.err), nil
 	}
-	l.Table.SetEmptyText("")
-	if l.moved {
+	pl.Table.SetEmptyText("")
+	if pl.moved {
 		// A rolling period's start moved on since its pager was made:
 		// the pager still reads the old period's older rows.
-		msg.Page.Items = l.withinSpan(msg.Page.Items)
+		msg.Page.Items = pl.withinSpan(msg.Page.Items)
 	}
-	l.Table.Append(msg.Page.Items)
-	l.note(msg.Page.Items)
-	l.pickNow()
-	if l.Pages == 0 {
-		l.refreshed = now
+	pl.Table.Append(msg.Page.Items)
+	pl.note(msg.Page.Items)
+	pl.pickNow()
+	if pl.Pages == 0 {
+		pl.refreshed = now
 	}
-	l.Pages++
+	pl.Pages++
 	if msg.Page.Done {
-		l.Done = true
-		l.Table.SetEnd(true)
+		pl.Done = true
+		pl.Table.SetEnd(true)
 	}
 	// Keep filling the screen. A committed search reads on to the end of
 	// the list, its matches appearing as they come; a filter being typed
 	// does not walk the list (pages come one per key).
 	switch {
-	case l.Done:
-		l.seeking, l.SortReading = false, false
-	case l.seeking || l.SortReading:
-		return l.Next(), msg.Page.Items
-	case l.sortStopped:
+	case pl.Done:
+		pl.seeking, pl.SortReading = false, false
+	case pl.seeking || pl.SortReading:
+		return pl.Next(), msg.Page.Items
+	case pl.sortStopped:
 		// esc stopped a sort's read: rows sort in above the screen, so
 		// filling the screen would read on; pages come when asked (G).
 		return nil, msg.Page.Items
-	case l.Table.FilterText() == "":
-		return l.maybeNext(), msg.Page.Items
+	case pl.Table.FilterText() == "":
+		return pl.maybeNext(), msg.Page.Items
 	}
 	return nil, msg.Page.Items
 }
@@ -367,14 +367,14 @@ func (l *PagedList[T]) onPage(msg PageMsg[T], now time.Time) (tea.Cmd, []T) {
 // (span): rows of a rolling period's old start, which the pager made
 // before it moved still reads. (Only then: the legacy interface answers
 // whole UTC days, which may begin before a period does.)
-func (l *PagedList[T]) withinSpan(rows []T) []T {
-	start := l.Span[0]
-	if l.when == nil || start.IsZero() {
+func (pl *PagedList[T]) withinSpan(rows []T) []T {
+	start := pl.Span[0]
+	if pl.when == nil || start.IsZero() {
 		return rows
 	}
 	kept := rows[:0:0]
 	for _, r := range rows {
-		if t := l.when(r); t.IsZero() || !t.Before(start) {
+		if t := pl.when(r); t.IsZero() || !t.Before(start) {
 			kept = append(kept, r)
 		}
 	}
@@ -385,52 +385,52 @@ func (l *PagedList[T]) withinSpan(rows []T) []T {
 // refresh): load and belongs replace the list's own (start's), a search
 // the service narrows is asked again for the new period, and the rows
 // loaded stay, less those that no longer belong when startMoved.
-func (l *PagedList[T]) Rescope(load Loader[T], belongs func(T) bool, span [2]time.Time, startMoved bool) {
-	l.base, l.baseIn, l.belongs, l.Span = load, belongs, belongs, span
-	l.Load = load
-	if l.Narrowed != "" && l.Narrow != nil {
-		if nl, key := l.Narrow(l.query); key != "" {
-			l.Narrowed, l.Load = key, nl
+func (pl *PagedList[T]) Rescope(load Loader[T], belongs func(T) bool, span [2]time.Time, startMoved bool) {
+	pl.base, pl.baseIn, pl.belongs, pl.Span = load, belongs, belongs, span
+	pl.Load = load
+	if pl.Narrowed != "" && pl.Narrow != nil {
+		if nl, key := pl.Narrow(pl.query); key != "" {
+			pl.Narrowed, pl.Load = key, nl
 		}
 	}
 	if !startMoved {
 		return
 	}
-	l.moved = true
-	l.oldest = time.Time{} // noted again from the rows that stay
-	l.Table.RemoveWhere(func(r *T) bool {
+	pl.moved = true
+	pl.oldest = time.Time{} // noted again from the rows that stay
+	pl.Table.RemoveWhere(func(r *T) bool {
 		if belongs != nil && !belongs(*r) {
 			return true
 		}
-		if l.when == nil {
+		if pl.when == nil {
 			return false
 		}
-		t := l.when(*r)
+		t := pl.when(*r)
 		if !t.IsZero() && !span[0].IsZero() && t.Before(span[0]) {
 			return true
 		}
-		if !t.IsZero() && (l.oldest.IsZero() || t.Before(l.oldest)) {
-			l.oldest = t
+		if !t.IsZero() && (pl.oldest.IsZero() || t.Before(pl.oldest)) {
+			pl.oldest = t
 		}
 		return false
 	})
 }
 
 // note keeps the newest and oldest time of the loaded rows.
-func (l *PagedList[T]) note(rows []T) {
-	if l.when == nil {
+func (pl *PagedList[T]) note(rows []T) {
+	if pl.when == nil {
 		return
 	}
 	for _, r := range rows {
-		t := l.when(r)
+		t := pl.when(r)
 		if t.IsZero() {
 			continue
 		}
-		if l.newest.IsZero() || t.After(l.newest) {
-			l.newest = t
+		if pl.newest.IsZero() || t.After(pl.newest) {
+			pl.newest = t
 		}
-		if l.oldest.IsZero() || t.Before(l.oldest) {
-			l.oldest = t
+		if pl.oldest.IsZero() || t.Before(pl.oldest) {
+			pl.oldest = t
 		}
 	}
 }
@@ -439,20 +439,20 @@ func (l *PagedList[T]) note(rows []T) {
 // hold only rows newer than the newest loaded one or until as many pages
 // as are loaded have been read, never more than refreshMaxPages. A list
 // not ordered by time reads as many pages as are loaded.
-func (l *PagedList[T]) Refresh() tea.Cmd {
-	if l.Pages == 0 || l.Load == nil {
+func (pl *PagedList[T]) Refresh() tea.Cmd {
+	if pl.Pages == 0 || pl.Load == nil {
 		// Nothing loaded yet: the first load (or its retry) is the refresh.
-		return l.Next()
+		return pl.Next()
 	}
-	if l.refreshing {
-		l.again = true
+	if pl.refreshing {
+		pl.again = true
 		return nil
 	}
-	l.refreshing, l.again = true, false
-	loadCtx, _ := l.Loads.Current()
-	ctx, st := l.Refreshes.Start(loadCtx)
-	pager := l.Load()
-	newest, loaded, when := l.newest, l.Pages, l.when
+	pl.refreshing, pl.again = true, false
+	loadCtx, _ := pl.Loads.Current()
+	ctx, st := pl.Refreshes.Start(loadCtx)
+	pager := pl.Load()
+	newest, loaded, when := pl.newest, pl.Pages, pl.when
 	return func() tea.Msg {
 		var rows []T
 		for n := 1; n <= refreshMaxPages; n++ {
@@ -476,14 +476,14 @@ func (l *PagedList[T]) Refresh() tea.Cmd {
 // OnRefresh applies a refresh: new rows at the top, changed rows in place
 // (flashed), loaded rows the refresh no longer found taken out; rows older
 // than everything loaded wait for their page.
-func (l *PagedList[T]) OnRefresh(msg RefreshMsg[T], now time.Time) (tea.Cmd, []T) {
-	if !l.Refreshes.Fresh(msg.Stamp) {
+func (pl *PagedList[T]) OnRefresh(msg RefreshMsg[T], now time.Time) (tea.Cmd, []T) {
+	if !pl.Refreshes.Fresh(msg.Stamp) {
 		return nil, nil
 	}
-	l.refreshing = false
+	pl.refreshing = false
 	var again tea.Cmd
-	if l.again {
-		again = l.Refresh()
+	if pl.again {
+		again = pl.Refresh()
 	}
 	if msg.err != nil {
 		if Cancelled(msg.err) {
@@ -493,15 +493,15 @@ func (l *PagedList[T]) OnRefresh(msg RefreshMsg[T], now time.Time) (tea.Cmd, []T
 	}
 	rows := msg.Rows[:0:0]
 	for _, r := range msg.Rows {
-		if l.when == nil || l.Done || l.oldest.IsZero() || !l.when(r).Before(l.oldest) {
+		if pl.when == nil || pl.Done || pl.oldest.IsZero() || !pl.when(r).Before(pl.oldest) {
 			rows = append(rows, r)
 		}
 	}
-	l.Table.Upsert(rows, now)
-	l.dropGone(msg.Rows, msg.done)
-	l.note(rows)
-	l.pickNow()
-	l.refreshed = now
+	pl.Table.Upsert(rows, now)
+	pl.dropGone(msg.Rows, msg.done)
+	pl.note(rows)
+	pl.pickNow()
+	pl.refreshed = now
 	return again, rows
 }
 
@@ -513,16 +513,16 @@ func (l *PagedList[T]) OnRefresh(msg RefreshMsg[T], now time.Time) (tea.Cmd, []T
 // that one may be on the next page). A list whose answer was not in that
 // order (the legacy interface's, narrowed day by day) keeps its rows
 // until a refresh reads to its end.
-func (l *PagedList[T]) dropGone(read []T, done bool) {
+func (pl *PagedList[T]) dropGone(read []T, done bool) {
 	var bound time.Time
-	ordered := l.when != nil
+	ordered := pl.when != nil
 	seen := make(map[string]struct{}, len(read))
 	for _, r := range read {
-		seen[l.rowID(r)] = struct{}{}
+		seen[pl.rowID(r)] = struct{}{}
 		if !ordered {
 			continue
 		}
-		t := l.when(r)
+		t := pl.when(r)
 		if t.IsZero() || (!bound.IsZero() && t.After(bound)) {
 			ordered = false
 			continue
@@ -533,17 +533,17 @@ func (l *PagedList[T]) dropGone(read []T, done bool) {
 		return
 	}
 	missing := func(r *T) bool {
-		_, ok := seen[l.rowID(*r)]
+		_, ok := seen[pl.rowID(*r)]
 		return !ok
 	}
 	if done {
-		l.Table.RemoveWhere(missing)
+		pl.Table.RemoveWhere(missing)
 		return
 	}
 	// Newest first, until well past the place read: the rows older than
 	// it are most of a long list, and none of them is looked at.
-	l.Table.RemoveNewest(pastRun, func(r *T) (gone, past bool) {
-		if t := l.when(*r); t.IsZero() || !t.After(bound) {
+	pl.Table.RemoveNewest(pastRun, func(r *T) (gone, past bool) {
+		if t := pl.when(*r); t.IsZero() || !t.After(bound) {
 			return false, !t.IsZero()
 		}
 		return missing(r), false
@@ -557,80 +557,80 @@ const pastRun = 256
 
 // Upsert puts one row read elsewhere (an action's answer, a detail) into
 // the list, if it belongs here and to the loaded part of it.
-func (l *PagedList[T]) Upsert(r T, now time.Time) {
-	if l.belongs != nil && !l.belongs(r) {
+func (pl *PagedList[T]) Upsert(r T, now time.Time) {
+	if pl.belongs != nil && !pl.belongs(r) {
 		return
 	}
-	if l.Narrowed != "" {
+	if pl.Narrowed != "" {
 		// The service's selection holds its own view of each row (the
 		// legacy one): a row read through the other interface would flip
 		// with it at every refresh, so the refresh brings a change. A row
 		// that no longer matches the search leaves at once.
-		if !l.Table.Matches(r) {
-			l.Table.Remove(l.rowID(r))
+		if !pl.Table.Matches(r) {
+			pl.Table.Remove(pl.rowID(r))
 		}
 		return
 	}
-	if l.when != nil {
-		if t := l.when(r); !t.IsZero() && !l.Done && (l.oldest.IsZero() || t.Before(l.oldest)) {
+	if pl.when != nil {
+		if t := pl.when(r); !t.IsZero() && !pl.Done && (pl.oldest.IsZero() || t.Before(pl.oldest)) {
 			return
 		}
 	}
-	l.Table.Upsert([]T{r}, now)
-	l.note([]T{r})
-	l.pickNow()
+	pl.Table.Upsert([]T{r}, now)
+	pl.note([]T{r})
+	pl.pickNow()
 }
 
 // Own marks a row the user just made or changed: it is selected (and
 // scrolled to) as soon as it is loaded, now or when a refresh or a page
 // brings it. Other rows that arrive meanwhile wait behind "↑ N new" as
 // usual; the user's own does not.
-func (l *PagedList[T]) Own(id string) {
-	l.pick = id
-	l.pickNow()
+func (pl *PagedList[T]) Own(id string) {
+	pl.pick = id
+	pl.pickNow()
 }
 
 // pickNow selects the row own asked for, once it is loaded and shown.
-func (l *PagedList[T]) pickNow() {
-	if l.pick != "" && l.Table.SelectByID(l.pick) {
-		l.pick = ""
+func (pl *PagedList[T]) pickNow() {
+	if pl.pick != "" && pl.Table.SelectByID(pl.pick) {
+		pl.pick = ""
 	}
 }
 
 // busy reports whether a list request is out.
-func (l *PagedList[T]) busy() bool { return l.inflight || l.refreshing }
+func (pl *PagedList[T]) busy() bool { return pl.inflight || pl.refreshing }
 
-func (l *PagedList[T]) Status() ui.TabStatus {
+func (pl *PagedList[T]) Status() ui.TabStatus {
 	st := ui.TabStatus{
-		Loading:   l.busy(),
-		Rows:      l.Table.Len(),
-		Shown:     l.Table.Filtered(),
-		Filter:    l.Table.FilterText(),
-		AtEnd:     l.Done,
-		Refreshed: l.refreshed,
-		Footer:    l.bottomLines(),
+		Loading:   pl.busy(),
+		Rows:      pl.Table.Len(),
+		Shown:     pl.Table.Filtered(),
+		Filter:    pl.Table.FilterText(),
+		AtEnd:     pl.Done,
+		Refreshed: pl.refreshed,
+		Footer:    pl.bottomLines(),
 	}
 	switch {
-	case l.seeking:
-		st.Progress = l.seekProgress()
-	case l.SortReading:
-		st.Progress = l.sortProgress()
+	case pl.seeking:
+		st.Progress = pl.seekProgress()
+	case pl.SortReading:
+		st.Progress = pl.sortProgress()
 	}
 	return st
 }
 
 // Selected is the selected row.
-func (l *PagedList[T]) Selected() (T, bool) { return l.Table.Selected() }
+func (pl *PagedList[T]) Selected() (T, bool) { return pl.Table.Selected() }
 
 // SelectID selects a loaded row by id, clearing a filter that hides it
 // (not a search the service narrowed: the row may not be loaded then).
-func (l *PagedList[T]) SelectID(id string) (T, bool) {
-	tb := &l.Table
-	if !tb.SelectByID(id) && tb.FilterText() != "" && l.Narrowed == "" {
-		_ = l.clearFilter() // nothing to reload: the list is its own
+func (pl *PagedList[T]) SelectID(id string) (T, bool) {
+	tb := &pl.Table
+	if !tb.SelectByID(id) && tb.FilterText() != "" && pl.Narrowed == "" {
+		_ = pl.clearFilter() // nothing to reload: the list is its own
 		tb.SelectByID(id)
 	}
-	if sel, ok := tb.Selected(); ok && l.rowID(sel) == id {
+	if sel, ok := tb.Selected(); ok && pl.rowID(sel) == id {
 		return sel, true
 	}
 	var none T
@@ -639,10 +639,10 @@ func (l *PagedList[T]) SelectID(id string) (T, bool) {
 
 // move handles a movement key (up, down, pages, top, bottom) and asks for
 // the next page when the cursor nears the end.
-func (l *PagedList[T]) move(msg tea.KeyPressMsg) tea.Cmd {
+func (pl *PagedList[T]) move(msg tea.KeyPressMsg) tea.Cmd {
 	var cmd tea.Cmd
-	l.Table, cmd = l.Table.Update(msg)
-	return tea.Batch(cmd, l.maybeNext())
+	pl.Table, cmd = pl.Table.Update(msg)
+	return tea.Batch(cmd, pl.maybeNext())
 }
 
 // IsMove reports whether a is one of the keys move handles.
@@ -657,22 +657,22 @@ func IsMove(a keys.Action) bool {
 // --- filter and search -------------------------------------------------------
 
 // focusFilter opens the filter input with the current filter in it.
-func (l *PagedList[T]) focusFilter() {
-	l.Filtering = true
-	l.Filter.Placeholder = l.placeholder()
-	l.Filter.SetValue(l.Table.FilterText())
-	l.Filter.CursorEnd()
-	_ = l.Filter.Focus() // no blink: the command would only schedule blinking
-	l.layout()
+func (pl *PagedList[T]) focusFilter() {
+	pl.Filtering = true
+	pl.Filter.Placeholder = pl.placeholder()
+	pl.Filter.SetValue(pl.Table.FilterText())
+	pl.Filter.CursorEnd()
+	_ = pl.Filter.Focus() // no blink: the command would only schedule blinking
+	pl.layout()
 }
 
 // placeholder is the empty prompt's help: what can be typed.
-func (l *PagedList[T]) placeholder() string {
-	if l.Search == nil || len(l.Search.Fields) == 0 {
+func (pl *PagedList[T]) placeholder() string {
+	if pl.Search == nil || len(pl.Search.Fields) == 0 {
 		return "words to look for · enter searches the whole list"
 	}
-	names := make([]string, len(l.Search.Fields))
-	for i, f := range l.Search.Fields {
+	names := make([]string, len(pl.Search.Fields))
+	for i, f := range pl.Search.Fields {
 		names[i] = f.Name + ":"
 	}
 	return "words, or " + strings.Join(names, " ") + " · enter searches the whole list"
@@ -682,135 +682,135 @@ func (l *PagedList[T]) placeholder() string {
 // commits the search (it then reads the rest of the list), esc clears it,
 // arrows move the list, text edits the search, which applies to the loaded
 // rows as it is typed.
-func (l *PagedList[T]) filterKey(msg tea.KeyPressMsg, km keys.Map) tea.Cmd {
+func (pl *PagedList[T]) filterKey(msg tea.KeyPressMsg, km keys.Map) tea.Cmd {
 	if a, _, ok := km.Lookup(msg, keys.ContextFilter); ok {
 		switch a {
 		case keys.ActOpen:
-			if l.SearchErr != "" {
+			if pl.SearchErr != "" {
 				return nil // the message at the prompt says what to fix
 			}
-			l.Filtering = false
-			l.Filter.Blur()
-			cmd := l.commitSearch()
-			l.layout()
-			return tea.Batch(cmd, l.maybeNext())
+			pl.Filtering = false
+			pl.Filter.Blur()
+			cmd := pl.commitSearch()
+			pl.layout()
+			return tea.Batch(cmd, pl.maybeNext())
 		case keys.ActClose:
-			l.Filtering = false
-			l.Filter.Blur()
-			return l.clearFilter()
+			pl.Filtering = false
+			pl.Filter.Blur()
+			return pl.clearFilter()
 		case keys.ActUp, keys.ActDown:
-			return l.move(msg)
+			return pl.move(msg)
 		case keys.ActQuit:
 			return nil // the shell's
 		}
 	}
 	var cmd tea.Cmd
-	l.Filter, cmd = l.Filter.Update(msg)
-	l.applyFilter()
+	pl.Filter, cmd = pl.Filter.Update(msg)
+	pl.applyFilter()
 	return cmd
 }
 
 // Paste types pasted text into the filter input when it has the focus.
-func (l *PagedList[T]) Paste(msg tea.PasteMsg) tea.Cmd {
-	if !l.Filtering {
+func (pl *PagedList[T]) Paste(msg tea.PasteMsg) tea.Cmd {
+	if !pl.Filtering {
 		return nil
 	}
 	var cmd tea.Cmd
-	l.Filter, cmd = l.Filter.Update(msg)
-	l.applyFilter()
+	pl.Filter, cmd = pl.Filter.Update(msg)
+	pl.applyFilter()
 	return cmd
 }
 
 // applyFilter applies the text at the prompt to the loaded rows, and says
 // what is wrong with it.
-func (l *PagedList[T]) applyFilter() {
-	dq, q, err := l.Search.compile(l.Filter.Value())
-	l.SearchErr = ""
+func (pl *PagedList[T]) applyFilter() {
+	dq, q, err := pl.Search.compile(pl.Filter.Value())
+	pl.SearchErr = ""
 	if err != nil {
-		l.SearchErr = err.Error()
+		pl.SearchErr = err.Error()
 	}
 	// The parts that make sense apply while the rest is being typed.
-	l.query = q
-	if dq.Text != l.Table.FilterText() {
-		l.Table.SetQuery(dq)
+	pl.query = q
+	if dq.Text != pl.Table.FilterText() {
+		pl.Table.SetQuery(dq)
 	}
-	l.layout()
+	pl.layout()
 }
 
 // commitSearch starts reading the rest of the list for the search (enter):
 // from a loader the service narrows when it can, else page after page of
 // the list's own.
-func (l *PagedList[T]) commitSearch() tea.Cmd {
-	l.seekStopped = false
-	if l.query.Empty() {
-		l.seeking = false
-		return l.unnarrow()
+func (pl *PagedList[T]) commitSearch() tea.Cmd {
+	pl.seekStopped = false
+	if pl.query.Empty() {
+		pl.seeking = false
+		return pl.unnarrow()
 	}
-	if l.Narrow != nil {
-		nl, key := l.Narrow(l.query)
+	if pl.Narrow != nil {
+		nl, key := pl.Narrow(pl.query)
 		switch {
-		case key != "" && key != l.Narrowed:
-			l.Narrowed = key
-			l.seeking = true
-			return l.loadFrom(nl, l.baseIn)
+		case key != "" && key != pl.Narrowed:
+			pl.Narrowed = key
+			pl.seeking = true
+			return pl.loadFrom(nl, pl.baseIn)
 		case key == "":
-			if cmd := l.unnarrow(); cmd != nil {
-				l.seeking = true
+			if cmd := pl.unnarrow(); cmd != nil {
+				pl.seeking = true
 				return cmd
 			}
 		}
 	}
-	l.seeking = !l.Done
-	return l.Next()
+	pl.seeking = !pl.Done
+	return pl.Next()
 }
 
 // unnarrow goes back to the list's own loader after a search the service
 // narrowed; nil when it is in use.
-func (l *PagedList[T]) unnarrow() tea.Cmd {
-	if l.Narrowed == "" || l.base == nil {
+func (pl *PagedList[T]) unnarrow() tea.Cmd {
+	if pl.Narrowed == "" || pl.base == nil {
 		return nil
 	}
-	l.Narrowed = ""
-	return l.loadFrom(l.base, l.baseIn)
+	pl.Narrowed = ""
+	return pl.loadFrom(pl.base, pl.baseIn)
 }
 
 // escape is esc in the list: it stops a search reading the list (the page
 // out still arrives: a pager cannot take back a page it has moved past),
 // else it clears the filter.
-func (l *PagedList[T]) escape() tea.Cmd {
-	if l.stopReading() { // a search's or a sort's (sort.go)
-		l.layout()
+func (pl *PagedList[T]) escape() tea.Cmd {
+	if pl.stopReading() { // a search's or a sort's (sort.go)
+		pl.layout()
 		return nil
 	}
-	return l.clearFilter()
+	return pl.clearFilter()
 }
 
 // clearFilter drops the filter (esc in the list), and the service's
 // narrowed list with it.
-func (l *PagedList[T]) clearFilter() tea.Cmd {
-	l.Filter.SetValue("")
-	l.SearchErr = ""
-	l.query = search.Query{}
-	l.seeking, l.seekStopped = false, false
-	l.Table.SetFilter("")
-	l.layout()
-	return l.unnarrow()
+func (pl *PagedList[T]) clearFilter() tea.Cmd {
+	pl.Filter.SetValue("")
+	pl.SearchErr = ""
+	pl.query = search.Query{}
+	pl.seeking, pl.seekStopped = false, false
+	pl.Table.SetFilter("")
+	pl.layout()
+	return pl.unnarrow()
 }
 
 // seekProgress is how far a search has read: "searched 12,300 rows, back
 // to 14 Nov 10:32 (34% of the period)…".
-func (l *PagedList[T]) seekProgress() string {
-	return l.readProgress("searched " + money.Count(l.Table.Len()) + " rows")
+func (pl *PagedList[T]) seekProgress() string {
+	return pl.readProgress("searched " + money.Count(pl.Table.Len()) + " rows")
 }
 
 // readProgress is text, what has been read, with how far back in the
 // period it reached: "…, back to 14 Nov 10:32 (34% of the period)…".
-func (l *PagedList[T]) readProgress(text string) string {
-	if l.when == nil || l.oldest.IsZero() {
+func (pl *PagedList[T]) readProgress(text string) string {
+	if pl.when == nil || pl.oldest.IsZero() {
 		return text + "…"
 	}
-	text += ", back to " + FmtListTime(l.oldest)
-	if done, ok := l.periodRead(); ok {
+	text += ", back to " + FmtListTime(pl.oldest)
+	if done, ok := pl.periodRead(); ok {
 		text += fmt.Sprintf(" (%d%% of the period)", int(done*100))
 	}
 	return text + "…"
@@ -819,22 +819,22 @@ func (l *PagedList[T]) readProgress(text string) string {
 // filterLine is the line under the list: the input while it has the focus,
 // otherwise the active filter and the sort ("sorted by Amount ▼ largest
 // first"), "" when there is neither.
-func (l *PagedList[T]) filterLine(theme ui.Theme) string {
-	if l.Filtering {
-		return Fit(l.Filter.View(), l.w)
+func (pl *PagedList[T]) filterLine(theme ui.Theme) string {
+	if pl.Filtering {
+		return Fit(pl.Filter.View(), pl.w)
 	}
 	var parts []string
-	f := l.Table.FilterText()
-	if s := l.sortDescription(); s != "" {
-		hint := " (" + KeyName(l.km, keys.ActSort, "s") + " column · " + KeyName(l.km, keys.ActSortReverse, "S") + " reverse)"
+	f := pl.Table.FilterText()
+	if s := pl.sortDescription(); s != "" {
+		hint := " (" + KeyName(pl.km, keys.ActSort, "s") + " column · " + KeyName(pl.km, keys.ActSortReverse, "S") + " reverse)"
 		if f != "" {
 			// Short, and first: the search and its hint are what gets cut.
-			key, desc := l.Table.SortKey()
-			c, _ := l.column(key)
+			key, desc := pl.Table.SortKey()
+			c, _ := pl.column(key)
 			s, hint = textsafe.Line(c.Title, 30)+" "+arrow(desc), ""
 		}
 		// What the sort covers, until it is the whole list (sort.go).
-		if reach, keysHint := l.sortReach(); reach != "" {
+		if reach, keysHint := pl.sortReach(); reach != "" {
 			s += ": " + reach
 			if f == "" {
 				hint = keysHint
@@ -844,40 +844,40 @@ func (l *PagedList[T]) filterLine(theme ui.Theme) string {
 	}
 	if f != "" {
 		parts = append(parts, theme.Muted.Render("search: ")+theme.Text.Render(textsafe.Clean(f))+
-			theme.Muted.Render("  ("+l.searchHint()+")"))
+			theme.Muted.Render("  ("+pl.searchHint()+")"))
 	}
-	if mark := l.aboveMark(theme); mark != "" {
+	if mark := pl.aboveMark(theme); mark != "" {
 		// First, so a long filter or sort cannot push it off the line.
 		if len(parts) == 0 {
-			return Fit(mark, l.w)
+			return Fit(mark, pl.w)
 		}
-		return Fit(mark+theme.Muted.Render("  ")+strings.Join(parts, theme.Muted.Render(" · ")), l.w)
+		return Fit(mark+theme.Muted.Render("  ")+strings.Join(parts, theme.Muted.Render(" · ")), pl.w)
 	}
 	if len(parts) == 0 {
 		return ""
 	}
-	return Fit(strings.Join(parts, theme.Muted.Render(" · ")), l.w)
+	return Fit(strings.Join(parts, theme.Muted.Render(" · ")), pl.w)
 }
 
 // searchHint says where the search stands and what the keys do now.
-func (l *PagedList[T]) searchHint() string {
-	esc := KeyName(l.km, keys.ActClose, "esc")
+func (pl *PagedList[T]) searchHint() string {
+	esc := KeyName(pl.km, keys.ActClose, "esc")
 	switch {
-	case l.Done && l.Table.Filtered() == 0:
+	case pl.Done && pl.Table.Filtered() == 0:
 		// Read to the end, nothing matched: the table's line says where
 		// else to look (the tab's NoMatchText).
 		where := "none in this period"
-		if l.Span[0].IsZero() && l.Span[1].IsZero() {
+		if pl.Span[0].IsZero() && pl.Span[1].IsZero() {
 			where = "none in the list"
 		}
 		return where + " · / edit · " + esc + " clears"
-	case l.seeking && !l.Done:
+	case pl.seeking && !pl.Done:
 		return "reading the rest of the list · " + esc + " stops"
-	case l.seekStopped && !l.Done:
+	case pl.seekStopped && !pl.Done:
 		return "stopped: only the loaded rows · / enter reads on · " + esc + " clears"
-	case l.Narrowed != "":
+	case pl.Narrowed != "":
 		return "selected by the service · / edit · " + esc + " clears"
-	case !l.Done:
+	case !pl.Done:
 		return "the loaded rows · / enter searches the whole list · " + esc + " clears"
 	}
 	return "/ edit · " + esc + " clears"
@@ -885,33 +885,33 @@ func (l *PagedList[T]) searchHint() string {
 
 // errorLine is the line above the prompt that says what is wrong with the
 // search typed, "" when nothing is.
-func (l *PagedList[T]) errorLine(theme ui.Theme) string {
-	if !l.Filtering || l.SearchErr == "" {
+func (pl *PagedList[T]) errorLine(theme ui.Theme) string {
+	if !pl.Filtering || pl.SearchErr == "" {
 		return ""
 	}
-	return Fit(theme.Danger.Render("✗ "+textsafe.Clean(l.SearchErr)), l.w)
+	return Fit(theme.Danger.Render("✗ "+textsafe.Clean(pl.SearchErr)), pl.w)
 }
 
 // --- layout --------------------------------------------------------------------
 
 // hasFilterLine reports whether the filter line (the filter, the sort)
 // takes the bottom line.
-func (l *PagedList[T]) hasFilterLine() bool {
-	if l.Filtering || l.Table.FilterText() != "" || l.Table.NewAbove() > 0 {
+func (pl *PagedList[T]) hasFilterLine() bool {
+	if pl.Filtering || pl.Table.FilterText() != "" || pl.Table.NewAbove() > 0 {
 		return true
 	}
-	key, _ := l.Table.SortKey()
+	key, _ := pl.Table.SortKey()
 	return key != ""
 }
 
 // bottomLines is how many lines under the table the list takes: the
 // filter line, and the search's error above it.
-func (l *PagedList[T]) bottomLines() int {
+func (pl *PagedList[T]) bottomLines() int {
 	n := 0
-	if l.hasFilterLine() {
+	if pl.hasFilterLine() {
 		n++
 	}
-	if l.Filtering && l.SearchErr != "" {
+	if pl.Filtering && pl.SearchErr != "" {
 		n++
 	}
 	return n
@@ -920,21 +920,21 @@ func (l *PagedList[T]) bottomLines() int {
 // SetSize gives the list its area, w × h cells with the filter line, and
 // the table's width in it (less than w when a pane is beside it). Called
 // whenever the area or the filter line changes, never while drawing.
-func (l *PagedList[T]) SetSize(w, h, tableW int) {
-	l.w, l.h, l.tableW = max(w, 0), max(h, 0), max(tableW, 0)
-	l.layout()
+func (pl *PagedList[T]) SetSize(w, h, tableW int) {
+	pl.w, pl.h, pl.tableW = max(w, 0), max(h, 0), max(tableW, 0)
+	pl.layout()
 }
 
-func (l *PagedList[T]) layout() {
-	th := l.h - l.bottomLines()
-	l.Table.SetSize(l.tableW, max(th, 0))
-	l.Filter.SetWidth(max(l.w-len(l.Filter.Prompt)-1, 1))
+func (pl *PagedList[T]) layout() {
+	th := pl.h - pl.bottomLines()
+	pl.Table.SetSize(pl.tableW, max(th, 0))
+	pl.Filter.SetWidth(max(pl.w-len(pl.Filter.Prompt)-1, 1))
 }
 
 // tableLines draws the table: tableW × (h less the filter line).
-func (l *PagedList[T]) tableLines() []string {
-	if l.Table.Height() == 0 || l.Table.Width() == 0 {
+func (pl *PagedList[T]) tableLines() []string {
+	if pl.Table.Height() == 0 || pl.Table.Width() == 0 {
 		return nil
 	}
-	return strings.Split(l.Table.View(), "\n")
+	return strings.Split(pl.Table.View(), "\n")
 }

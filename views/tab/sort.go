@@ -110,9 +110,9 @@ func arrow(desc bool) string {
 }
 
 // sortable are the list's columns that can be sorted, in their order.
-func (l *PagedList[T]) sortable() []datatable.Column[T] {
+func (pl *PagedList[T]) sortable() []datatable.Column[T] {
 	var out []datatable.Column[T]
-	for _, c := range l.Cols {
+	for _, c := range pl.Cols {
 		if c.Less != nil {
 			out = append(out, c)
 		}
@@ -120,19 +120,19 @@ func (l *PagedList[T]) sortable() []datatable.Column[T] {
 	return out
 }
 
-func (l *PagedList[T]) column(key string) (datatable.Column[T], bool) {
-	i := slices.IndexFunc(l.Cols, func(c datatable.Column[T]) bool { return c.Key == key })
+func (pl *PagedList[T]) column(key string) (datatable.Column[T], bool) {
+	i := slices.IndexFunc(pl.Cols, func(c datatable.Column[T]) bool { return c.Key == key })
 	if i < 0 {
 		return datatable.Column[T]{}, false
 	}
-	return l.Cols[i], true
+	return pl.Cols[i], true
 }
 
 // ownOrderKey is the column the list's own order follows, newest first:
 // the first sortable of created, date, seen, id; "" when it has none.
-func (l *PagedList[T]) ownOrderKey() string {
+func (pl *PagedList[T]) ownOrderKey() string {
 	for _, k := range []string{"created", "date", "seen", "id"} {
-		if c, ok := l.column(k); ok && c.Less != nil {
+		if c, ok := pl.column(k); ok && c.Less != nil {
 			return k
 		}
 	}
@@ -152,9 +152,9 @@ func columnWords[T any](c datatable.Column[T], desc bool) string {
 
 // sortDescription is the current sort for people: "Amount ▼ largest
 // first in each currency"; "" in the list's own order.
-func (l *PagedList[T]) sortDescription() string {
-	key, desc := l.Table.SortKey()
-	c, ok := l.column(key)
+func (pl *PagedList[T]) sortDescription() string {
+	key, desc := pl.Table.SortKey()
+	c, ok := pl.column(key)
 	if key == "" || !ok {
 		return ""
 	}
@@ -162,8 +162,8 @@ func (l *PagedList[T]) sortDescription() string {
 }
 
 // ownOrderDescription names the list's own order.
-func (l *PagedList[T]) ownOrderDescription() string {
-	if c, ok := l.column(l.ownOrderKey()); ok {
+func (pl *PagedList[T]) ownOrderDescription() string {
+	if c, ok := pl.column(pl.ownOrderKey()); ok {
 		return "the list's own order (" + textsafe.Line(c.Title, 30) + ", " + columnWords(c, true) + ")"
 	}
 	return "the list's own order"
@@ -172,24 +172,24 @@ func (l *PagedList[T]) ownOrderDescription() string {
 // chooseSort opens the sort chooser (s); the choice comes back as a
 // sortMsg. relayout is what the tab does when the bottom line comes or
 // goes.
-func (l *PagedList[T]) chooseSort(title string, relayout func()) tea.Cmd {
-	cur, curDesc := l.Table.SortKey()
-	spec := ui.SortSpec{Title: title, Now: l.sortDescription()}
-	if l.sorted() && !l.Done {
+func (pl *PagedList[T]) chooseSort(title string, relayout func()) tea.Cmd {
+	cur, curDesc := pl.Table.SortKey()
+	spec := ui.SortSpec{Title: title, Now: pl.sortDescription()}
+	if pl.sorted() && !pl.Done {
 		// Short: the chooser's line is narrow (the list's line says more).
-		if l.SortReading {
+		if pl.SortReading {
 			spec.Now += ": reading the rest"
 		} else {
-			spec.Now += ": " + money.Count(l.Table.Len()) + " loaded rows only"
+			spec.Now += ": " + money.Count(pl.Table.Len()) + " loaded rows only"
 		}
 	}
 	if cur == "" {
 		// The own order is its column newest first: marked as such.
-		spec.Now = l.ownOrderDescription()
-		cur, curDesc = l.ownOrderKey(), true
+		spec.Now = pl.ownOrderDescription()
+		cur, curDesc = pl.ownOrderKey(), true
 	}
 	spec.Current = cur
-	for _, c := range l.sortable() {
+	for _, c := range pl.sortable() {
 		k := kindOf(c)
 		desc := naturalDesc(k)
 		if c.Key == cur {
@@ -200,27 +200,27 @@ func (l *PagedList[T]) chooseSort(title string, relayout func()) tea.Cmd {
 	if len(spec.Columns) == 0 {
 		return ToastCmd(ui.ToastInfo, "no column of this list can be sorted")
 	}
-	l.relayout = relayout
-	id := l.id
+	pl.relayout = relayout
+	id := pl.id
 	spec.Choose = func(key string, desc bool) tea.Cmd {
 		return MsgCmd(sortMsg{list: id, key: key, desc: desc})
 	}
-	return l.Dialogs.Open(ui.NewSortChooser(spec, l.km, l.theme))
+	return pl.Dialogs.Open(ui.NewSortChooser(spec, pl.km, pl.theme))
 }
 
 // reverseSort reverses the sort (S); a list in its own order (newest
 // first) is sorted oldest first by the column that order follows, and
 // back.
-func (l *PagedList[T]) reverseSort() tea.Cmd {
-	key, desc := l.Table.SortKey()
+func (pl *PagedList[T]) reverseSort() tea.Cmd {
+	key, desc := pl.Table.SortKey()
 	if key == "" {
-		key = l.ownOrderKey()
+		key = pl.ownOrderKey()
 		if key == "" {
 			return ToastCmd(ui.ToastInfo, "choose a column to sort by first (s)")
 		}
 		desc = true // the own order: reversed below
 	}
-	return l.SetSort(key, !desc)
+	return pl.SetSort(key, !desc)
 }
 
 // SetSort sorts the list by the column key (desc: descending); the
@@ -228,39 +228,39 @@ func (l *PagedList[T]) reverseSort() tea.Cmd {
 // first, is that order: the sort is dropped. A sort of a list not read to
 // its end reads the rest (readForSort): the command asks for the next
 // page.
-func (l *PagedList[T]) SetSort(key string, desc bool) tea.Cmd {
-	if key == l.ownOrderKey() && desc {
+func (pl *PagedList[T]) SetSort(key string, desc bool) tea.Cmd {
+	if key == pl.ownOrderKey() && desc {
 		key, desc = "", false
 	}
-	atTop := l.Table.Cursor() == 0
-	l.Table.SortBy(key, desc)
-	if l.relayout != nil {
-		l.relayout()
+	atTop := pl.Table.Cursor() == 0
+	pl.Table.SortBy(key, desc)
+	if pl.relayout != nil {
+		pl.relayout()
 	} else {
-		l.layout()
+		pl.layout()
 	}
-	l.showSorted(atTop)
-	return l.readForSort()
+	pl.showSorted(atTop)
+	return pl.readForSort()
 }
 
 // showSorted puts the view on the sorted list: its top when the cursor
 // was on the first row (nothing chosen yet: the top is what is looked
 // at), else the selected row, with the list's top above it when the row
 // is within the first screen and in the middle of the screen otherwise.
-func (l *PagedList[T]) showSorted(atTop bool) {
-	if l.Table.Filtered() == 0 {
+func (pl *PagedList[T]) showSorted(atTop bool) {
+	if pl.Table.Filtered() == 0 {
 		return
 	}
-	pos := l.Table.Cursor()
-	l.Table.SetCursor(0)
+	pos := pl.Table.Cursor()
+	pl.Table.SetCursor(0)
 	if !atTop {
-		l.Table.SetCursor(pos)
+		pl.Table.SetCursor(pos)
 	}
 }
 
 // onSort applies a sortMsg.
-func (l *PagedList[T]) onSort(msg sortMsg) tea.Cmd {
-	return l.SetSort(msg.key, msg.desc)
+func (pl *PagedList[T]) onSort(msg sortMsg) tea.Cmd {
+	return pl.SetSort(msg.key, msg.desc)
 }
 
 // --- a sort of the whole list ----------------------------------------------------
@@ -280,46 +280,46 @@ func (l *PagedList[T]) onSort(msg sortMsg) tea.Cmd {
 // with a sort on reads its whole list again.
 
 // sorted reports whether a sort is on (not the list's own order).
-func (l *PagedList[T]) sorted() bool {
-	key, _ := l.Table.SortKey()
+func (pl *PagedList[T]) sorted() bool {
+	key, _ := pl.Table.SortKey()
 	return key != ""
 }
 
 // readForSort starts reading the rest of the list for the sort, when one
 // is on and the list is not at its end; nil otherwise (a page out goes
 // on: its answer asks for the next).
-func (l *PagedList[T]) readForSort() tea.Cmd {
-	l.sortStopped = false
-	l.SortReading = l.sorted() && !l.Done
-	if !l.SortReading {
+func (pl *PagedList[T]) readForSort() tea.Cmd {
+	pl.sortStopped = false
+	pl.SortReading = pl.sorted() && !pl.Done
+	if !pl.SortReading {
 		return nil
 	}
-	return l.Next()
+	return pl.Next()
 }
 
 // stopReading stops what reads the rest of the list (a committed search,
 // a sort), for esc; false when nothing was reading. The page out still
 // arrives: a pager cannot take back a page it has moved past.
-func (l *PagedList[T]) stopReading() bool {
-	if l.Done || (!l.seeking && !l.SortReading) {
+func (pl *PagedList[T]) stopReading() bool {
+	if pl.Done || (!pl.seeking && !pl.SortReading) {
 		return false
 	}
-	l.seekStopped = l.seekStopped || l.seeking
-	l.sortStopped = l.sortStopped || l.SortReading
-	l.seeking, l.SortReading = false, false
+	pl.seekStopped = pl.seekStopped || pl.seeking
+	pl.sortStopped = pl.sortStopped || pl.SortReading
+	pl.seeking, pl.SortReading = false, false
 	return true
 }
 
 // sortReadFailed stops the sort's read where a page could not be read.
-func (l *PagedList[T]) sortReadFailed() {
-	if l.SortReading {
-		l.SortReading, l.sortStopped = false, true
+func (pl *PagedList[T]) sortReadFailed() {
+	if pl.SortReading {
+		pl.SortReading, pl.sortStopped = false, true
 	}
 }
 
 // whole is what the list covers, for people: "period" or "list".
-func (l *PagedList[T]) whole() string {
-	if l.Span[0].IsZero() {
+func (pl *PagedList[T]) whole() string {
+	if pl.Span[0].IsZero() {
 		return "list"
 	}
 	return "period"
@@ -329,35 +329,35 @@ func (l *PagedList[T]) whole() string {
 // the keys that apply: "loaded 300 of ~17,000 — reading the rest", " ·
 // esc stops"; "the 4,200 loaded rows — the period holds more", " (s enter
 // reads on)". "" when the sort is of the whole list, or there is none.
-func (l *PagedList[T]) sortReach() (text, hint string) {
-	if !l.sorted() || l.Done {
+func (pl *PagedList[T]) sortReach() (text, hint string) {
+	if !pl.sorted() || pl.Done {
 		return "", ""
 	}
-	n := l.Table.Len()
-	if l.SortReading {
+	n := pl.Table.Len()
+	if pl.SortReading {
 		text = "loaded " + money.Count(n)
-		if est, ok := l.estimate(); ok {
+		if est, ok := pl.estimate(); ok {
 			text += " of ~" + money.Count(est)
 		}
-		return text + " — reading the rest", " · " + KeyName(l.km, keys.ActClose, "esc") + " stops"
+		return text + " — reading the rest", " · " + KeyName(pl.km, keys.ActClose, "esc") + " stops"
 	}
 	rows := " loaded rows"
 	if n == 1 {
 		rows = " loaded row"
 	}
-	return "the " + money.Count(n) + rows + " — the " + l.whole() + " holds more",
-		" (" + KeyName(l.km, keys.ActSort, "s") + " enter reads on)"
+	return "the " + money.Count(n) + rows + " — the " + pl.whole() + " holds more",
+		" (" + KeyName(pl.km, keys.ActSort, "s") + " enter reads on)"
 }
 
 // periodRead is the share of the period read so far, from how far back
 // the oldest loaded row is (pages come newest first); false for a list
 // that is not a period or before a row is loaded.
-func (l *PagedList[T]) periodRead() (float64, bool) {
-	start, end := l.Span[0], l.Span[1]
-	if l.when == nil || l.oldest.IsZero() || start.IsZero() || !end.After(start) {
+func (pl *PagedList[T]) periodRead() (float64, bool) {
+	start, end := pl.Span[0], pl.Span[1]
+	if pl.when == nil || pl.oldest.IsZero() || start.IsZero() || !end.After(start) {
 		return 0, false
 	}
-	done := end.Sub(l.oldest).Seconds() / end.Sub(start).Seconds()
+	done := end.Sub(pl.oldest).Seconds() / end.Sub(start).Seconds()
 	return min(max(done, 0), 1), true
 }
 
@@ -366,16 +366,16 @@ func (l *PagedList[T]) periodRead() (float64, bool) {
 // they span, the period's end or the newest row, whichever is earlier,
 // back to the oldest), to two significant digits; false when there is
 // nothing to tell it from.
-func (l *PagedList[T]) estimate() (int, bool) {
-	start, end := l.Span[0], l.Span[1]
-	if l.when == nil || l.oldest.IsZero() || start.IsZero() || !end.After(start) {
+func (pl *PagedList[T]) estimate() (int, bool) {
+	start, end := pl.Span[0], pl.Span[1]
+	if pl.when == nil || pl.oldest.IsZero() || start.IsZero() || !end.After(start) {
 		return 0, false
 	}
-	if !l.newest.IsZero() && l.newest.Before(end) {
-		end = l.newest
+	if !pl.newest.IsZero() && pl.newest.Before(end) {
+		end = pl.newest
 	}
-	covered, all := end.Sub(l.oldest).Seconds(), end.Sub(start).Seconds()
-	n := l.Table.Len()
+	covered, all := end.Sub(pl.oldest).Seconds(), end.Sub(start).Seconds()
+	n := pl.Table.Len()
 	if covered <= 0 || all <= 0 {
 		return 0, false
 	}
@@ -398,20 +398,20 @@ func roundSignificant(n, digits int) int {
 // sortProgress is how far a sort's read has got, for the status bar:
 // "read 12,300 rows for the sort, back to 14 Nov 10:32 (34% of the
 // period)…".
-func (l *PagedList[T]) sortProgress() string {
-	return l.readProgress("read " + money.Count(l.Table.Len()) + " rows for the sort")
+func (pl *PagedList[T]) sortProgress() string {
+	return pl.readProgress("read " + money.Count(pl.Table.Len()) + " rows for the sort")
 }
 
 // aboveMark is the start of the line under the list when rows are above
 // the screen that the user has not seen: "↑ 5 new" (a refresh), "↑ 2,900
 // sorted above" (read for the sort), and the key that shows them; "" when
 // there are none.
-func (l *PagedList[T]) aboveMark(theme ui.Theme) string {
+func (pl *PagedList[T]) aboveMark(theme ui.Theme) string {
 	var marks []string
-	if n := l.Table.NewAbove(); n > 0 {
+	if n := pl.Table.NewAbove(); n > 0 {
 		marks = append(marks, fmt.Sprintf("↑ %d new", n))
 	}
-	if n := l.Table.SortedAbove(); n > 0 {
+	if n := pl.Table.SortedAbove(); n > 0 {
 		m := money.Count(n) + " sorted above"
 		if len(marks) == 0 {
 			m = "↑ " + m
@@ -421,7 +421,7 @@ func (l *PagedList[T]) aboveMark(theme ui.Theme) string {
 	if len(marks) == 0 {
 		return ""
 	}
-	return theme.Accent.Render(strings.Join(marks, " · ")) + theme.Muted.Render(" · "+KeyName(l.km, keys.ActTop, "g"))
+	return theme.Accent.Render(strings.Join(marks, " · ")) + theme.Muted.Render(" · "+KeyName(pl.km, keys.ActTop, "g"))
 }
 
 // CmpAmounts orders amounts by currency, then value: amounts of different

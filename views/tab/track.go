@@ -162,12 +162,12 @@ func (f *InFlight) Open() []string {
 }
 
 // On is the action not yet over on an object, from any tab; nil when none.
-func (k *Tracker) On(ref ObjectRef) *tracked { return k.flights.ByObject[ref] }
+func (tk *Tracker) On(ref ObjectRef) *tracked { return tk.flights.ByObject[ref] }
 
 // Counts adds this tab's actions to its status: sent and awaiting their
 // answer, or being found out.
-func (k *Tracker) Counts(st *ui.TabStatus) {
-	for _, tr := range k.Mine {
+func (tk *Tracker) Counts(st *ui.TabStatus) {
+	for _, tr := range tk.Mine {
 		if tr.state == stateSending {
 			st.Sending++
 		} else {
@@ -180,44 +180,44 @@ func (k *Tracker) Counts(st *ui.TabStatus) {
 // object. The shell calls a dialog's Confirm once, from its Update (the
 // program's event loop, like the tabs' Update), so the mark is set before
 // any other key can act.
-func (k *Tracker) Send(req action.Request) tea.Cmd {
+func (tk *Tracker) Send(req action.Request) tea.Cmd {
 	if ref, ok := refOf(req); ok {
-		if tr := k.On(ref); tr != nil {
+		if tr := tk.On(ref); tr != nil {
 			return ToastCmd(ui.ToastWarning, "Not sent: "+tr.BusyReason())
 		}
 	}
-	if tr, dup := k.Mine[req.ID]; dup { // the same confirmation twice (a create has no object to be busy)
+	if tr, dup := tk.Mine[req.ID]; dup { // the same confirmation twice (a create has no object to be busy)
 		return ToastCmd(ui.ToastWarning, "Not sent again: "+tr.BusyReason())
 	}
-	k.track(&tracked{req: req, state: stateSending})
-	owner, run := k.owner, k.run
+	tk.track(&tracked{req: req, state: stateSending})
+	owner, run := tk.owner, tk.run
 	return func() tea.Msg {
 		sent, out := run.Send(context.Background(), req)
 		return OutcomeMsg{owner: owner, Req: sent, Out: out}
 	}
 }
 
-func (k *Tracker) track(tr *tracked) {
-	k.Mine[tr.req.ID] = tr
+func (tk *Tracker) track(tr *tracked) {
+	tk.Mine[tr.req.ID] = tr
 	if ref, ok := refOf(tr.req); ok {
-		k.flights.ByObject[ref] = tr
-		k.flights.changed(ref)
+		tk.flights.ByObject[ref] = tr
+		tk.flights.changed(ref)
 	}
 }
 
-func (k *Tracker) Untrack(req action.Request) {
-	delete(k.Mine, req.ID)
+func (tk *Tracker) Untrack(req action.Request) {
+	delete(tk.Mine, req.ID)
 	if ref, ok := refOf(req); ok {
-		if k.flights.ByObject[ref] != nil && k.flights.ByObject[ref].req.ID == req.ID {
-			delete(k.flights.ByObject, ref)
+		if tk.flights.ByObject[ref] != nil && tk.flights.ByObject[ref].req.ID == req.ID {
+			delete(tk.flights.ByObject, ref)
 		}
-		k.flights.changed(ref)
+		tk.flights.changed(ref)
 	}
 }
 
 // checkCmd finds out what became of an action whose answer was lost.
-func (k *Tracker) checkCmd(req action.Request) tea.Cmd {
-	owner, run := k.owner, k.run
+func (tk *Tracker) checkCmd(req action.Request) tea.Cmd {
+	owner, run := tk.owner, tk.run
 	return func() tea.Msg {
 		return OutcomeMsg{owner: owner, Req: req, Out: run.Check(context.Background(), req)}
 	}
@@ -225,27 +225,27 @@ func (k *Tracker) checkCmd(req action.Request) tea.Cmd {
 
 // Update takes the tracker's own messages (ok). over is an outcome that is
 // now final (done or not done), for the tab to show what it changed.
-func (k *Tracker) Update(msg tea.Msg) (cmd tea.Cmd, over *OutcomeMsg, ok bool) {
+func (tk *Tracker) Update(msg tea.Msg) (cmd tea.Cmd, over *OutcomeMsg, ok bool) {
 	switch msg := msg.(type) {
 	case OutcomeMsg:
-		if msg.owner != k.owner {
+		if msg.owner != tk.owner {
 			return nil, nil, false
 		}
-		cmd, final := k.onOutcome(msg)
+		cmd, final := tk.onOutcome(msg)
 		if final {
 			return cmd, &msg, true
 		}
 		return cmd, nil, true
 	case checkDueMsg:
-		if msg.owner != k.owner {
+		if msg.owner != tk.owner {
 			return nil, nil, false
 		}
-		tr, found := k.Mine[msg.id]
+		tr, found := tk.Mine[msg.id]
 		if !found || tr.state != stateChecking {
 			return nil, nil, true
 		}
 		tr.tries++
-		return k.checkCmd(tr.req), nil, true
+		return tk.checkCmd(tr.req), nil, true
 	}
 	return nil, nil, false
 }
@@ -253,8 +253,8 @@ func (k *Tracker) Update(msg tea.Msg) (cmd tea.Cmd, over *OutcomeMsg, ok bool) {
 // onOutcome shows what became of an action, in the toast, the error line,
 // the row, the pane and (for one of an earlier run) the notice. final says
 // the action is over.
-func (k *Tracker) onOutcome(msg OutcomeMsg) (tea.Cmd, bool) {
-	tr, ok := k.Mine[msg.Req.ID]
+func (tk *Tracker) onOutcome(msg OutcomeMsg) (tea.Cmd, bool) {
+	tr, ok := tk.Mine[msg.Req.ID]
 	if !ok {
 		return nil, false
 	}
@@ -273,11 +273,11 @@ func (k *Tracker) onOutcome(msg OutcomeMsg) (tea.Cmd, bool) {
 			tr.state = stateStuck
 		}
 		if ref, ok := refOf(msg.Req); ok {
-			k.flights.changed(ref)
+			tk.flights.changed(ref)
 		}
 		switch {
 		case tr.fromStart:
-			cmds = append(cmds, k.noticeCmd(tr, ui.ToastWarning, text))
+			cmds = append(cmds, tk.noticeCmd(tr, ui.ToastWarning, text))
 		case wasSending || tr.state == stateStuck:
 			cmds = append(cmds, ToastCmd(ui.ToastWarning, text))
 		}
@@ -285,19 +285,19 @@ func (k *Tracker) onOutcome(msg OutcomeMsg) (tea.Cmd, bool) {
 			cmds = append(cmds, MsgCmd(ui.ErrorMsg{Err: errors.New(text), Sticky: true,
 				Hint: "look at " + action.Where(msg.Req.Kind) + " in the merchant portal; paydash will not send it again"}))
 		} else {
-			owner, id := k.owner, tr.req.ID
-			cmds = append(cmds, tea.Tick(k.CheckAfter(tr.tries), func(time.Time) tea.Msg { return checkDueMsg{owner: owner, id: id} }))
+			owner, id := tk.owner, tr.req.ID
+			cmds = append(cmds, tea.Tick(tk.CheckAfter(tr.tries), func(time.Time) tea.Msg { return checkDueMsg{owner: owner, id: id} }))
 		}
 		return tea.Batch(cmds...), false
 	case action.Done:
-		k.Untrack(msg.Req)
+		tk.Untrack(msg.Req)
 		level := ui.ToastSuccess
 		if out.JournalErr != nil {
 			level = ui.ToastWarning
 		}
 		cmds = append(cmds, ToastCmd(level, text))
 	case action.NotDone:
-		k.Untrack(msg.Req)
+		tk.Untrack(msg.Req)
 		if !tr.fromStart { // one of the last run is news for the notice, not this session's failure
 			cmds = append(cmds, MsgCmd(ui.ErrorMsg{Err: errors.New(text), Hint: HintOf(out.Err), Sticky: true}))
 		}
@@ -307,7 +307,7 @@ func (k *Tracker) onOutcome(msg OutcomeMsg) (tea.Cmd, bool) {
 		if out.State == action.NotDone {
 			level = ui.ToastInfo
 		}
-		cmds = append(cmds, k.noticeCmd(tr, level, text))
+		cmds = append(cmds, tk.noticeCmd(tr, level, text))
 	}
 	return tea.Batch(cmds...), true
 }
@@ -345,8 +345,8 @@ func fmtClock(t time.Time) string {
 
 // RowMark is what a row's status column shows while an action is under
 // way on its object ("→ refunding", "? checking"); "" when none is.
-func (k *Tracker) RowMark(ref ObjectRef) string {
-	tr := k.On(ref)
+func (tk *Tracker) RowMark(ref ObjectRef) string {
+	tr := tk.On(ref)
 	switch {
 	case tr == nil:
 		return ""
@@ -365,8 +365,8 @@ func (k *Tracker) RowMark(ref ObjectRef) string {
 
 // PaneLines say, at the top of a detail pane, what is under way on its
 // object: short lines, since the pane may be narrow.
-func (k *Tracker) PaneLines(th ui.Theme, ref ObjectRef) []string {
-	tr := k.On(ref)
+func (tk *Tracker) PaneLines(th ui.Theme, ref ObjectRef) []string {
+	tr := tk.On(ref)
 	if tr == nil {
 		return nil
 	}
@@ -394,26 +394,26 @@ func (k *Tracker) PaneLines(th ui.Theme, ref ObjectRef) []string {
 // NoticeTitle heads the notice of the actions found without an outcome.
 const NoticeTitle = "Actions left without an outcome when paydash last stopped"
 
-func (k *Tracker) noticeCmd(tr *tracked, level ui.ToastLevel, text string) tea.Cmd {
+func (tk *Tracker) noticeCmd(tr *tracked, level ui.ToastLevel, text string) tea.Cmd {
 	return MsgCmd(ui.NoticeDialog(ui.Notice{Title: NoticeTitle, ID: tr.req.ID, Level: level, Text: text}))
 }
 
 // Adopt takes the actions of the given kinds an earlier run left without
 // an outcome: each blocks its object from the start until it is found out
 // (resume).
-func (k *Tracker) Adopt(pending []action.Request, kinds ...backend.ActionName) {
+func (tk *Tracker) Adopt(pending []action.Request, kinds ...backend.ActionName) {
 	for _, req := range pending {
 		if slices.Contains(kinds, req.Kind) {
-			k.track(&tracked{req: req, state: stateChecking, fromStart: true})
+			tk.track(&tracked{req: req, state: stateChecking, fromStart: true})
 		}
 	}
 }
 
 // Resume starts finding out what became of the actions of an earlier run,
 // with a notice that lists them.
-func (k *Tracker) Resume() tea.Cmd {
+func (tk *Tracker) Resume() tea.Cmd {
 	var open []*tracked
-	for _, tr := range k.Mine {
+	for _, tr := range tk.Mine {
 		if tr.fromStart && tr.tries == 0 {
 			open = append(open, tr)
 		}
@@ -425,16 +425,16 @@ func (k *Tracker) Resume() tea.Cmd {
 		req := tr.req
 		text := strings.ToUpper(action.Describe(req)[:1]) + action.Describe(req)[1:] +
 			", sent " + fmtClock(req.Sent) + " through " + string(req.Interface) + ": finding out what became of it…"
-		cmds = append(cmds, k.noticeCmd(tr, ui.ToastInfo, text), k.checkCmd(req))
+		cmds = append(cmds, tk.noticeCmd(tr, ui.ToastInfo, text), tk.checkCmd(req))
 	}
 	return tea.Batch(cmds...)
 }
 
 // Abandon journals the actions still awaiting their answer as abandoned:
 // paydash is stopping without it (the next start finds out).
-func (k *Tracker) Abandon() tea.Cmd {
+func (tk *Tracker) Abandon() tea.Cmd {
 	var reqs []action.Request
-	for _, tr := range k.Mine {
+	for _, tr := range tk.Mine {
 		if tr.state == stateSending {
 			reqs = append(reqs, tr.req)
 		}
@@ -442,7 +442,7 @@ func (k *Tracker) Abandon() tea.Cmd {
 	if len(reqs) == 0 {
 		return nil
 	}
-	run := k.run
+	run := tk.run
 	return func() tea.Msg {
 		for _, req := range reqs {
 			_ = run.Abandon(req, "paydash stopped before the answer came")

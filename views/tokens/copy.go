@@ -30,10 +30,10 @@ func tokenCopyFields(v tab.TokenView) []ui.CopyField {
 	}
 }
 
-func (t *Tokens) copyMore() tea.Cmd {
-	v, ok := t.Target()
+func (ts *Tokens) copyMore() tea.Cmd {
+	v, ok := ts.Target()
 	if !ok {
 		return nil
 	}
-	return tab.CopyMore(t.Deps.Keys, t.Theme, &t.Dialogs, "token "+v.ID, tokenCopyFields(v))
+	return tab.CopyMore(ts.Deps.Keys, ts.Theme, &ts.Dialogs, "token "+v.ID, tokenCopyFields(v))
 }

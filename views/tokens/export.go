@@ -45,7 +45,7 @@ func tokenFields() []tab.ExportField[tab.TokenView] {
 }
 
 // export is ctrl+s on the Tokens tab.
-func (t *Tokens) export() tea.Cmd {
-	return tab.ExportRows(t.List, tab.ExportSpec[tab.TokenView]{Noun: "tokens",
-		Stem: tab.ExportStem("tokens", t.Scope.MerchantID), Fields: tokenFields(), Now: t.Deps.TimeNow()})
+func (ts *Tokens) export() tea.Cmd {
+	return tab.ExportRows(ts.List, tab.ExportSpec[tab.TokenView]{Noun: "tokens",
+		Stem: tab.ExportStem("tokens", ts.Scope.MerchantID), Fields: tokenFields(), Now: ts.Deps.TimeNow()})
 }

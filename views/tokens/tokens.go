@@ -87,81 +87,81 @@ func New(d tab.Deps) ui.Tab {
 }
 
 // keyTable is every key of the Tokens tab.
-func (t *Tokens) keyTable() tab.KeyTable {
+func (ts *Tokens) keyTable() tab.KeyTable {
 	refresh := func() tea.Cmd {
-		if t.noV2 != "" {
+		if ts.noV2 != "" {
 			return nil
 		}
-		return tea.Batch(t.List.Refresh(), t.Pane.Reload())
+		return tea.Batch(ts.List.Refresh(), ts.Pane.Reload())
 	}
-	kt := append(t.ListKeys("token", refresh, t.copyMore, t.export),
-		tab.KeyAction{Key: keys.ActRevoke, When: t.mayRevoke, Start: t.startRevoke, Target: t.revokeTarget},
-		tab.KeyAction{Key: keys.ActNew, Start: t.startNew, Target: func() string { return "New card-saving link" },
-			When: func() (bool, string) { return tab.MayAct(t.src, t.Deps.Journal, backend.ActionCreateTokenization) }})
+	kt := append(ts.ListKeys("token", refresh, ts.copyMore, ts.export),
+		tab.KeyAction{Key: keys.ActRevoke, When: ts.mayRevoke, Start: ts.startRevoke, Target: ts.revokeTarget},
+		tab.KeyAction{Key: keys.ActNew, Start: ts.startNew, Target: func() string { return "New card-saving link" },
+			When: func() (bool, string) { return tab.MayAct(ts.src, ts.Deps.Journal, backend.ActionCreateTokenization) }})
 	// Without v2 the tab has no tokens: only moving, searching and esc
 	// (and r, which does nothing) are left.
-	return kt.Gate(func() string { return t.noV2 }, keys.ActUp, keys.ActDown, keys.ActPageUp, keys.ActPageDown,
+	return kt.Gate(func() string { return ts.noV2 }, keys.ActUp, keys.ActDown, keys.ActPageUp, keys.ActPageDown,
 		keys.ActTop, keys.ActBottom, keys.ActClose, keys.ActFilter, keys.ActRefresh)
 }
 
 // Status implements ui.Tab: the list's, and a lookup under way.
-func (t *Tokens) Status() ui.TabStatus {
-	st := t.ListTab.Status()
-	st.Loading = st.Loading || t.looking
+func (ts *Tokens) Status() ui.TabStatus {
+	st := ts.ListTab.Status()
+	st.Loading = st.Loading || ts.looking
 	return st
 }
 
 // Update implements ui.Tab: the shared part takes what every list tab
 // handles alike; the rest is the tab's.
-func (t *Tokens) Update(msg tea.Msg) (ui.Tab, tea.Cmd) {
-	if cmd, ok := t.ListTab.Update(msg); ok {
-		return t, cmd
+func (ts *Tokens) Update(msg tea.Msg) (ui.Tab, tea.Cmd) {
+	if cmd, ok := ts.ListTab.Update(msg); ok {
+		return ts, cmd
 	}
 	switch msg := msg.(type) {
 	case ui.ScopeMsg:
-		return t, t.start(msg.Scope)
+		return ts, ts.start(msg.Scope)
 	case ui.RefreshMsg:
-		if t.noV2 != "" {
-			return t, nil
+		if ts.noV2 != "" {
+			return ts, nil
 		}
-		return t, tea.Batch(t.List.Refresh(), t.Pane.Reload())
+		return ts, tea.Batch(ts.List.Refresh(), ts.Pane.Reload())
 	case tab.KnownSavedMsg:
-		return t, t.onSaved(msg)
+		return ts, ts.onSaved(msg)
 	case tab.ChangedMsg:
 		// A token revoked from a payment's pane: its row and pane show it.
-		if id := msg.RevokedToken(); msg.From != t.Owner && id != "" {
-			return t, t.showToken(id)
+		if id := msg.RevokedToken(); msg.From != ts.Owner && id != "" {
+			return ts, ts.showToken(id)
 		}
 	case ui.JumpMsg:
-		return t, t.lookup(msg.Query)
+		return ts, ts.lookup(msg.Query)
 	case tokenLookupMsg:
-		cmd := t.onLookup(msg)
-		t.Layout()
-		return t, cmd
+		cmd := ts.onLookup(msg)
+		ts.Layout()
+		return ts, cmd
 	}
-	return t, nil
+	return ts, nil
 }
 
 // paneRead notes the token the pane read in full.
-func (t *Tokens) paneRead(read bool) tea.Cmd {
+func (ts *Tokens) paneRead(read bool) tea.Cmd {
 	if read {
-		return t.noteRead(t.Pane.Obj)
+		return ts.noteRead(ts.Pane.Obj)
 	}
 	return nil
 }
 
 // mayRevoke says whether the token a key acts on can be revoked now.
-func (t *Tokens) mayRevoke() (bool, string) {
-	v, ok := t.Target()
+func (ts *Tokens) mayRevoke() (bool, string) {
+	v, ok := ts.Target()
 	if !ok {
 		return false, "no token is selected"
 	}
-	return tab.MayRevoke(t.src, t.Deps, t.Acts, v.ID, v.NewestStatus())
+	return tab.MayRevoke(ts.src, ts.Deps, ts.Acts, v.ID, v.NewestStatus())
 }
 
 // revokeTarget names the revocation for the preparing dialog.
-func (t *Tokens) revokeTarget() string {
-	if v, ok := t.Target(); ok {
+func (ts *Tokens) revokeTarget() string {
+	if v, ok := ts.Target(); ok {
 		return "Revoke token " + textsafe.Clean(v.ID)
 	}
 	return ""
@@ -169,17 +169,17 @@ func (t *Tokens) revokeTarget() string {
 
 // startRevoke reads the token again before the confirmation of its
 // revocation, so that the dialog shows it as it is now.
-func (t *Tokens) startRevoke(ticket int) tea.Cmd {
-	v, _ := t.Target()
-	src, id := t.src, v.ID
-	return tab.ReadAgain(&t.Prep, ticket, keys.ActRevoke, func(ctx context.Context) (backend.Token, error) {
+func (ts *Tokens) startRevoke(ticket int) tea.Cmd {
+	v, _ := ts.Target()
+	src, id := ts.src, v.ID
+	return tab.ReadAgain(&ts.Prep, ticket, keys.ActRevoke, func(ctx context.Context) (backend.Token, error) {
 		return src.GetToken(ctx, id)
 	})
 }
 
 // startNew opens the form of a card-saving link.
-func (t *Tokens) startNew(ticket int) tea.Cmd {
-	return tab.OpenCreate(ticket, tab.CreateTokenization, tab.FormDefaults(t.Scope, t.Theme, t.Deps.TimeNow), t.Deps.Keys, t.Acts)
+func (ts *Tokens) startNew(ticket int) tea.Cmd {
+	return tab.OpenCreate(ticket, tab.CreateTokenization, tab.FormDefaults(ts.Scope, ts.Theme, ts.Deps.TimeNow), ts.Deps.Keys, ts.Acts)
 }
 
 // TokenColumns are the list's columns; rowMark overrides the status while
@@ -230,46 +230,46 @@ func sourceText(s known.Source) string {
 }
 
 // ID implements ui.Tab.
-func (t *Tokens) ID() ui.TabID { return ui.TabTokens }
+func (ts *Tokens) ID() ui.TabID { return ui.TabTokens }
 
 // Title implements ui.Tab.
-func (t *Tokens) Title() string { return "Tokens" }
+func (ts *Tokens) Title() string { return "Tokens" }
 
 // Init implements ui.Tab: the known tokens, and the finding out of what an
 // earlier run left without an outcome.
-func (t *Tokens) Init(s ui.Scope) tea.Cmd { return tea.Batch(t.start(s), t.Acts.Resume()) }
+func (ts *Tokens) Init(s ui.Scope) tea.Cmd { return tea.Batch(ts.start(s), ts.Acts.Resume()) }
 
 // start lists the tokens known for the scope's merchant (the period does
 // not apply: a token lasts).
-func (t *Tokens) start(s ui.Scope) tea.Cmd {
-	merchantChanged := s.MerchantID != t.Scope.MerchantID || t.List.Load == nil
-	t.Scope = s
-	if t.noV2 != "" {
-		t.List.Table.SetEmptyText(t.noV2)
+func (ts *Tokens) start(s ui.Scope) tea.Cmd {
+	merchantChanged := s.MerchantID != ts.Scope.MerchantID || ts.List.Load == nil
+	ts.Scope = s
+	if ts.noV2 != "" {
+		ts.List.Table.SetEmptyText(ts.noV2)
 		return nil
 	}
 	if !merchantChanged {
 		return nil
 	}
-	t.Pane.Close()
-	t.looking = false
-	t.lookups.Stop()
-	t.Layout()
-	memo, merchant := t.memo, s.MerchantID
-	return t.List.Start(func() backend.Pager[tab.TokenView] {
+	ts.Pane.Close()
+	ts.looking = false
+	ts.lookups.Stop()
+	ts.Layout()
+	memo, merchant := ts.memo, s.MerchantID
+	return ts.List.Start(func() backend.Pager[tab.TokenView] {
 		return tab.OneCall(func(context.Context) ([]tab.TokenView, error) { return memo.List(merchant), nil })
 	}, nil)
 }
 
 // JumpPrompt implements ui.Jumper: ":" looks a token up by id here.
-func (t *Tokens) JumpPrompt() ui.JumpWords {
+func (ts *Tokens) JumpPrompt() ui.JumpWords {
 	return ui.JumpWords{Title: "Look up a token", Hint: "its id (the service reads tokens by id only)",
 		Placeholder: "token id", Empty: "type a token id"}
 }
 
 // readToken reads the pane's token from the service.
-func (t *Tokens) readToken(ctx context.Context, v tab.TokenView) (tab.TokenView, error) {
-	tok, err := t.src.GetToken(ctx, v.ID)
+func (ts *Tokens) readToken(ctx context.Context, v tab.TokenView) (tab.TokenView, error) {
+	tok, err := ts.src.GetToken(ctx, v.ID)
 	if err != nil {
 		return v, err
 	}
@@ -279,25 +279,25 @@ func (t *Tokens) readToken(ctx context.Context, v tab.TokenView) (tab.TokenView,
 
 // noteRead remembers what a read of the pane's token said (its status,
 // title, expiry), and shows it in its row.
-func (t *Tokens) noteRead(v tab.TokenView) tea.Cmd {
+func (ts *Tokens) noteRead(v tab.TokenView) tea.Cmd {
 	if v.Read == nil {
 		return nil
 	}
-	t.List.Upsert(v, t.Deps.TimeNow())
-	return t.memo.Note(t.Scope.MerchantID, known.FromToken(*v.Read, known.LookedUp))
+	ts.List.Upsert(v, ts.Deps.TimeNow())
+	return ts.memo.Note(ts.Scope.MerchantID, known.FromToken(*v.Read, known.LookedUp))
 }
 
 // onSaved refreshes the list after the store changed (from any tab), and
 // tells the first failure to save it.
-func (t *Tokens) onSaved(msg tab.KnownSavedMsg) tea.Cmd {
+func (ts *Tokens) onSaved(msg tab.KnownSavedMsg) tea.Cmd {
 	var cmds []tea.Cmd
-	if msg.Err != nil && t.saveWarns == 0 {
-		t.saveWarns++
+	if msg.Err != nil && ts.saveWarns == 0 {
+		ts.saveWarns++
 		cmds = append(cmds, tab.ToastCmd(ui.ToastWarning,
 			"The known tokens could not be saved (they are kept for this run): "+tab.ErrText(msg.Err)))
 	}
-	if t.noV2 == "" && t.List.Load != nil {
-		cmds = append(cmds, t.List.Refresh())
+	if ts.noV2 == "" && ts.List.Load != nil {
+		cmds = append(cmds, ts.List.Refresh())
 	}
 	return tea.Batch(cmds...)
 }
@@ -306,10 +306,10 @@ func (t *Tokens) onSaved(msg tab.KnownSavedMsg) tea.Cmd {
 
 // lookup reads a token by id: a known one opens at once (and is read in the
 // pane); another is asked of the service and, when it exists, remembered.
-func (t *Tokens) lookup(query string) tea.Cmd {
+func (ts *Tokens) lookup(query string) tea.Cmd {
 	id := strings.TrimSpace(query)
-	if t.noV2 != "" {
-		return tab.ToastCmd(ui.ToastWarning, t.noV2)
+	if ts.noV2 != "" {
+		return tab.ToastCmd(ui.ToastWarning, ts.noV2)
 	}
 	if id == "" {
 		return nil
@@ -317,25 +317,25 @@ func (t *Tokens) lookup(query string) tea.Cmd {
 	if !known.ValidID(id) {
 		return tab.ToastCmd(ui.ToastWarning, "not a token id: "+textsafe.Line(id, 60))
 	}
-	if sel, ok := t.List.SelectID(id); ok {
-		cmd := t.Pane.Show(sel, false, false)
-		t.Layout()
+	if sel, ok := ts.List.SelectID(id); ok {
+		cmd := ts.Pane.Show(sel, false, false)
+		ts.Layout()
 		return cmd
 	}
-	t.looking = true
-	ctx, st := t.lookups.Start(t.List.Context())
-	src := t.src
+	ts.looking = true
+	ctx, st := ts.lookups.Start(ts.List.Context())
+	src := ts.src
 	return func() tea.Msg {
 		tok, err := src.GetToken(ctx, id)
 		return tokenLookupMsg{stamp: st, id: id, tok: tok, err: err}
 	}
 }
 
-func (t *Tokens) onLookup(msg tokenLookupMsg) tea.Cmd {
-	if !t.lookups.Fresh(msg.stamp) {
+func (ts *Tokens) onLookup(msg tokenLookupMsg) tea.Cmd {
+	if !ts.lookups.Fresh(msg.stamp) {
 		return nil
 	}
-	t.looking = false
+	ts.looking = false
 	id := textsafe.Line(msg.id, 60)
 	switch {
 	case msg.err != nil && tab.Cancelled(msg.err):
@@ -350,72 +350,72 @@ func (t *Tokens) onLookup(msg tokenLookupMsg) tea.Cmd {
 	if tok.ID == "" {
 		tok.ID = msg.id
 	}
-	save := t.memo.Note(t.Scope.MerchantID, known.FromToken(tok, known.LookedUp))
-	v, _ := t.memo.Get(t.Scope.MerchantID, tok.ID)
+	save := ts.memo.Note(ts.Scope.MerchantID, known.FromToken(tok, known.LookedUp))
+	v, _ := ts.memo.Get(ts.Scope.MerchantID, tok.ID)
 	v.Read = &tok
-	t.List.Upsert(v, t.Deps.TimeNow())
-	t.List.SelectID(v.ID)
-	return tea.Batch(save, t.Pane.Show(v, false, true))
+	ts.List.Upsert(v, ts.Deps.TimeNow())
+	ts.List.SelectID(v.ID)
+	return tea.Batch(save, ts.Pane.Show(v, false, true))
 }
 
 // --- actions --------------------------------------------------------------------
 
 // onReadAgain opens the confirmation of a revocation on the token as it
 // is now, or says why it cannot.
-func (t *Tokens) onReadAgain(msg tab.ReadAgainMsg) tea.Cmd {
+func (ts *Tokens) onReadAgain(msg tab.ReadAgainMsg) tea.Cmd {
 	tok, _ := msg.Obj.(backend.Token)
 	if msg.Err != nil {
 		return tab.CouldNotRead(msg.Ticket, "the token before revoking it", msg.Err)
 	}
-	save := t.memo.Note(t.Scope.MerchantID, known.FromToken(tok, known.LookedUp))
-	v, _ := t.memo.Get(t.Scope.MerchantID, tok.ID)
+	save := ts.memo.Note(ts.Scope.MerchantID, known.FromToken(tok, known.LookedUp))
+	v, _ := ts.memo.Get(ts.Scope.MerchantID, tok.ID)
 	v.Read = &tok
-	t.List.Upsert(v, t.Deps.TimeNow())
-	if t.Pane.IsOpen() && t.Pane.Obj.ID == tok.ID {
-		t.Pane.Set(v)
+	ts.List.Upsert(v, ts.Deps.TimeNow())
+	if ts.Pane.IsOpen() && ts.Pane.Obj.ID == tok.ID {
+		ts.Pane.Set(v)
 	}
-	if ok, why := tab.MayRevoke(t.src, t.Deps, t.Acts, tok.ID, tok.Status); !ok {
+	if ok, why := tab.MayRevoke(ts.src, ts.Deps, ts.Acts, tok.ID, tok.Status); !ok {
 		return tea.Batch(save, tab.RefusedCmd(msg.Ticket, ui.ToastWarning, why))
 	}
-	return tea.Batch(save, tab.MsgCmd(ui.ConfirmDialog(msg.Ticket, tab.RevokeSpec(tok, v.Payments, "", t.Acts))))
+	return tea.Batch(save, tab.MsgCmd(ui.ConfirmDialog(msg.Ticket, tab.RevokeSpec(tok, v.Payments, "", ts.Acts))))
 }
 
 // showToken puts the token as now known into the list and the pane, and
 // reads the pane's again.
-func (t *Tokens) showToken(id string) tea.Cmd {
-	v, ok := t.memo.Get(t.Scope.MerchantID, id)
+func (ts *Tokens) showToken(id string) tea.Cmd {
+	v, ok := ts.memo.Get(ts.Scope.MerchantID, id)
 	if !ok {
 		return nil
 	}
-	t.List.Upsert(v, t.Deps.TimeNow())
-	if t.Pane.IsOpen() && t.Pane.Obj.ID == id {
-		t.Pane.Set(v)
-		return t.Pane.Reload()
+	ts.List.Upsert(v, ts.Deps.TimeNow())
+	if ts.Pane.IsOpen() && ts.Pane.Obj.ID == id {
+		ts.Pane.Set(v)
+		return ts.Pane.Reload()
 	}
 	return nil
 }
 
 // showOutcome puts what an action over brought into the store, the list
 // and the pane; a card-saving link opens in the result dialog.
-func (t *Tokens) showOutcome(msg tab.OutcomeMsg) tea.Cmd {
+func (ts *Tokens) showOutcome(msg tab.OutcomeMsg) tea.Cmd {
 	var cmds []tea.Cmd
 	if msg.Out.State == action.Done {
-		cmds = append(cmds, t.memo.NoteOutcome(t.Scope.MerchantID, msg.Req, msg.Out))
-		if v, ok := t.memo.Get(t.Scope.MerchantID, tokenOf(msg.Req, msg.Out)); ok {
+		cmds = append(cmds, ts.memo.NoteOutcome(ts.Scope.MerchantID, msg.Req, msg.Out))
+		if v, ok := ts.memo.Get(ts.Scope.MerchantID, tokenOf(msg.Req, msg.Out)); ok {
 			if msg.Out.Token.ID != "" {
 				tok := msg.Out.Token
 				v.Read = &tok
 			}
-			t.List.Upsert(v, t.Deps.TimeNow())
-			t.List.Own(v.ID)
-			if t.Pane.IsOpen() && t.Pane.Obj.ID == v.ID {
-				t.Pane.Set(v)
+			ts.List.Upsert(v, ts.Deps.TimeNow())
+			ts.List.Own(v.ID)
+			if ts.Pane.IsOpen() && ts.Pane.Obj.ID == v.ID {
+				ts.Pane.Set(v)
 			}
 		}
-		cmds = append(cmds, tab.CreatedDialog(msg.Req, msg.Out, t.Deps.Keys, t.Theme))
+		cmds = append(cmds, tab.CreatedDialog(msg.Req, msg.Out, ts.Deps.Keys, ts.Theme))
 	}
-	if t.Pane.IsOpen() && t.Pane.Obj.ID == msg.Req.ObjectID {
-		cmds = append(cmds, t.Pane.Reload())
+	if ts.Pane.IsOpen() && ts.Pane.Obj.ID == msg.Req.ObjectID {
+		cmds = append(cmds, ts.Pane.Reload())
 	}
 	return tea.Batch(cmds...)
 }
@@ -423,19 +423,19 @@ func (t *Tokens) showOutcome(msg tab.OutcomeMsg) tea.Cmd {
 // --- view -----------------------------------------------------------------------
 
 // View implements ui.Tab.
-func (t *Tokens) View(w, h int) string {
+func (ts *Tokens) View(w, h int) string {
 	var pane []string
-	if t.Pane.IsOpen() {
-		pane = t.Pane.Lines(t.Theme, "Token "+textsafe.Clean(t.Pane.Obj.ID))
+	if ts.Pane.IsOpen() {
+		pane = ts.Pane.Lines(ts.Theme, "Token "+textsafe.Clean(ts.Pane.Obj.ID))
 	}
-	return tab.Frame(t.Theme, t.List, pane, w, h)
+	return tab.Frame(ts.Theme, ts.List, pane, w, h)
 }
 
 // detailLines is the token, one fact a line: its status, card and expiry
 // as the service last said, and the payments known to use it.
-func (t *Tokens) detailLines() []string {
-	th := t.Theme
-	d := t.Pane
+func (ts *Tokens) detailLines() []string {
+	th := ts.Theme
+	d := ts.Pane
 	v := d.Obj
 	c := textsafe.Clean
 	f := &tab.Fields{Theme: th, LabelW: 14, Width: d.Inner()}
@@ -445,7 +445,7 @@ func (t *Tokens) detailLines() []string {
 	if d.Err != nil {
 		f.Failure("", d.Err)
 	}
-	for _, l := range t.Acts.PaneLines(th, tab.TokenRef(v.ID)) {
+	for _, l := range ts.Acts.PaneLines(th, tab.TokenRef(v.ID)) {
 		f.Line(l)
 	}
 	st := v.NewestStatus()
