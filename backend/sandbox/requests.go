@@ -3,7 +3,7 @@ package sandbox
 import "paydash/backend/money"
 
 // The requests the store's moves take, as the API handlers decode them
-// (decode.go, v1api.go); the rules that check them are in rules*.go.
+// (decode_requests.go, v1api*.go); the rules that check them are in rules*.go.
 
 // CardData is paymentData.card.
 type CardData struct{ PAN, Expiry, CVC string }

@@ -123,7 +123,7 @@ func newGenerator(ctx context.Context, seed int64, now time.Time, payments int) 
 	return g, nil
 }
 
-// Sources of a seed made by days (seed_async.go), beside the generator's.
+// Sources of a seed made by days (seed_chunks.go), beside the generator's.
 const (
 	streamChunk     = 0xc4a70000 << 32 // | chunk index: a day of payments and their refunds
 	streamCustomers = 0xc0570000 << 32 // | block index
