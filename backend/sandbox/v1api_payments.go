@@ -149,15 +149,7 @@ func writeV1List(c *v1Call, member string, overflow bool, n int, render func(i i
 }
 
 func (s *Server) v1RefundPayment(c *v1Call) {
-	p, ok := s.payment(c)
-	if !ok {
-		return
-	}
-	raw, ok := c.require("amount")
-	if !ok {
-		return
-	}
-	v, ok := c.amount(raw, p.Amount.Currency)
+	p, raw, v, ok := s.paymentAndAmount(c)
 	if !ok {
 		return
 	}
@@ -178,11 +170,7 @@ func (s *Server) v1RefundPayment(c *v1Call) {
 	}
 	ref, err := s.store.CreateRefund(RefundRequest{PaymentID: p.ID, Amount: &money.Amount{Value: v}, ExternalID: c.get("externalID")})
 	if err != nil {
-		// The payment changed in between: answer for its state now.
-		if now, gerr := s.store.GetPayment(p.ID); gerr == nil && !check(&now) {
-			return
-		}
-		c.fail(v1ErrUnknown, "%s", err.Error())
+		s.refusedMove(c, p.ID, err, check)
 		return
 	}
 	vr := renderV1Refund(&ref)
@@ -190,15 +178,7 @@ func (s *Server) v1RefundPayment(c *v1Call) {
 }
 
 func (s *Server) v1ConfirmPayment(c *v1Call) {
-	p, ok := s.payment(c)
-	if !ok {
-		return
-	}
-	raw, ok := c.require("amount")
-	if !ok {
-		return
-	}
-	v, ok := c.amount(raw, p.Amount.Currency)
+	p, raw, v, ok := s.paymentAndAmount(c)
 	if !ok {
 		return
 	}
@@ -219,10 +199,7 @@ func (s *Server) v1ConfirmPayment(c *v1Call) {
 	}
 	done, err := s.store.CapturePayment(p.ID, &money.Amount{Value: v})
 	if err != nil {
-		if now, gerr := s.store.GetPayment(p.ID); gerr == nil && !check(&now) {
-			return
-		}
-		c.fail(v1ErrUnknown, "%s", err.Error())
+		s.refusedMove(c, p.ID, err, check)
 		return
 	}
 	paymentAnswer(c, &done)
@@ -242,18 +219,44 @@ func (s *Server) v1CancelPayment(c *v1Call) {
 		}
 		code = n
 	}
-	if p.Status != PaymentAuthorized {
-		stateRefusal(c, &p, "HOLD", "cancelled")
+	check := func(p *Payment) bool {
+		if p.Status != PaymentAuthorized {
+			stateRefusal(c, p, "HOLD", "cancelled")
+			return false
+		}
+		return true
+	}
+	if !check(&p) {
 		return
 	}
 	done, err := s.store.CancelPaymentWithCode(p.ID, code)
 	if err != nil {
-		if now, gerr := s.store.GetPayment(p.ID); gerr == nil && now.Status != PaymentAuthorized {
-			stateRefusal(c, &now, "HOLD", "cancelled")
-			return
-		}
-		c.fail(v1ErrUnknown, "%s", err.Error())
+		s.refusedMove(c, p.ID, err, check)
 		return
 	}
 	paymentAnswer(c, &done)
+}
+
+// paymentAndAmount reads the payment of a refund or a confirmation and its
+// amount parameter, in the payment's currency; raw is the parameter as
+// given, for the messages.
+func (s *Server) paymentAndAmount(c *v1Call) (p Payment, raw string, v money.Decimal, ok bool) {
+	if p, ok = s.payment(c); !ok {
+		return p, "", 0, false
+	}
+	if raw, ok = c.require("amount"); !ok {
+		return p, "", 0, false
+	}
+	v, ok = c.amount(raw, p.Amount.Currency)
+	return p, raw, v, ok
+}
+
+// refusedMove answers a move on payment id the store refused with err: the
+// payment changed in between, so the answer is check's for its state now,
+// or err when its state still allows the move.
+func (s *Server) refusedMove(c *v1Call, id string, err error, check func(*Payment) bool) {
+	if now, gerr := s.store.GetPayment(id); gerr == nil && !check(&now) {
+		return
+	}
+	c.fail(v1ErrUnknown, "%s", err.Error())
 }
