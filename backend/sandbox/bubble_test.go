@@ -2,6 +2,7 @@ package sandbox
 
 import (
 	"context"
+	"log/slog"
 	"net"
 	"net/http"
 	"sync"
@@ -106,6 +107,37 @@ func bubbleClient(t *testing.T, pn *pipeNet, timeout time.Duration) *http.Client
 	tr := &http.Transport{DialContext: pn.dial}
 	t.Cleanup(tr.CloseIdleConnections)
 	return &http.Client{Transport: tr, Timeout: timeout}
+}
+
+// loggedRecords is a logger that sends the attributes of each record with
+// message msg on the returned channel, as the record is written: a test
+// waits on it for the event the record tells of (a request done, a payment
+// arrived), never on the clock.
+func loggedRecords(msg string) (*slog.Logger, <-chan map[string]string) {
+	ch := make(chan map[string]string, 64)
+	return slog.New(recordHandler{msg: msg, ch: ch}), ch
+}
+
+type recordHandler struct {
+	msg string
+	ch  chan map[string]string
+}
+
+func (h recordHandler) Enabled(context.Context, slog.Level) bool { return true }
+func (h recordHandler) WithAttrs([]slog.Attr) slog.Handler       { return h }
+func (h recordHandler) WithGroup(string) slog.Handler            { return h }
+
+func (h recordHandler) Handle(_ context.Context, r slog.Record) error {
+	if r.Message != h.msg {
+		return nil
+	}
+	attrs := map[string]string{}
+	r.Attrs(func(a slog.Attr) bool {
+		attrs[a.Key] = a.Value.String()
+		return true
+	})
+	h.ch <- attrs
+	return nil
 }
 
 // The pipes carry a whole round trip, and time in the bubble passes only

@@ -138,19 +138,7 @@ func (s *Store) ListPayments(q ListQuery) (Page[Payment], error) {
 	s.awaitPage("payments", q) // the days it reaches are seeded
 	s.mu.RLock()
 	defer s.mu.RUnlock()
-	m, lo, hi, before, fp, err := s.listSpec("payments", q, true)
-	if err != nil {
-		return Page[Payment]{}, err
-	}
-	items, next := pageOf(m.payments, lo, hi, before, limitOf(q))
-	page := Page[Payment]{Items: make([]Payment, len(items))}
-	for i, p := range items {
-		page.Items[i] = *p
-	}
-	if next != nil {
-		page.Cursor = encodeCursor(*next, fp)
-	}
-	return page, nil
+	return listPage(s, "payments", q, true, func(m *merchantData) []*Payment { return m.payments })
 }
 
 // ListRefunds serves one page of a merchant's refunds, like ListPayments.
@@ -158,19 +146,7 @@ func (s *Store) ListRefunds(q ListQuery) (Page[Refund], error) {
 	s.awaitPage("refunds", q)
 	s.mu.RLock()
 	defer s.mu.RUnlock()
-	m, lo, hi, before, fp, err := s.listSpec("refunds", q, true)
-	if err != nil {
-		return Page[Refund]{}, err
-	}
-	items, next := pageOf(m.refunds, lo, hi, before, limitOf(q))
-	page := Page[Refund]{Items: make([]Refund, len(items))}
-	for i, r := range items {
-		page.Items[i] = *r
-	}
-	if next != nil {
-		page.Cursor = encodeCursor(*next, fp)
-	}
-	return page, nil
+	return listPage(s, "refunds", q, true, func(m *merchantData) []*Refund { return m.refunds })
 }
 
 // ListStickers serves one page of a merchant's stickers, newest first
@@ -178,14 +154,24 @@ func (s *Store) ListRefunds(q ListQuery) (Page[Refund], error) {
 func (s *Store) ListStickers(q ListQuery) (Page[Sticker], error) {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
-	m, lo, hi, before, fp, err := s.listSpec("stickers", q, false)
+	return listPage(s, "stickers", q, false, func(m *merchantData) []*Sticker { return m.stickers })
+}
+
+// listPage serves one page of the merchant's objects of a kind, newest
+// first, in the query's period when ranged (under the read lock); of
+// gives the merchant's objects, oldest first.
+func listPage[T any, P interface {
+	*T
+	keyed
+}](s *Store, kind string, q ListQuery, ranged bool, of func(*merchantData) []P) (Page[T], error) {
+	m, lo, hi, before, fp, err := s.listSpec(kind, q, ranged)
 	if err != nil {
-		return Page[Sticker]{}, err
+		return Page[T]{}, err
 	}
-	items, next := pageOf(m.stickers, lo, hi, before, limitOf(q))
-	page := Page[Sticker]{Items: make([]Sticker, len(items))}
-	for i, st := range items {
-		page.Items[i] = *st
+	items, next := pageOf(of(m), lo, hi, before, limitOf(q))
+	page := Page[T]{Items: make([]T, len(items))}
+	for i, x := range items {
+		page.Items[i] = *x
 	}
 	if next != nil {
 		page.Cursor = encodeCursor(*next, fp)

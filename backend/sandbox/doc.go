@@ -6,15 +6,20 @@
 // does not share code with the client (backend/v2), so that a mismatch
 // between the two shows in tests.
 //
-// Files, one job each: model.go (the objects), store.go (the Store, its
-// lock, indexes and queries), cursor.go (paging), rules.go (state moves and
-// refusals), errors.go (typed refusals), testcards.go, clock.go (time
-// moving: settler and arrivals), seed.go and seeddata.go, callbacks.go,
-// server.go (Start, Info), tls.go, faults.go, idempotency.go, decode.go and
-// v2wire.go (the JSON shapes), v2api.go (the /api/v2 handlers), pages.go;
-// for the legacy interface v1api.go (the /api/v1 handlers), v1wire.go (its
-// JSON and XML shapes), v1auth.go (signature, nonces, roles), transfers.go
-// (transfers and registers) and documents.go.
+// Files, one job each: model.go (the objects), store.go (the Store and its
+// lock; store_lookup.go, store_order.go and store_filters.go its lookups,
+// order and v1 filters), cursor.go (paging), requests.go (what the moves
+// take), rules.go and rules_*.go (state moves and refusals, one file per
+// kind of object), errors.go (typed refusals), testcards.go, clock.go (time
+// moving: settler and arrivals), seed.go and seed_*.go (one file per kind
+// of object, seed_async.go, seed_chunks.go and seed_wait.go for a seed in
+// the background) and seeddata.go, callbacks.go, server.go (Start, Info),
+// tls.go, faults.go, idempotency.go, decode.go and decode_*.go, v2wire.go
+// (the JSON shapes), v2api.go (the /api/v2 handlers), pages.go; for the
+// legacy interface v1api.go (the /api/v1 dispatch; v1api_payments.go and
+// v1api_reports.go the operations), v1wire.go (its JSON and XML shapes),
+// v1auth.go (signature, nonces, roles), transfers.go (transfers and
+// registers) and documents.go.
 //
 // # State rules
 //

@@ -147,13 +147,16 @@ func refundedValues(t *testing.T, srv *Server, id string) []string {
 
 // A latency is a network's: the request travels half of it, is then served
 // in full whatever the client does, and its answer travels the other half.
-// In a synctest bubble (bubble_test.go), so the clients' timeouts and the
-// injected latency run on one fake clock: every "after" below is exact,
-// however loaded the machine is.
+// In a synctest bubble (bubble_test.go), so the clients' timeouts, the
+// injected latency and the store clock run on one fake clock: every "after"
+// below is exact, however loaded the machine is. The test waits for each
+// request's log record (the server is done with it), never on the clock,
+// and reads when a refund was served from its creation time.
 func TestLatencyServesWhatArrivedWhateverTheClientDoes(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		const latency = time.Second
-		srv, pn := bubbleServer(t, Options{Faults: Faults{Latency: latency}})
+		logger, requests := loggedRecords("request")
+		srv, pn := bubbleServer(t, Options{Faults: Faults{Latency: latency}, Logger: logger})
 		p := settledPayment(t, srv)
 		// refund sends a refund through a client that gives up after
 		// giveUpAfter; its outcome comes on the channel.
@@ -163,14 +166,15 @@ func TestLatencyServesWhatArrivedWhateverTheClientDoes(t *testing.T) {
 			go func() { done <- refundPost(srv, hc, p.ID, value) }()
 			return done
 		}
-		pending := func(done <-chan error) bool {
-			select {
-			case err := <-done:
-				t.Errorf("answered early: %v", err)
-				return false
-			default:
-				return true
+		// servedAfter is how long after t0 each refund was made.
+		servedAfter := func(t0 time.Time) map[string]time.Duration {
+			refunds, err := srv.Store().RefundsOfPayment(p.ID)
+			require.NoError(t, err)
+			out := map[string]time.Duration{}
+			for _, r := range refunds {
+				out[r.Amount.Value.StringFixed(2)] = r.Created.Sub(t0)
 			}
+			return out
 		}
 
 		// Gone before the request reached the service: not served, ever.
@@ -178,32 +182,24 @@ func TestLatencyServesWhatArrivedWhateverTheClientDoes(t *testing.T) {
 		err := <-refund(latency/5, "1.00")
 		require.Error(t, err, "the client gave up")
 		assert.Equal(t, latency/5, time.Since(t0))
-		time.Sleep(latency)
-		synctest.Wait()
+		assert.Equal(t, "client gone", (<-requests)["outcome"], "the server is done with it")
 		assert.Empty(t, refundedValues(t, srv, p.ID), "a client gone in the first half is never served")
 
 		// Gone while the answer travels back: served all the same.
 		t0 = time.Now()
-		done := refund(latency/2+latency/5, "2.00")
-		time.Sleep(latency / 2)
-		synctest.Wait()
-		assert.Equal(t, []string{"2.00"}, refundedValues(t, srv, p.ID), "served once half the latency has passed")
-		require.True(t, pending(done), "its answer still travels")
-		require.Error(t, <-done, "the client gave up")
+		require.Error(t, <-refund(latency/2+latency/5, "2.00"), "the client gave up")
 		assert.Equal(t, latency/2+latency/5, time.Since(t0), "before the answer came")
-		time.Sleep(latency)
-		synctest.Wait()
-		assert.Equal(t, []string{"2.00"}, refundedValues(t, srv, p.ID), "the service did it once; the client never heard")
+		assert.Equal(t, "client gone", (<-requests)["outcome"], "the server is done with it")
+		assert.Equal(t, map[string]time.Duration{"2.00": latency / 2}, servedAfter(t0),
+			"served once half the latency had passed; the service did it once, the client never heard")
 
 		// A patient client gets its answer after the whole latency.
 		t0 = time.Now()
-		done = refund(5*latency, "3.00")
-		time.Sleep(latency - time.Nanosecond)
-		synctest.Wait()
+		require.NoError(t, <-refund(5*latency, "3.00"))
+		assert.Equal(t, latency, time.Since(t0), "not before the whole latency")
+		assert.Equal(t, "200", (<-requests)["status"])
+		assert.Equal(t, latency/2, servedAfter(t0)["3.00"], "served at half the latency")
 		assert.Equal(t, []string{"2.00", "3.00"}, refundedValues(t, srv, p.ID))
-		require.True(t, pending(done), "not before the whole latency")
-		require.NoError(t, <-done)
-		assert.Equal(t, latency, time.Since(t0))
 	})
 }
 

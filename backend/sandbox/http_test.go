@@ -334,22 +334,26 @@ func TestArrivalsAndContextEnd(t *testing.T) {
 }
 
 // Arrivals come one an interval and none after their context ends, on the
-// bubble's fake clock: "none after" is checked an hour later, on any machine.
+// bubble's fake clock: each arrival's log record is the event waited on,
+// and "none after" holds because the arrivals' goroutine has returned.
 func TestArrivalsStopWithTheirContext(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		st := NewStore(Options{Payments: 0})
+		logger, arrived := loggedRecords("sandbox payment arrived")
+		st := NewStore(Options{Payments: 0, Logger: logger})
 		ctx, cancel := context.WithCancel(t.Context())
 		done := make(chan struct{})
+		t0 := time.Now()
 		go func() {
 			defer close(done)
 			st.runArrivals(ctx, 10*time.Millisecond)
 		}()
-		time.Sleep(35 * time.Millisecond)
-		synctest.Wait()
-		assert.Equal(t, 3, st.PaymentCount(), "one each 10 ms")
+		for i := 1; i <= 3; i++ {
+			<-arrived
+			assert.Equal(t, time.Duration(i)*10*time.Millisecond, time.Since(t0), "one each 10 ms")
+		}
 		cancel()
 		<-done
-		time.Sleep(time.Hour)
 		assert.Equal(t, 3, st.PaymentCount(), "none after the context ended")
+		assert.Empty(t, arrived, "no arrival logged after the context ended")
 	})
 }

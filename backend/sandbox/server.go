@@ -119,32 +119,18 @@ func isLoopbackHost(host string) bool {
 // until ctx ends).
 func Start(ctx context.Context, opts Options) (*Server, error) {
 	opts = opts.withDefaults()
-	for _, r := range []float64{opts.Faults.ErrorRate, opts.Faults.DropRate, opts.Faults.MalformedRate} {
-		if r < 0 || r > 1 || r != r {
-			return nil, fmt.Errorf("sandbox: fault rates must be between 0 and 1")
-		}
-	}
-	host, _, err := net.SplitHostPort(opts.Addr)
+	host, err := checkStartOptions(opts)
 	if err != nil {
-		return nil, fmt.Errorf("sandbox: address %q: %w", opts.Addr, err)
-	}
-	if !opts.Public && !isLoopbackHost(host) {
-		return nil, fmt.Errorf("sandbox: %q is not a loopback address; the sandbox listens on other addresses only when asked to be public", opts.Addr)
+		return nil, err
 	}
 	c, err := makeCerts(host)
 	if err != nil {
 		return nil, err
 	}
-	ln, err := net.Listen("tcp", opts.Addr)
+	ln, baseURL, err := listen(opts.Addr)
 	if err != nil {
-		return nil, fmt.Errorf("sandbox: listen: %w", err)
+		return nil, err
 	}
-	tcp := ln.Addr().(*net.TCPAddr)
-	ip := tcp.IP
-	if ip.IsUnspecified() {
-		ip = net.IPv4(127, 0, 0, 1)
-	}
-	baseURL := "https://" + net.JoinHostPort(ip.String(), strconv.Itoa(tcp.Port))
 
 	// The newest days are seeded before this returns, the rest in the
 	// background; ctx ending (a signal) stops the seed.
@@ -162,7 +148,49 @@ func Start(ctx context.Context, opts Options) (*Server, error) {
 		faults:  newFaultInjector(opts.Faults, opts.Seed),
 	}
 	store.setNotifier(s.deliver.send)
-	s.srv = &http.Server{
+	s.srv = s.httpServer()
+	s.run(ctx, tls.NewListener(ln, c.serverConfig()))
+	s.log.Info("sandbox started", "baseUrl", baseURL, "payments", store.PaymentCount(), "faults", opts.Faults.String())
+	return s, nil
+}
+
+// checkStartOptions refuses fault rates outside [0, 1] and, unless the
+// sandbox is public, an address that is not a loopback one; it returns the
+// address's host.
+func checkStartOptions(opts Options) (host string, err error) {
+	for _, r := range []float64{opts.Faults.ErrorRate, opts.Faults.DropRate, opts.Faults.MalformedRate} {
+		if r < 0 || r > 1 || r != r {
+			return "", fmt.Errorf("sandbox: fault rates must be between 0 and 1")
+		}
+	}
+	host, _, err = net.SplitHostPort(opts.Addr)
+	if err != nil {
+		return "", fmt.Errorf("sandbox: address %q: %w", opts.Addr, err)
+	}
+	if !opts.Public && !isLoopbackHost(host) {
+		return "", fmt.Errorf("sandbox: %q is not a loopback address; the sandbox listens on other addresses only when asked to be public", opts.Addr)
+	}
+	return host, nil
+}
+
+// listen listens on addr and returns the base URL clients use: an
+// unspecified address (listening on all) is reached on 127.0.0.1.
+func listen(addr string) (net.Listener, string, error) {
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return nil, "", fmt.Errorf("sandbox: listen: %w", err)
+	}
+	tcp := ln.Addr().(*net.TCPAddr)
+	ip := tcp.IP
+	if ip.IsUnspecified() {
+		ip = net.IPv4(127, 0, 0, 1)
+	}
+	return ln, "https://" + net.JoinHostPort(ip.String(), strconv.Itoa(tcp.Port)), nil
+}
+
+// httpServer is the HTTP server of the sandbox's routes.
+func (s *Server) httpServer() *http.Server {
+	return &http.Server{
 		// Bodies are bounded in size and time per request (bodylimit.go),
 		// not by ReadTimeout, which would also cancel slow handlers.
 		// Every answer is dated by the store clock and announces the
@@ -170,29 +198,33 @@ func Start(ctx context.Context, opts Options) (*Server, error) {
 		Handler:           s.stampAnswers(s.limitBodies(s.routes())),
 		ReadHeaderTimeout: 10 * time.Second,
 		IdleTimeout:       2 * time.Minute,
-		ErrorLog:          slog.NewLogLogger(opts.Logger.Handler(), slog.LevelDebug),
+		ErrorLog:          slog.NewLogLogger(s.opts.Logger.Handler(), slog.LevelDebug),
 		// HTTP/1.1 only: a dropped-connection fault hijacks the connection.
 		TLSNextProto: map[string]func(*http.Server, *tls.Conn, http.Handler){},
 	}
+}
+
+// run serves on ln and runs the settler (and the arrivals, if asked) until
+// Close, which ctx ending calls.
+func (s *Server) run(ctx context.Context, ln net.Listener) {
 	runCtx, cancel := context.WithCancel(context.Background())
 	s.cancel = cancel
-	tlsLn := tls.NewListener(ln, c.serverConfig())
 	s.wg.Add(2)
 	go func() {
 		defer s.wg.Done()
-		if err := s.srv.Serve(tlsLn); err != nil && !errors.Is(err, http.ErrServerClosed) {
+		if err := s.srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
 			s.log.Error("sandbox server stopped", "error", err.Error())
 		}
 	}()
 	go func() {
 		defer s.wg.Done()
-		store.runSettler(runCtx)
+		s.store.runSettler(runCtx)
 	}()
-	if opts.Arrivals > 0 {
+	if s.opts.Arrivals > 0 {
 		s.wg.Add(1)
 		go func() {
 			defer s.wg.Done()
-			store.runArrivals(runCtx, opts.Arrivals)
+			s.store.runArrivals(runCtx, s.opts.Arrivals)
 		}()
 	}
 	go func() {
@@ -202,8 +234,6 @@ func Start(ctx context.Context, opts Options) (*Server, error) {
 		case <-runCtx.Done():
 		}
 	}()
-	s.log.Info("sandbox started", "baseUrl", baseURL, "payments", store.PaymentCount(), "faults", opts.Faults.String())
-	return s, nil
 }
 
 // routes puts the interfaces together; faults apply to /api/ paths only.

@@ -211,6 +211,24 @@ func decodeOptional(w http.ResponseWriter, r *http.Request, v any) (present, ok 
 	return true, true
 }
 
+// create decodes a create request's body into In and makes the object
+// with move: bad input is a 400 listing every problem, a refused move the
+// store's error (fail). It reports whether the object was made.
+func create[In, Out any](w http.ResponseWriter, body []byte, move func(*In) (Out, error)) (Out, bool) {
+	var in In
+	if problems := decodeInto(body, &in); len(problems) > 0 {
+		badRequest(w, problems)
+		var none Out
+		return none, false
+	}
+	out, err := move(&in)
+	if err != nil {
+		fail(w, err)
+		return out, false
+	}
+	return out, true
+}
+
 func (s *Server) paymentAnswer(w http.ResponseWriter, p Payment) {
 	var tok *PaymentToken
 	if p.TokenID != "" {
@@ -224,31 +242,17 @@ func (s *Server) paymentAnswer(w http.ResponseWriter, p Payment) {
 // --- payments ---
 
 func (s *Server) createInvoice(w http.ResponseWriter, r *http.Request, body []byte) {
-	var in invoiceReqIn
-	if problems := decodeInto(body, &in); len(problems) > 0 {
-		badRequest(w, problems)
-		return
+	p, ok := create(w, body, func(in *invoiceReqIn) (Payment, error) { return s.store.CreateInvoice(in.request()) })
+	if ok {
+		writeJSON(w, http.StatusOK, wireInvoiceCreated{PaymentID: p.ID, URL: s.baseURL + "/pay/" + p.ID})
 	}
-	p, err := s.store.CreateInvoice(in.request())
-	if err != nil {
-		fail(w, err)
-		return
-	}
-	writeJSON(w, http.StatusOK, wireInvoiceCreated{PaymentID: p.ID, URL: s.baseURL + "/pay/" + p.ID})
 }
 
 func (s *Server) createPayment(w http.ResponseWriter, r *http.Request, body []byte) {
-	var in paymentIn
-	if problems := decodeInto(body, &in); len(problems) > 0 {
-		badRequest(w, problems)
-		return
+	p, ok := create(w, body, func(in *paymentIn) (Payment, error) { return s.store.CreatePayment(in.request()) })
+	if ok {
+		s.paymentAnswer(w, p)
 	}
-	p, err := s.store.CreatePayment(in.request())
-	if err != nil {
-		fail(w, err)
-		return
-	}
-	s.paymentAnswer(w, p)
 }
 
 func (s *Server) completePayment(w http.ResponseWriter, r *http.Request) {
@@ -361,17 +365,10 @@ func (s *Server) listPayments(w http.ResponseWriter, r *http.Request) {
 // --- refunds ---
 
 func (s *Server) createRefund(w http.ResponseWriter, r *http.Request, body []byte) {
-	var in refundIn
-	if problems := decodeInto(body, &in); len(problems) > 0 {
-		badRequest(w, problems)
-		return
+	ref, ok := create(w, body, func(in *refundIn) (Refund, error) { return s.store.CreateRefund(in.request()) })
+	if ok {
+		writeJSON(w, http.StatusOK, renderRefund(&ref, true))
 	}
-	ref, err := s.store.CreateRefund(in.request())
-	if err != nil {
-		fail(w, err)
-		return
-	}
-	writeJSON(w, http.StatusOK, renderRefund(&ref, true))
 }
 
 func (s *Server) getRefund(w http.ResponseWriter, r *http.Request) {
@@ -400,31 +397,17 @@ func (s *Server) listRefunds(w http.ResponseWriter, r *http.Request) {
 // --- payment tokens ---
 
 func (s *Server) createTokenization(w http.ResponseWriter, r *http.Request, body []byte) {
-	var in tokenizationReqIn
-	if problems := decodeInto(body, &in); len(problems) > 0 {
-		badRequest(w, problems)
-		return
+	t, ok := create(w, body, func(in *tokenizationReqIn) (PaymentToken, error) { return s.store.CreateTokenization(in.request()) })
+	if ok {
+		writeJSON(w, http.StatusOK, wireTokenizationCreated{TokenID: t.ID, URL: s.baseURL + "/tokenize/" + t.ID})
 	}
-	t, err := s.store.CreateTokenization(in.request())
-	if err != nil {
-		fail(w, err)
-		return
-	}
-	writeJSON(w, http.StatusOK, wireTokenizationCreated{TokenID: t.ID, URL: s.baseURL + "/tokenize/" + t.ID})
 }
 
 func (s *Server) createPaymentToken(w http.ResponseWriter, r *http.Request, body []byte) {
-	var in paymentTokenIn
-	if problems := decodeInto(body, &in); len(problems) > 0 {
-		badRequest(w, problems)
-		return
+	t, ok := create(w, body, func(in *paymentTokenIn) (PaymentToken, error) { return s.store.CreatePaymentToken(in.request()) })
+	if ok {
+		writeJSON(w, http.StatusOK, renderToken(&t))
 	}
-	t, err := s.store.CreatePaymentToken(in.request())
-	if err != nil {
-		fail(w, err)
-		return
-	}
-	writeJSON(w, http.StatusOK, renderToken(&t))
 }
 
 func (s *Server) completePaymentToken(w http.ResponseWriter, r *http.Request) {
@@ -460,17 +443,10 @@ func (s *Server) revokePaymentToken(w http.ResponseWriter, r *http.Request) {
 // --- stickers ---
 
 func (s *Server) createSticker(w http.ResponseWriter, r *http.Request, body []byte) {
-	var in stickerIn
-	if problems := decodeInto(body, &in); len(problems) > 0 {
-		badRequest(w, problems)
-		return
+	st, ok := create(w, body, func(in *stickerIn) (Sticker, error) { return s.store.CreateSticker(in.request()) })
+	if ok {
+		writeJSON(w, http.StatusOK, renderSticker(&st))
 	}
-	st, err := s.store.CreateSticker(in.request())
-	if err != nil {
-		fail(w, err)
-		return
-	}
-	writeJSON(w, http.StatusOK, renderSticker(&st))
 }
 
 func (s *Server) updateSticker(w http.ResponseWriter, r *http.Request) {
