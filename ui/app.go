@@ -159,27 +159,27 @@ func New(cfg Config) *App {
 // Init sends the assumed theme to every tab, starts every tab's first load,
 // asks the terminal for its background colour, probes the backend and
 // starts the shell's clock.
-func (a *App) Init() tea.Cmd {
-	now := a.now()
-	cmds := a.broadcast(ThemeMsg{Theme: a.theme})
-	for i, t := range a.tabs {
-		cmds = append(cmds, t.Init(a.scope))
-		a.seen[i].lastRefresh = now
+func (app *App) Init() tea.Cmd {
+	now := app.now()
+	cmds := app.broadcast(ThemeMsg{Theme: app.theme})
+	for i, t := range app.tabs {
+		cmds = append(cmds, t.Init(app.scope))
+		app.seen[i].lastRefresh = now
 	}
 	cmds = append(cmds, tea.RequestBackgroundColor)
-	if a.cfg.Service != nil {
-		a.probing = true
-		cmds = append(cmds, probeCmd(a.cfg.Service))
+	if app.cfg.Service != nil {
+		app.probing = true
+		cmds = append(cmds, probeCmd(app.cfg.Service))
 	}
-	a.tickSeq++
-	cmds = append(cmds, tickCmd(a.tickSeq))
-	for _, w := range a.cfg.Warnings {
-		a.addToast(ToastWarning, w, now)
+	app.tickSeq++
+	cmds = append(cmds, tickCmd(app.tickSeq))
+	for _, w := range app.cfg.Warnings {
+		app.addToast(ToastWarning, w, now)
 	}
-	for _, n := range a.cfg.Notices {
-		a.notice(n, now)
+	for _, n := range app.cfg.Notices {
+		app.notice(n, now)
 	}
-	cmds = append(cmds, a.after(now))
+	cmds = append(cmds, app.after(now))
 	return tea.Batch(cmds...)
 }
 
@@ -200,43 +200,43 @@ func tickCmd(seq int) tea.Cmd {
 // user can see it, gives the tabs their new area when the error above the
 // status bar changed its height, drops expired toasts and starts the
 // spinner when something loads.
-func (a *App) after(now time.Time) tea.Cmd {
-	for i, t := range a.tabs {
+func (app *App) after(now time.Time) tea.Cmd {
+	for i, t := range app.tabs {
 		st := t.Status()
-		if !st.Refreshed.IsZero() && !st.Refreshed.Equal(a.seen[i].refreshed) {
-			a.seen[i].refreshed = st.Refreshed
-			a.seen[i].refreshedAt = now
+		if !st.Refreshed.IsZero() && !st.Refreshed.Equal(app.seen[i].refreshed) {
+			app.seen[i].refreshed = st.Refreshed
+			app.seen[i].refreshedAt = now
 			// A successful refresh clears a list's error (ErrorMsg's contract).
-			if !a.errSticky {
-				a.errText, a.errHint = "", ""
+			if !app.errSticky {
+				app.errText, app.errHint = "", ""
 			}
 		}
 	}
-	if a.quitting && a.sending() == 0 {
+	if app.quitting && app.sending() == 0 {
 		return tea.Quit
 	}
-	a.markLive() // before gate: LIVE widens the title
-	a.gate(now)
+	app.markLive() // before gate: LIVE widens the title
+	app.gate(now)
 	var cmds []tea.Cmd
-	if h := a.bodyHeight(); h != a.bodyH && a.width > 0 {
-		a.bodyH = h
-		cmds = a.broadcast(SizeMsg{Width: max(a.width, 0), Height: max(h, 0)})
+	if h := app.bodyHeight(); h != app.bodyH && app.width > 0 {
+		app.bodyH = h
+		cmds = app.broadcast(SizeMsg{Width: max(app.width, 0), Height: max(h, 0)})
 	}
-	a.pruneToasts(now)
-	if a.busy() && !a.spinning {
-		a.spinning = true
-		cmds = append(cmds, a.spin.Tick)
+	app.pruneToasts(now)
+	if app.busy() && !app.spinning {
+		app.spinning = true
+		cmds = append(cmds, app.spin.Tick)
 	}
 	return tea.Batch(cmds...)
 }
 
 // busy: the spinner turns while the probe runs, any tab loads or a dialog
 // is being prepared.
-func (a *App) busy() bool {
-	if a.probing || a.preparing(0) != nil {
+func (app *App) busy() bool {
+	if app.probing || app.preparing(0) != nil {
 		return true
 	}
-	for _, t := range a.tabs {
+	for _, t := range app.tabs {
 		if t.Status().Loading {
 			return true
 		}
@@ -245,111 +245,111 @@ func (a *App) busy() bool {
 }
 
 // paused: no periodic refresh while a dialog or an overlay is open.
-func (a *App) paused() bool { return a.modal != nil || a.helpOpen || a.messagesOpen }
+func (app *App) paused() bool { return app.modal != nil || app.helpOpen || app.messagesOpen }
 
 // tick is the shell's clock: a TickMsg to every tab, the periodic refresh
 // of the active tab, toast expiry, the end of a wait for answers.
-func (a *App) tick(now time.Time) tea.Cmd {
-	if a.quitting && !now.Before(a.quitBy) {
-		return a.abandonAndQuit()
+func (app *App) tick(now time.Time) tea.Cmd {
+	if app.quitting && !now.Before(app.quitBy) {
+		return app.abandonAndQuit()
 	}
-	cmds := a.broadcast(TickMsg{Now: now})
-	if len(a.tabs) > 0 && !a.paused() && now.Sub(a.seen[a.active].lastRefresh) >= a.every {
-		cmds = append(cmds, a.refresh(false, now))
+	cmds := app.broadcast(TickMsg{Now: now})
+	if len(app.tabs) > 0 && !app.paused() && now.Sub(app.seen[app.active].lastRefresh) >= app.every {
+		cmds = append(cmds, app.refresh(false, now))
 	}
 	return tea.Batch(cmds...)
 }
 
-func (a *App) refresh(manual bool, now time.Time) tea.Cmd {
-	if len(a.tabs) == 0 {
+func (app *App) refresh(manual bool, now time.Time) tea.Cmd {
+	if len(app.tabs) == 0 {
 		return nil
 	}
-	a.seen[a.active].lastRefresh = now
-	at := a.serviceNow()
-	a.scope = a.scope.At(at)
-	return a.updateTab(a.active, RefreshMsg{Manual: manual, Now: at})
+	app.seen[app.active].lastRefresh = now
+	at := app.serviceNow()
+	app.scope = app.scope.At(at)
+	return app.updateTab(app.active, RefreshMsg{Manual: manual, Now: at})
 }
 
 // serviceNow is the service's time as its answers tell it, in the
 // location periods are computed in: rolling periods end at it, so that a
 // wrong clock here (or a sandbox clock moved on) hides nothing.
-func (a *App) serviceNow() time.Time {
-	if a.cfg.ServiceNow != nil {
-		return a.cfg.ServiceNow().In(a.loc)
+func (app *App) serviceNow() time.Time {
+	if app.cfg.ServiceNow != nil {
+		return app.cfg.ServiceNow().In(app.loc)
 	}
-	return a.now().In(a.loc)
+	return app.now().In(app.loc)
 }
 
-func (a *App) resize(w, h int) tea.Cmd {
-	if w == a.width && h == a.height {
+func (app *App) resize(w, h int) tea.Cmd {
+	if w == app.width && h == app.height {
 		return nil
 	}
-	a.width, a.height = w, h
-	a.help = helpCache{}
-	a.bodyH = a.bodyHeight()
-	return tea.Batch(a.broadcast(SizeMsg{Width: max(w, 0), Height: max(a.bodyH, 0)})...)
+	app.width, app.height = w, h
+	app.help = helpCache{}
+	app.bodyH = app.bodyHeight()
+	return tea.Batch(app.broadcast(SizeMsg{Width: max(w, 0), Height: max(app.bodyH, 0)})...)
 }
 
 // tooSmall: below MinWidth × MinHeight the screen only asks for a bigger
 // window, and no key reaches a tab or a dialog.
-func (a *App) tooSmall() bool { return a.width < MinWidth || a.height < MinHeight }
+func (app *App) tooSmall() bool { return app.width < MinWidth || app.height < MinHeight }
 
 // chromeHeight is the shell's lines around the tab area.
-func (a *App) chromeHeight() int { return chromeLines + len(a.errorLines(a.width)) }
+func (app *App) chromeHeight() int { return chromeLines + len(app.errorLines(app.width)) }
 
 // bodyHeight is the tab area's height.
-func (a *App) bodyHeight() int { return max(a.height-a.chromeHeight(), 0) }
+func (app *App) bodyHeight() int { return max(app.height-app.chromeHeight(), 0) }
 
 // updateTab delivers msg to tab i and keeps the tab it returns.
-func (a *App) updateTab(i int, msg tea.Msg) tea.Cmd {
-	if i < 0 || i >= len(a.tabs) {
+func (app *App) updateTab(i int, msg tea.Msg) tea.Cmd {
+	if i < 0 || i >= len(app.tabs) {
 		return nil
 	}
-	t, cmd := a.tabs[i].Update(msg)
+	t, cmd := app.tabs[i].Update(msg)
 	if t != nil {
-		a.tabs[i] = t
+		app.tabs[i] = t
 	}
-	if d, ok := a.tabs[i].(DialogOpener); ok {
+	if d, ok := app.tabs[i].(DialogOpener); ok {
 		if msg, ok := d.TakeDialog(); ok {
-			cmd = tea.Batch(cmd, a.openDialog(msg, a.now()))
+			cmd = tea.Batch(cmd, app.openDialog(msg, app.now()))
 		}
 	}
 	return cmd
 }
 
 // broadcast delivers msg to every tab, active or not.
-func (a *App) broadcast(msg tea.Msg) []tea.Cmd {
-	cmds := make([]tea.Cmd, 0, len(a.tabs))
-	for i := range a.tabs {
-		cmds = append(cmds, a.updateTab(i, msg))
+func (app *App) broadcast(msg tea.Msg) []tea.Cmd {
+	cmds := make([]tea.Cmd, 0, len(app.tabs))
+	for i := range app.tabs {
+		cmds = append(cmds, app.updateTab(i, msg))
 	}
 	return cmds
 }
 
-func (a *App) setScope(s Scope, now time.Time) []tea.Cmd {
-	s = s.At(a.serviceNow()) // a preset chosen is computed on the service's clock
-	a.scope = s
-	for i := range a.seen {
-		a.seen[i].lastRefresh = now
+func (app *App) setScope(s Scope, now time.Time) []tea.Cmd {
+	s = s.At(app.serviceNow()) // a preset chosen is computed on the service's clock
+	app.scope = s
+	for i := range app.seen {
+		app.seen[i].lastRefresh = now
 	}
-	return a.broadcast(ScopeMsg{Scope: s})
+	return app.broadcast(ScopeMsg{Scope: s})
 }
 
-func (a *App) switchTo(id TabID, then tea.Msg) tea.Cmd {
-	i := a.tabIndex(id)
+func (app *App) switchTo(id TabID, then tea.Msg) tea.Cmd {
+	i := app.tabIndex(id)
 	if i < 0 {
-		a.addToast(ToastWarning, fmt.Sprintf("there is no %s tab", id), a.now())
+		app.addToast(ToastWarning, fmt.Sprintf("there is no %s tab", id), app.now())
 		return nil
 	}
-	a.active = i
+	app.active = i
 	if then == nil {
 		return nil
 	}
-	return a.updateTab(i, then)
+	return app.updateTab(i, then)
 }
 
-func (a *App) tabIndex(id TabID) int {
-	for i, t := range a.tabs {
+func (app *App) tabIndex(id TabID) int {
+	for i, t := range app.tabs {
 		if t.ID() == id {
 			return i
 		}
@@ -360,63 +360,63 @@ func (a *App) tabIndex(id TabID) int {
 // setError shows err above the status bar (and keeps it in the messages
 // view) until it is dismissed or replaced; a sticky one (an action's) is
 // not cleared by a refresh.
-func (a *App) setError(err error, hint string, sticky bool, now time.Time) {
-	a.errKey = ""
+func (app *App) setError(err error, hint string, sticky bool, now time.Time) {
+	app.errKey = ""
 	if err == nil {
-		a.errText, a.errHint, a.errSticky = "", "", false
+		app.errText, app.errHint, app.errSticky = "", "", false
 		return
 	}
 	var be *backend.Error
 	if hint == "" && errors.As(err, &be) {
 		hint = be.Hint()
-		if be.Kind == backend.KindMalformed && a.cfg.RequestLog != "" {
-			hint += "; the request log " + a.cfg.RequestLog + " records each request"
+		if be.Kind == backend.KindMalformed && app.cfg.RequestLog != "" {
+			hint += "; the request log " + app.cfg.RequestLog + " records each request"
 		}
 	}
-	a.errText = textsafe.Line(err.Error(), 1000)
-	a.errHint = textsafe.Line(hint, 300)
-	a.errSticky = sticky
-	a.logMessage(ToastError, strings.TrimPrefix(a.fullError(), "✗ "), now)
+	app.errText = textsafe.Line(err.Error(), 1000)
+	app.errHint = textsafe.Line(hint, 300)
+	app.errSticky = sticky
+	app.logMessage(ToastError, strings.TrimPrefix(app.fullError(), "✗ "), now)
 }
 
-func (a *App) addToast(level ToastLevel, text string, now time.Time) {
-	a.logMessage(level, text, now)
+func (app *App) addToast(level ToastLevel, text string, now time.Time) {
+	app.logMessage(level, text, now)
 	text = textsafe.Line(text, 200)
 	if text == "" {
 		return
 	}
-	if n := len(a.toasts); n > 0 && a.toasts[n-1].text == text && a.toasts[n-1].level == level {
-		a.toasts[n-1].until = now.Add(toastFor) // the same again: keep it longer, do not stack
+	if n := len(app.toasts); n > 0 && app.toasts[n-1].text == text && app.toasts[n-1].level == level {
+		app.toasts[n-1].until = now.Add(toastFor) // the same again: keep it longer, do not stack
 		return
 	}
-	a.toasts = append(a.toasts, toast{level: level, text: text, until: now.Add(toastFor)})
-	if len(a.toasts) > maxToasts {
-		a.toasts = append(a.toasts[:0], a.toasts[len(a.toasts)-maxToasts:]...)
+	app.toasts = append(app.toasts, toast{level: level, text: text, until: now.Add(toastFor)})
+	if len(app.toasts) > maxToasts {
+		app.toasts = append(app.toasts[:0], app.toasts[len(app.toasts)-maxToasts:]...)
 	}
 }
 
 // pruneToasts drops the toasts whose time is up. While a dialog is open
 // they wait (it may hide them); they get their time again when it closes.
-func (a *App) pruneToasts(now time.Time) {
-	if a.modal != nil {
-		for i := range a.toasts {
-			a.toasts[i].until = later(a.toasts[i].until, now.Add(toastFor))
+func (app *App) pruneToasts(now time.Time) {
+	if app.modal != nil {
+		for i := range app.toasts {
+			app.toasts[i].until = later(app.toasts[i].until, now.Add(toastFor))
 		}
 		return
 	}
-	kept := a.toasts[:0]
-	for _, t := range a.toasts {
+	kept := app.toasts[:0]
+	for _, t := range app.toasts {
 		if now.Before(t.until) {
 			kept = append(kept, t)
 		}
 	}
-	a.toasts = kept
+	app.toasts = kept
 }
 
-func (a *App) applyTheme() {
-	a.spin.Style = a.theme.Accent
-	a.help = helpCache{}
-	a.gen++
+func (app *App) applyTheme() {
+	app.spin.Style = app.theme.Accent
+	app.help = helpCache{}
+	app.gen++
 }
 
 func later(a, b time.Time) time.Time {
@@ -428,9 +428,9 @@ func later(a, b time.Time) time.Time {
 
 // openModal opens a dialog; a dialog needs an answer, so it comes before
 // the overlays.
-func (a *App) openModal(m Modal) {
-	a.helpOpen, a.messagesOpen = false, false
-	a.modal = m
+func (app *App) openModal(m Modal) {
+	app.helpOpen, app.messagesOpen = false, false
+	app.modal = m
 }
 
 // showDialog is the one way a tab's dialog opens, whatever message
@@ -439,16 +439,16 @@ func (a *App) openModal(m Modal) {
 // only when no dialog is open (a dialog never stacks on another); it is
 // dropped otherwise. The dialog's Init, when it has one, runs once it is
 // on screen.
-func (a *App) showDialog(m Modal, prep *preparingModal) tea.Cmd {
+func (app *App) showDialog(m Modal, prep *preparingModal) tea.Cmd {
 	switch {
 	case m == nil:
 		return nil
-	case prep != nil && a.modal != Modal(prep): // the user gave it up
+	case prep != nil && app.modal != Modal(prep): // the user gave it up
 		return nil
-	case prep == nil && a.modal != nil: // a dialog never stacks
+	case prep == nil && app.modal != nil: // a dialog never stacks
 		return nil
 	}
-	a.openModal(m)
+	app.openModal(m)
 	if in, ok := m.(Initer); ok {
 		return in.Init()
 	}
@@ -457,8 +457,8 @@ func (a *App) showDialog(m Modal, prep *preparingModal) tea.Cmd {
 
 // preparing is the open preparing dialog of ticket (any ticket when 0),
 // nil when there is none.
-func (a *App) preparing(ticket int) *preparingModal {
-	p, ok := a.modal.(*preparingModal)
+func (app *App) preparing(ticket int) *preparingModal {
+	p, ok := app.modal.(*preparingModal)
 	if !ok || (ticket != 0 && p.ticket != ticket) {
 		return nil
 	}
@@ -467,36 +467,36 @@ func (a *App) preparing(ticket int) *preparingModal {
 
 // startAction opens the preparing dialog for an action key at once, and
 // asks the active tab to prepare the confirmation (ActionMsg).
-func (a *App) startAction(action keys.Action) tea.Cmd {
-	a.nextTicket++
-	b, _ := a.km.Binding(action)
+func (app *App) startAction(action keys.Action) tea.Cmd {
+	app.nextTicket++
+	b, _ := app.km.Binding(action)
 	title := "Preparing: " + b.Help().Desc
-	if n, ok := a.tabs[a.active].(targetNamer); ok {
+	if n, ok := app.tabs[app.active].(targetNamer); ok {
 		if t := n.ActionTarget(action); t != "" {
 			title = t
 		}
 	}
-	a.openModal(newPreparing(a.nextTicket, a.active, title, a.km, a.theme, a.spin.View))
-	return a.updateTab(a.active, ActionMsg{Action: action, Ticket: a.nextTicket})
+	app.openModal(newPreparing(app.nextTicket, app.active, title, app.km, app.theme, app.spin.View))
+	return app.updateTab(app.active, ActionMsg{Action: action, Ticket: app.nextTicket})
 }
 
 // notice shows news the user must not miss: in the open notice dialog, in
 // a new one when no dialog is open, as a toast when another dialog is
 // (never stacked on it). It is kept in the messages view either way.
-func (a *App) notice(m Notice, now time.Time) {
-	if a.modal != nil {
-		if n, ok := a.modal.(*noticeModal); ok {
+func (app *App) notice(m Notice, now time.Time) {
+	if app.modal != nil {
+		if n, ok := app.modal.(*noticeModal); ok {
 			n.set(m)
-			a.logMessage(m.Level, m.Text, now)
+			app.logMessage(m.Level, m.Text, now)
 			return
 		}
-		a.addToast(m.Level, m.Text, now)
+		app.addToast(m.Level, m.Text, now)
 		return
 	}
-	n := newNotice(m.Title, a.km, a.theme)
+	n := newNotice(m.Title, app.km, app.theme)
 	n.set(m)
-	a.openModal(n)
-	a.logMessage(m.Level, m.Text, now)
+	app.openModal(n)
+	app.logMessage(m.Level, m.Text, now)
 }
 
 // gatedModal is a dialog that acts only while the user can see all of it
@@ -513,26 +513,26 @@ type keyCounter interface {
 }
 
 // gate tells the top dialog whether it is on screen in full.
-func (a *App) gate(now time.Time) {
-	g, ok := a.modal.(gatedModal)
+func (app *App) gate(now time.Time) {
+	g, ok := app.modal.(gatedModal)
 	if !ok {
 		return
 	}
-	g.setShown(!a.tooSmall() && g.fits(a.width-4, a.bodyHeight()), now)
+	g.setShown(!app.tooSmall() && g.fits(app.width-4, app.bodyHeight()), now)
 }
 
 // swallowKey drops a key that came while the window was too small to show
 // anything; the open dialog counts it, so it can say so when it shows.
-func (a *App) swallowKey(msg tea.Msg, why string) {
-	if k, ok := a.modal.(keyCounter); ok {
+func (app *App) swallowKey(msg tea.Msg, why string) {
+	if k, ok := app.modal.(keyCounter); ok {
 		k.ignore(msg, why)
 	}
 }
 
 // sending is the number of actions sent and not yet answered, in all tabs.
-func (a *App) sending() int {
+func (app *App) sending() int {
 	n := 0
-	for _, t := range a.tabs {
+	for _, t := range app.tabs {
 		n += t.Status().Sending
 	}
 	return n

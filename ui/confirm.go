@@ -268,8 +268,8 @@ func (c *confirmModal) cancel() (Modal, tea.Cmd, bool) {
 // so again. It runs after every Update, so it reaches a confirmation
 // however it opened (OpenDialogMsg with a Confirm, or a dialog that became one, such as
 // a create form) before it is first drawn.
-func (a *App) markLive() {
-	if c, ok := a.modal.(*confirmModal); ok {
-		c.live = !a.desc.Sandbox
+func (app *App) markLive() {
+	if c, ok := app.modal.(*confirmModal); ok {
+		c.live = !app.desc.Sandbox
 	}
 }

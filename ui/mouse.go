@@ -60,18 +60,18 @@ type lastClick struct {
 
 // MouseOn reports whether the mouse is on (the View asks the terminal for
 // its events).
-func (a *App) MouseOn() bool { return a.mouseOn }
+func (app *App) MouseOn() bool { return app.mouseOn }
 
 // toggleMouse switches the mouse on or off (the toggle key).
-func (a *App) toggleMouse(now time.Time) {
-	a.mouseOn = !a.mouseOn
-	a.click = lastClick{}
-	b := keys.Label(a.km.Global.Mouse.Keys())
-	if a.mouseOn {
-		a.addToast(ToastInfo, "mouse on: wheel scrolls, click selects, double click opens; "+b+" turns it off", now)
+func (app *App) toggleMouse(now time.Time) {
+	app.mouseOn = !app.mouseOn
+	app.click = lastClick{}
+	b := keys.Label(app.km.Global.Mouse.Keys())
+	if app.mouseOn {
+		app.addToast(ToastInfo, "mouse on: wheel scrolls, click selects, double click opens; "+b+" turns it off", now)
 		return
 	}
-	a.addToast(ToastInfo, "mouse off: the terminal selects text; "+b+" turns it on", now)
+	app.addToast(ToastInfo, "mouse off: the terminal selects text; "+b+" turns it on", now)
 }
 
 // mouse handles a mouse event: a left click on the tab bar switches tabs;
@@ -80,8 +80,8 @@ func (a *App) toggleMouse(now time.Time) {
 // scrolls the help or the messages when open. Nothing acts below the
 // minimum size or while a dialog is open: no click reaches the screen
 // behind a dialog.
-func (a *App) mouse(msg tea.MouseMsg, now time.Time) tea.Cmd {
-	if !a.mouseOn || a.tooSmall() || a.modal != nil || len(a.tabs) == 0 {
+func (app *App) mouse(msg tea.MouseMsg, now time.Time) tea.Cmd {
+	if !app.mouseOn || app.tooSmall() || app.modal != nil || len(app.tabs) == 0 {
 		return nil
 	}
 	m := msg.Mouse()
@@ -101,19 +101,19 @@ func (a *App) mouse(msg tea.MouseMsg, now time.Time) tea.Cmd {
 			return nil
 		}
 		kind = MouseClick
-		if a.click.x == m.X && a.click.y == m.Y && !a.click.at.IsZero() && now.Sub(a.click.at) < DoubleClickWithin {
+		if app.click.x == m.X && app.click.y == m.Y && !app.click.at.IsZero() && now.Sub(app.click.at) < DoubleClickWithin {
 			kind = MouseDoubleClick
-			a.click = lastClick{} // a third click starts again
+			app.click = lastClick{} // a third click starts again
 		} else {
-			a.click = lastClick{x: m.X, y: m.Y, at: now}
+			app.click = lastClick{x: m.X, y: m.Y, at: now}
 		}
 	default:
 		return nil // releases and motion
 	}
-	if a.helpOpen || a.messagesOpen {
-		scroll := a.scrollHelp
-		if a.messagesOpen {
-			scroll = a.scrollMessages
+	if app.helpOpen || app.messagesOpen {
+		scroll := app.scrollHelp
+		if app.messagesOpen {
+			scroll = app.scrollMessages
 		}
 		switch kind {
 		case MouseWheelUp:
@@ -123,17 +123,17 @@ func (a *App) mouse(msg tea.MouseMsg, now time.Time) tea.Cmd {
 		}
 		return nil
 	}
-	bodyH := a.bodyHeight()
+	bodyH := app.bodyHeight()
 	switch {
 	case m.Y == 0:
 		if kind == MouseClick || kind == MouseDoubleClick {
-			if i := a.tabAt(m.X); i >= 0 {
-				a.active = i
+			if i := app.tabAt(m.X); i >= 0 {
+				app.active = i
 			}
 		}
 		return nil
-	case m.Y >= 1 && m.Y <= bodyH && m.X >= 0 && m.X < a.width:
-		return a.updateTab(a.active, MouseMsg{Kind: kind, X: m.X, Y: m.Y - 1})
+	case m.Y >= 1 && m.Y <= bodyH && m.X >= 0 && m.X < app.width:
+		return app.updateTab(app.active, MouseMsg{Kind: kind, X: m.X, Y: m.Y - 1})
 	}
 	return nil
 }
@@ -141,9 +141,9 @@ func (a *App) mouse(msg tea.MouseMsg, now time.Time) tea.Cmd {
 // tabAt is the tab whose label is drawn at column x of the tab bar, -1 for
 // none. It follows drawTabBar: a space, then each label in three cells
 // more than its text ("[1 Payments]" or " 1 Payments ", and a space).
-func (a *App) tabAt(x int) int {
+func (app *App) tabAt(x int) int {
 	at := 1
-	for i, t := range a.tabs {
+	for i, t := range app.tabs {
 		label := textsafe.Line(t.Title(), 24)
 		if n := tabNumber(t.ID()); n > 0 {
 			label = string(rune('0'+n)) + " " + label
@@ -153,7 +153,7 @@ func (a *App) tabAt(x int) int {
 			return i
 		}
 		at += w + 1
-		if at > a.width {
+		if at > app.width {
 			break
 		}
 	}

@@ -57,12 +57,12 @@ type paletteModal struct {
 // in the keymap's order. Modal keys, the number keys (the tabs stand for
 // them), the palette itself and actions whose key cannot be pressed for
 // them are left out.
-func (a *App) paletteEntries(i int) []paletteEntry {
-	ctx := a.tabs[i].Context()
-	avail := a.availability(i)
+func (app *App) paletteEntries(i int) []paletteEntry {
+	ctx := app.tabs[i].Context()
+	avail := app.availability(i)
 	var out []paletteEntry
 	pressable := func(action keys.Action) (string, string, bool) {
-		b, ok := a.km.Binding(action)
+		b, ok := app.km.Binding(action)
 		if !ok || !b.Enabled() || !ctx.Live(action) {
 			return "", "", false
 		}
@@ -71,14 +71,14 @@ func (a *App) paletteEntries(i int) []paletteEntry {
 			if !ok {
 				continue
 			}
-			if got, _, ok := a.km.Lookup(press, ctx); ok && got == action {
+			if got, _, ok := app.km.Lookup(press, ctx); ok && got == action {
 				return k, keys.Label(b.Keys()), true
 			}
 		}
 		return "", "", false
 	}
 	for _, action := range tabActions {
-		j := a.tabIndex(tabKeys[action])
+		j := app.tabIndex(tabKeys[action])
 		if j < 0 {
 			continue
 		}
@@ -90,7 +90,7 @@ func (a *App) paletteEntries(i int) []paletteEntry {
 		if !en && reason == "" {
 			continue
 		}
-		out = append(out, paletteEntry{action: action, name: a.tabs[j].Title(), keyStr: k, label: label,
+		out = append(out, paletteEntry{action: action, name: app.tabs[j].Title(), keyStr: k, label: label,
 			reason: reason, view: true, current: j == i})
 	}
 	for _, action := range keys.ActionNames() {
@@ -108,7 +108,7 @@ func (a *App) paletteEntries(i int) []paletteEntry {
 		if !en && (reason == "" || reason == keys.NotHere) {
 			continue // does not exist here
 		}
-		b, _ := a.km.Binding(action)
+		b, _ := app.km.Binding(action)
 		out = append(out, paletteEntry{action: action, name: b.Help().Desc, keyStr: k, label: label, reason: reason})
 	}
 	return out

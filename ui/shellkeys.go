@@ -49,13 +49,13 @@ type resultModal interface {
 // focus (filter, jump), the input's keys (enter, esc, arrows) always reach
 // it: they apply or clear the input, whatever the tab says of "open
 // details" and the like.
-func (a *App) availability(i int) keys.Availability {
-	input := i >= 0 && i < len(a.tabs) && typesText(a.tabs[i].Context())
+func (app *App) availability(i int) keys.Availability {
+	input := i >= 0 && i < len(app.tabs) && typesText(app.tabs[i].Context())
 	return func(action keys.Action) (bool, string) {
 		if input && !shellActions[action] {
 			return true, ""
 		}
-		return a.available(i, action)
+		return app.available(i, action)
 	}
 }
 
@@ -63,10 +63,10 @@ func typesText(c keys.Context) bool {
 	return c == keys.ContextFilter || c == keys.ContextJump || c == keys.ContextModalField || c == keys.ContextSearch
 }
 
-func (a *App) available(i int, action keys.Action) (bool, string) {
+func (app *App) available(i int, action keys.Action) (bool, string) {
 	var t Tab
-	if i >= 0 && i < len(a.tabs) {
-		t = a.tabs[i]
+	if i >= 0 && i < len(app.tabs) {
+		t = app.tabs[i]
 	}
 	veto := func() (bool, string) {
 		if t != nil {
@@ -78,20 +78,20 @@ func (a *App) available(i int, action keys.Action) (bool, string) {
 	}
 	switch action {
 	case keys.ActNextTab, keys.ActPrevTab:
-		return len(a.tabs) > 1, ""
+		return len(app.tabs) > 1, ""
 	case keys.ActTab1, keys.ActTab2, keys.ActTab3, keys.ActTab4, keys.ActTab5:
-		return a.tabIndex(tabKeys[action]) >= 0, ""
+		return app.tabIndex(tabKeys[action]) >= 0, ""
 	case keys.ActHelp, keys.ActQuit, keys.ActMessages, keys.ActMouse, keys.ActPalette:
 		return true, ""
 	case keys.ActRefresh, keys.ActPeriod:
 		return veto()
 	case keys.ActJump:
-		if len(a.tabs) == 0 {
+		if len(app.tabs) == 0 {
 			return false, ""
 		}
 		return veto()
 	case keys.ActMerchant:
-		if !a.otherMerchant() {
+		if !app.otherMerchant() {
 			return false, "only one merchant is configured"
 		}
 		return veto()
@@ -103,9 +103,9 @@ func (a *App) available(i int, action keys.Action) (bool, string) {
 }
 
 // otherMerchant reports whether the switcher has a merchant to switch to.
-func (a *App) otherMerchant() bool {
-	for _, m := range a.cfg.Merchants {
-		if m.ID != a.scope.MerchantID {
+func (app *App) otherMerchant() bool {
+	for _, m := range app.cfg.Merchants {
+		if m.ID != app.scope.MerchantID {
 			return true
 		}
 	}
@@ -117,139 +117,139 @@ func (a *App) otherMerchant() bool {
 // keys before anything else; then the shell's own keys for the active
 // tab's context; an action key opens the preparing dialog at once; every
 // other key goes to the active tab.
-func (a *App) key(msg tea.KeyPressMsg, now time.Time) tea.Cmd {
+func (app *App) key(msg tea.KeyPressMsg, now time.Time) tea.Cmd {
 	if msg.String() == "ctrl+c" {
-		return a.quit(quitByCtrlC, now)
+		return app.quit(quitByCtrlC, now)
 	}
-	if a.tooSmall() {
+	if app.tooSmall() {
 		// The screen only asks for a bigger window: nothing the user
 		// cannot see may act. A dialog counts the key.
-		if a.modal == nil && keys.Matches(msg, a.km.Global.Quit) {
-			return a.quit(quitByKey, now)
+		if app.modal == nil && keys.Matches(msg, app.km.Global.Quit) {
+			return app.quit(quitByKey, now)
 		}
-		a.swallowKey(msg, whyHidden)
+		app.swallowKey(msg, whyHidden)
 		return nil
 	}
-	if a.helpOpen {
-		return a.helpKey(msg, now)
+	if app.helpOpen {
+		return app.helpKey(msg, now)
 	}
-	if a.messagesOpen {
-		return a.messagesKey(msg, now)
+	if app.messagesOpen {
+		return app.messagesKey(msg, now)
 	}
-	if a.modal != nil {
-		return a.updateModal(msg, now)
+	if app.modal != nil {
+		return app.updateModal(msg, now)
 	}
-	if a.dialogKeyAfterClose(msg, now) {
-		a.addToast(ToastInfo, "key "+msg.String()+" ignored: it came just after the dialog closed", now)
+	if app.dialogKeyAfterClose(msg, now) {
+		app.addToast(ToastInfo, "key "+msg.String()+" ignored: it came just after the dialog closed", now)
 		return nil
 	}
-	a.confirmClosed = time.Time{} // another key: the user has moved on
-	if len(a.tabs) == 0 {
-		if keys.Matches(msg, a.km.Global.Quit) {
-			return a.quit(quitByKey, now)
+	app.confirmClosed = time.Time{} // another key: the user has moved on
+	if len(app.tabs) == 0 {
+		if keys.Matches(msg, app.km.Global.Quit) {
+			return app.quit(quitByKey, now)
 		}
 		return nil
 	}
-	ctx := a.tabs[a.active].Context()
-	p, ok := a.km.Resolve(msg, ctx, a.availability(a.active))
+	ctx := app.tabs[app.active].Context()
+	p, ok := app.km.Resolve(msg, ctx, app.availability(app.active))
 	if !ok {
-		return a.updateTab(a.active, msg)
+		return app.updateTab(app.active, msg)
 	}
 	if !shellActions[p.Action] {
 		// The tab's key. A reason means "greyed out": say why and do
 		// nothing. An action the tab says does not exist here (no reason)
 		// still goes to the tab, which ignores what it does not know.
 		if !p.Enabled && p.Reason != keys.NotHere {
-			a.addToast(ToastWarning, p.Reason, now)
+			app.addToast(ToastWarning, p.Reason, now)
 			return nil
 		}
 		if p.Enabled && keys.GroupOf(p.Action) == keys.GroupActions {
-			return a.startAction(p.Action)
+			return app.startAction(p.Action)
 		}
-		if p.Action == keys.ActClose && ctx == keys.ContextList && a.errText != "" &&
-			a.tabs[a.active].Status().Filter == "" {
-			a.setError(nil, "", false, now) // esc with nothing else to close dismisses the error
+		if p.Action == keys.ActClose && ctx == keys.ContextList && app.errText != "" &&
+			app.tabs[app.active].Status().Filter == "" {
+			app.setError(nil, "", false, now) // esc with nothing else to close dismisses the error
 			return nil
 		}
-		return a.updateTab(a.active, msg)
+		return app.updateTab(app.active, msg)
 	}
 	if !p.Enabled {
 		reason := p.Reason
-		if id, isTab := tabKeys[p.Action]; isTab && a.tabIndex(id) < 0 {
+		if id, isTab := tabKeys[p.Action]; isTab && app.tabIndex(id) < 0 {
 			reason = fmt.Sprintf("there is no %s tab", id)
 		}
-		a.addToast(ToastWarning, reason, now)
+		app.addToast(ToastWarning, reason, now)
 		return nil
 	}
-	return a.shellAction(p.Action, now)
+	return app.shellAction(p.Action, now)
 }
 
 // helpKey handles a key while the full help is open.
-func (a *App) helpKey(msg tea.KeyPressMsg, now time.Time) tea.Cmd {
+func (app *App) helpKey(msg tea.KeyPressMsg, now time.Time) tea.Cmd {
 	switch {
-	case msg.String() == "esc" || keys.Matches(msg, a.km.Global.Help):
-		a.helpOpen = false
-	case keys.Matches(msg, a.km.Global.Quit):
-		return a.quit(quitByKey, now)
+	case msg.String() == "esc" || keys.Matches(msg, app.km.Global.Help):
+		app.helpOpen = false
+	case keys.Matches(msg, app.km.Global.Quit):
+		return app.quit(quitByKey, now)
 	default:
-		a.scrollKey(msg, a.scrollHelp)
+		app.scrollKey(msg, app.scrollHelp)
 	}
 	return nil
 }
 
 // scrollKey moves an overlay (the help, the messages) by the keymap's
 // movement keys: a line, a page, or back to the top.
-func (a *App) scrollKey(msg tea.KeyPressMsg, scroll func(delta int)) {
-	page := max(a.height-a.chromeHeight()-4, 1)
+func (app *App) scrollKey(msg tea.KeyPressMsg, scroll func(delta int)) {
+	page := max(app.height-app.chromeHeight()-4, 1)
 	switch {
-	case keys.Matches(msg, a.km.List.Down):
+	case keys.Matches(msg, app.km.List.Down):
 		scroll(1)
-	case keys.Matches(msg, a.km.List.Up):
+	case keys.Matches(msg, app.km.List.Up):
 		scroll(-1)
-	case keys.Matches(msg, a.km.List.PageDown):
+	case keys.Matches(msg, app.km.List.PageDown):
 		scroll(page)
-	case keys.Matches(msg, a.km.List.PageUp):
+	case keys.Matches(msg, app.km.List.PageUp):
 		scroll(-page)
-	case keys.Matches(msg, a.km.List.Top):
+	case keys.Matches(msg, app.km.List.Top):
 		scroll(-1 << 30)
 	}
 }
 
-func (a *App) shellAction(action keys.Action, now time.Time) tea.Cmd {
-	n := len(a.tabs)
+func (app *App) shellAction(action keys.Action, now time.Time) tea.Cmd {
+	n := len(app.tabs)
 	switch action {
 	case keys.ActNextTab:
-		a.active = (a.active + 1) % n
+		app.active = (app.active + 1) % n
 	case keys.ActPrevTab:
-		a.active = (a.active + n - 1) % n
+		app.active = (app.active + n - 1) % n
 	case keys.ActTab1, keys.ActTab2, keys.ActTab3, keys.ActTab4, keys.ActTab5:
-		a.active = a.tabIndex(tabKeys[action])
+		app.active = app.tabIndex(tabKeys[action])
 	case keys.ActHelp:
-		a.helpOpen, a.helpScroll = true, 0
+		app.helpOpen, app.helpScroll = true, 0
 	case keys.ActMessages:
-		a.messagesOpen, a.messagesScroll = true, 0
+		app.messagesOpen, app.messagesScroll = true, 0
 	case keys.ActMouse:
-		a.toggleMouse(now)
+		app.toggleMouse(now)
 	case keys.ActPalette:
-		a.openModal(newPalette(a.paletteEntries(a.active), a.tabs[a.active].Context(), a.km, a.theme))
+		app.openModal(newPalette(app.paletteEntries(app.active), app.tabs[app.active].Context(), app.km, app.theme))
 	case keys.ActQuit:
-		return a.quit(quitByKey, now)
+		return app.quit(quitByKey, now)
 	case keys.ActRefresh:
-		return a.refresh(true, now)
+		return app.refresh(true, now)
 	case keys.ActJump:
-		words, tab := paymentJump, max(a.tabIndex(TabPayments), 0)
-		if j, ok := a.tabs[a.active].(Jumper); ok {
-			words, tab = j.JumpPrompt(), a.active
+		words, tab := paymentJump, max(app.tabIndex(TabPayments), 0)
+		if j, ok := app.tabs[app.active].(Jumper); ok {
+			words, tab = j.JumpPrompt(), app.active
 		}
-		a.openModal(newJumpPrompt(a.km, a.theme, words, tab))
+		app.openModal(newJumpPrompt(app.km, app.theme, words, tab))
 	case keys.ActPeriod:
-		scope, keeper := a.scope, -1
-		if k, ok := a.tabs[a.active].(PeriodKeeper); ok {
-			scope, keeper = k.OwnScope(), a.active
+		scope, keeper := app.scope, -1
+		if k, ok := app.tabs[app.active].(PeriodKeeper); ok {
+			scope, keeper = k.OwnScope(), app.active
 		}
-		a.openModal(newPeriodChooser(scope, keeper, a.loc, a.km, a.theme))
+		app.openModal(newPeriodChooser(scope, keeper, app.loc, app.km, app.theme))
 	case keys.ActMerchant:
-		a.openModal(newMerchantChooser(a.cfg.Merchants, a.scope, a.km, a.theme))
+		app.openModal(newMerchantChooser(app.cfg.Merchants, app.scope, app.km, app.theme))
 	}
 	return nil
 }
@@ -259,33 +259,33 @@ func (a *App) shellAction(action keys.Action, now time.Time) tea.Cmd {
 // with no other key between: a y or n too many, typed for the dialog,
 // which must not act on the list behind it (y copies an id there, n opens
 // a form). Any other key acts at once and ends this.
-func (a *App) dialogKeyAfterClose(msg tea.KeyPressMsg, now time.Time) bool {
-	if a.confirmClosed.IsZero() || now.Sub(a.confirmClosed) >= ConfirmGuard {
+func (app *App) dialogKeyAfterClose(msg tea.KeyPressMsg, now time.Time) bool {
+	if app.confirmClosed.IsZero() || now.Sub(app.confirmClosed) >= ConfirmGuard {
 		return false
 	}
-	act, _, _ := a.km.Lookup(msg, keys.ContextModal)
+	act, _, _ := app.km.Lookup(msg, keys.ContextModal)
 	return act == keys.ActModalConfirm || act == keys.ActModalCancel || msg.String() == "enter"
 }
 
 // updateModal gives msg to the open dialog; when it closes, the shell acts
 // on its outcome.
-func (a *App) updateModal(msg tea.Msg, now time.Time) tea.Cmd {
-	m, cmd, closed := a.modal.Update(msg, now)
+func (app *App) updateModal(msg tea.Msg, now time.Time) tea.Cmd {
+	m, cmd, closed := app.modal.Update(msg, now)
 	if m == nil {
-		m = a.modal
+		m = app.modal
 	}
 	if !closed {
-		a.modal = m
+		app.modal = m
 		return cmd
 	}
-	a.modal = nil
+	app.modal = nil
 	if p, gaveUp := m.(*preparingModal); gaveUp {
 		// The tab reads what the confirmation would name: that read ends.
-		return tea.Batch(cmd, a.updateTab(p.tab, CancelActionMsg{Ticket: p.ticket}))
+		return tea.Batch(cmd, app.updateTab(p.tab, CancelActionMsg{Ticket: p.ticket}))
 	}
 	if _, isConfirm := m.(*confirmModal); isConfirm {
 		if _, byKey := msg.(tea.KeyPressMsg); byKey {
-			a.confirmClosed = now
+			app.confirmClosed = now
 		}
 	}
 	r, ok := m.(resultModal)
@@ -298,15 +298,15 @@ func (a *App) updateModal(msg tea.Msg, now time.Time) tea.Cmd {
 		if j, ok := m.(*jumpPrompt); ok {
 			tab = j.tab
 		}
-		a.active = tab
-		return tea.Batch(cmd, a.updateTab(tab, res))
+		app.active = tab
+		return tea.Batch(cmd, app.updateTab(tab, res))
 	case ScopeMsg:
 		if c, ok := m.(*periodChooser); ok && c.keeper >= 0 {
-			return tea.Batch(cmd, a.updateTab(c.keeper, OwnScopeMsg{Scope: res.Scope.At(a.serviceNow())}))
+			return tea.Batch(cmd, app.updateTab(c.keeper, OwnScopeMsg{Scope: res.Scope.At(app.serviceNow())}))
 		}
-		return tea.Batch(append(a.setScope(res.Scope, now), cmd)...)
+		return tea.Batch(append(app.setScope(res.Scope, now), cmd)...)
 	case paletteChoice:
-		return tea.Batch(cmd, a.runPaletteEntry(res.entry, now))
+		return tea.Batch(cmd, app.runPaletteEntry(res.entry, now))
 	}
 	return cmd
 }
@@ -315,16 +315,16 @@ func (a *App) updateModal(msg tea.Msg, now time.Time) tea.Cmd {
 // pressed where the tab was: the key goes through key, so every guard of
 // it (availability, the preparing dialog, the tab's own routing) applies.
 // An entry greyed with a reason says the reason and does nothing.
-func (a *App) runPaletteEntry(e paletteEntry, now time.Time) tea.Cmd {
+func (app *App) runPaletteEntry(e paletteEntry, now time.Time) tea.Cmd {
 	if e.reason != "" {
-		a.addToast(ToastWarning, e.reason, now)
+		app.addToast(ToastWarning, e.reason, now)
 		return nil
 	}
 	press, ok := keyPressOf(e.keyStr)
 	if !ok {
 		return nil
 	}
-	return a.key(press, now)
+	return app.key(press, now)
 }
 
 // forceQuitWindow is how long a second ctrl+c (or signal) forces quitting
@@ -346,19 +346,19 @@ const (
 // instead, at most QuitWait, and then journals what is still unanswered
 // as abandoned (the next start finds out what became of it). ctrl+c
 // twice, or a second signal, stops waiting.
-func (a *App) quit(cause quitCause, now time.Time) tea.Cmd {
-	sending := a.sending()
+func (app *App) quit(cause quitCause, now time.Time) tea.Cmd {
+	sending := app.sending()
 	if sending == 0 {
 		return tea.Quit
 	}
-	if cause != quitByKey && now.Before(a.forceQuitUntil) {
-		return a.abandonAndQuit()
+	if cause != quitByKey && now.Before(app.forceQuitUntil) {
+		return app.abandonAndQuit()
 	}
 	if cause != quitByKey {
-		a.forceQuitUntil = now.Add(forceQuitWindow)
+		app.forceQuitUntil = now.Add(forceQuitWindow)
 	}
-	if !a.quitting {
-		a.quitting, a.quitBy = true, now.Add(QuitWait)
+	if !app.quitting {
+		app.quitting, app.quitBy = true, now.Add(QuitWait)
 	}
 	what := "the action being sent is"
 	if sending > 1 {
@@ -368,13 +368,13 @@ func (a *App) quit(cause quitCause, now time.Time) tea.Cmd {
 	if cause == quitBySignal {
 		again = "a second signal quits at once"
 	}
-	a.addToast(ToastWarning, fmt.Sprintf("Quitting once %s answered (at most %s); %s", what,
-		a.quitBy.Sub(now).Round(time.Second), again), now)
+	app.addToast(ToastWarning, fmt.Sprintf("Quitting once %s answered (at most %s); %s", what,
+		app.quitBy.Sub(now).Round(time.Second), again), now)
 	return nil
 }
 
 // abandonAndQuit quits without the answers still awaited: every tab
 // journals its actions in flight as abandoned first, then the program ends.
-func (a *App) abandonAndQuit() tea.Cmd {
-	return tea.Sequence(tea.Batch(a.broadcast(AbandonMsg{})...), tea.Quit)
+func (app *App) abandonAndQuit() tea.Cmd {
+	return tea.Sequence(tea.Batch(app.broadcast(AbandonMsg{})...), tea.Quit)
 }

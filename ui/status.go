@@ -36,31 +36,31 @@ const (
 // statusBar: the last error with its hint (first), sandbox or live, the
 // host, the merchant, the interfaces, the spinner, the time of the last
 // refresh (local time), the period, the rows and the filter.
-func (a *App) statusBar(w int) string {
+func (app *App) statusBar(w int) string {
 	var st TabStatus
 	var refreshedAt time.Time
-	if len(a.tabs) > 0 {
-		st = a.tabs[a.active].Status()
-		refreshedAt = a.seen[a.active].refreshedAt
+	if len(app.tabs) > 0 {
+		st = app.tabs[app.active].Status()
+		refreshedAt = app.seen[app.active].refreshedAt
 	}
-	busy := a.busy()
+	busy := app.busy()
 	spin := ""
 	if busy {
-		spin = a.spin.View()
+		spin = app.spin.View()
 	}
 	sending, checking := 0, 0
-	for _, t := range a.tabs {
+	for _, t := range app.tabs {
 		ts := t.Status()
 		sending += ts.Sending
 		checking += ts.Checking
 	}
-	key := statusKey{w: w, st: st, refreshedAt: refreshedAt, scope: a.shownScope(), sending: sending, checking: checking,
-		quitting: a.quitting, spin: spin, busy: busy, gen: a.gen}
-	if a.status.ok && a.status.key == key {
-		return a.status.line
+	key := statusKey{w: w, st: st, refreshedAt: refreshedAt, scope: app.shownScope(), sending: sending, checking: checking,
+		quitting: app.quitting, spin: spin, busy: busy, gen: app.gen}
+	if app.status.ok && app.status.key == key {
+		return app.status.line
 	}
-	line := a.drawStatusBar(w, st, refreshedAt, busy, sending, checking)
-	a.status = statusCache{key: key, line: line, ok: true}
+	line := app.drawStatusBar(w, st, refreshedAt, busy, sending, checking)
+	app.status = statusCache{key: key, line: line, ok: true}
 	return line
 }
 
@@ -87,48 +87,48 @@ type statusCache struct {
 
 // drawStatusBar draws the bar's segments, dropping (or cutting) the least
 // important until the rest fits in w cells.
-func (a *App) drawStatusBar(w int, st TabStatus, refreshedAt time.Time, busy bool, sending, checking int) string {
+func (app *App) drawStatusBar(w int, st TabStatus, refreshedAt time.Time, busy bool, sending, checking int) string {
 	segs := make([]segment, 0, 12)
-	segs = a.serviceSegments(segs)
-	segs = a.activitySegments(segs, st, busy, sending, checking)
-	segs = a.listSegments(segs, st, refreshedAt)
-	return joinSegments(a.theme, fitSegments(segs, w), w)
+	segs = app.serviceSegments(segs)
+	segs = app.activitySegments(segs, st, busy, sending, checking)
+	segs = app.listSegments(segs, st, refreshedAt)
+	return joinSegments(app.theme, fitSegments(segs, w), w)
 }
 
 // serviceSegments adds what the service is: sandbox or LIVE (and
 // read-only), its host, the merchant and the interfaces.
-func (a *App) serviceSegments(segs []segment) []segment {
-	th := a.theme
+func (app *App) serviceSegments(segs []segment) []segment {
+	th := app.theme
 	// Whether real money is at stake: "sandbox" only on the sandbox's own
 	// word (backend.Description.Sandbox), else LIVE.
-	if a.desc.Sandbox {
+	if app.desc.Sandbox {
 		mode := segment{text: "sandbox", style: th.Success, keep: true}
-		if a.desc.ReadOnly {
+		if app.desc.ReadOnly {
 			mode.text += " read-only"
 		}
 		segs = append(segs, mode)
 	} else {
 		segs = append(segs, segment{text: liveLabel, style: liveStyle(th), keep: true})
-		if a.desc.ReadOnly {
+		if app.desc.ReadOnly {
 			segs = append(segs, segment{text: "read-only", style: th.Danger.Bold(true), keep: true, glued: true})
 		}
 	}
-	if host := a.host(); host != "" {
+	if host := app.host(); host != "" {
 		prio := 35
-		if !a.desc.Sandbox {
+		if !app.desc.Sandbox {
 			prio = 75 // which live service matters
 		}
 		segs = append(segs, segment{text: host, style: th.Text, prio: prio})
 	}
-	if m := a.shownScope().MerchantID; m != "" {
+	if m := app.shownScope().MerchantID; m != "" {
 		segs = append(segs, segment{text: "merchant " + textsafe.Line(m, 40), style: th.Text, prio: 90})
 		// The name beside the id: cut to fit, and dropped before the rest
 		// but the sandbox's host and the interfaces.
-		if name := a.merchantName(m); name != "" {
+		if name := app.merchantName(m); name != "" {
 			segs = append(segs, segment{text: name, style: th.Text, prio: merchantNamePrio, cut: 6, glued: true})
 		}
 	}
-	if ifs := interfaces(a.desc.Interfaces); ifs != "" {
+	if ifs := interfaces(app.desc.Interfaces); ifs != "" {
 		segs = append(segs, segment{text: ifs, style: th.Muted, prio: 40})
 	}
 	return segs
@@ -136,13 +136,13 @@ func (a *App) serviceSegments(segs []segment) []segment {
 
 // activitySegments adds the actions' state, right after sandbox/live as
 // what the support person must not miss, and what is loading.
-func (a *App) activitySegments(segs []segment, st TabStatus, busy bool, sending, checking int) []segment {
-	th := a.theme
+func (app *App) activitySegments(segs []segment, st TabStatus, busy bool, sending, checking int) []segment {
+	th := app.theme
 	if checking > 0 {
 		segs = append(segs, segment{text: plural(checking, "outcome", "outcomes") + " unknown — checking",
 			style: th.Warning.Bold(true), keep: true})
 	}
-	if a.quitting {
+	if app.quitting {
 		segs = append(segs, segment{text: "quitting after the answer", style: th.Warning, keep: true})
 	} else if sending > 0 {
 		segs = append(segs, segment{text: "→ " + plural(sending, "action", "actions") + " sending", style: th.Warning, prio: 97})
@@ -150,22 +150,22 @@ func (a *App) activitySegments(segs []segment, st TabStatus, busy bool, sending,
 	switch {
 	case busy && st.Progress != "":
 		// What is loading, in words, instead of "loading"; cut before it goes.
-		segs = append(segs, segment{text: ansi.Strip(a.spin.View()) + " " + textsafe.Line(st.Progress, 80),
+		segs = append(segs, segment{text: ansi.Strip(app.spin.View()) + " " + textsafe.Line(st.Progress, 80),
 			style: th.Accent, prio: 95, cut: 12})
 	case busy:
-		segs = append(segs, segment{text: ansi.Strip(a.spin.View()) + " loading", style: th.Accent, prio: 95})
+		segs = append(segs, segment{text: ansi.Strip(app.spin.View()) + " loading", style: th.Accent, prio: 95})
 	}
 	return segs
 }
 
 // listSegments adds what the active tab's list shows: when it was
 // refreshed, the period, the rows and the filter.
-func (a *App) listSegments(segs []segment, st TabStatus, refreshedAt time.Time) []segment {
-	th := a.theme
+func (app *App) listSegments(segs []segment, st TabStatus, refreshedAt time.Time) []segment {
+	th := app.theme
 	if !refreshedAt.IsZero() {
-		segs = append(segs, segment{text: "refreshed " + refreshedAt.In(a.loc).Format("15:04:05"), style: th.Muted, prio: 50})
+		segs = append(segs, segment{text: "refreshed " + refreshedAt.In(app.loc).Format("15:04:05"), style: th.Muted, prio: 50})
 	}
-	if p := a.periodLabel(); p != "" {
+	if p := app.periodLabel(); p != "" {
 		segs = append(segs, segment{text: p, style: th.Text, prio: 70})
 	}
 	segs = append(segs, segment{text: rowsLabel(st), style: th.Text, prio: 80})
@@ -249,8 +249,8 @@ const merchantNamePrio = 45
 
 // merchantName is the name of the merchant id among the configured ones,
 // cleaned and cut to 40 characters; "" when it has none.
-func (a *App) merchantName(id string) string {
-	for _, m := range a.cfg.Merchants {
+func (app *App) merchantName(id string) string {
+	for _, m := range app.cfg.Merchants {
 		if m.ID == id {
 			return textsafe.Line(m.Name, 40)
 		}
@@ -258,10 +258,10 @@ func (a *App) merchantName(id string) string {
 	return ""
 }
 
-func (a *App) fullError() string {
-	s := "✗ " + a.errText
-	if a.errHint != "" {
-		s += " — " + a.errHint
+func (app *App) fullError() string {
+	s := "✗ " + app.errText
+	if app.errHint != "" {
+		s += " — " + app.errHint
 	}
 	return s
 }
@@ -273,22 +273,22 @@ const maxErrorLines = 3
 // errorLines draws the last error whole above the status bar, wrapped, with
 // how to dismiss it; when it is longer than its lines, the messages view
 // has it whole.
-func (a *App) errorLines(w int) []string {
-	if a.errText == "" || w <= 0 {
+func (app *App) errorLines(w int) []string {
+	if app.errText == "" || w <= 0 {
 		return nil
 	}
-	th := a.theme
+	th := app.theme
 	room := maxErrorLines
-	if a.modal != nil || a.helpOpen || a.messagesOpen {
+	if app.modal != nil || app.helpOpen || app.messagesOpen {
 		room = 1
 	}
 	// No-break spaces keep the way out in one piece when the line wraps.
-	tail := strings.ReplaceAll(" ("+keys.Label(untyped(a.km.List.Close.Keys()))+" dismisses · "+
-		keys.Label(a.km.Global.Messages.Keys())+" all messages)", " ", "\u00a0")
+	tail := strings.ReplaceAll(" ("+keys.Label(untyped(app.km.List.Close.Keys()))+" dismisses · "+
+		keys.Label(app.km.Global.Messages.Keys())+" all messages)", " ", "\u00a0")
 	tail = " " + tail[len("\u00a0"):]
-	lines := wrapWords(a.fullError()+tail, w-2)
+	lines := wrapWords(app.fullError()+tail, w-2)
 	if len(lines) > room {
-		more := "… " + keys.Label(a.km.Global.Messages.Keys()) + " shows it whole"
+		more := "… " + keys.Label(app.km.Global.Messages.Keys()) + " shows it whole"
 		lines = lines[:room]
 		last := ansi.Truncate(lines[room-1], max(w-2-ansi.StringWidth(more)-1, 1), "")
 		lines[room-1] = last + " " + more
@@ -306,11 +306,11 @@ func plural(n int, one, many string) string {
 	return money.Count(n) + " " + many
 }
 
-func (a *App) host() string {
-	if a.desc.Host != "" {
-		return textsafe.Line(a.desc.Host, 60)
+func (app *App) host() string {
+	if app.desc.Host != "" {
+		return textsafe.Line(app.desc.Host, 60)
 	}
-	if u, err := url.Parse(a.desc.BaseURL); err == nil && u.Host != "" {
+	if u, err := url.Parse(app.desc.BaseURL); err == nil && u.Host != "" {
 		return textsafe.Line(u.Host, 60)
 	}
 	return ""
@@ -334,28 +334,28 @@ func interfaces(ifs []backend.Interface) string {
 
 // shownScope is the scope the active tab shows: its own when it keeps
 // one, else everyone's.
-func (a *App) shownScope() Scope {
-	if a.active < len(a.tabs) {
-		if k, ok := a.tabs[a.active].(PeriodKeeper); ok {
+func (app *App) shownScope() Scope {
+	if app.active < len(app.tabs) {
+		if k, ok := app.tabs[app.active].(PeriodKeeper); ok {
 			return k.OwnScope()
 		}
 	}
-	return a.scope
+	return app.scope
 }
 
 // periodLabel is the preset, which rolls with the service's clock and says
 // so ("today→now"), or the days of a custom period, which stay where they
 // were put ("12 Nov…19 Nov").
-func (a *App) periodLabel() string {
-	s := a.shownScope()
+func (app *App) periodLabel() string {
+	s := app.shownScope()
 	if s.Rolling() {
 		return s.Preset + "→now"
 	}
 	if s.Start.IsZero() || s.End.IsZero() {
 		return s.Preset
 	}
-	from := s.Start.In(a.loc).Format(dateLayout)
-	to := s.End.Add(-time.Nanosecond).In(a.loc).Format(dateLayout)
+	from := s.Start.In(app.loc).Format(dateLayout)
+	to := s.End.Add(-time.Nanosecond).In(app.loc).Format(dateLayout)
 	if from == to {
 		return from
 	}

@@ -16,56 +16,56 @@ import (
 // View draws the whole screen in exactly width × height cells: the tab bar,
 // the active tab, the status bar and the one-line help, with the toasts,
 // the help overlay and the dialog drawn over it.
-func (a *App) View() tea.View {
-	v := tea.NewView(a.render())
+func (app *App) View() tea.View {
+	v := tea.NewView(app.render())
 	v.AltScreen = true
 	v.WindowTitle = "paydash"
-	if a.mouseOn && !a.tooSmall() {
+	if app.mouseOn && !app.tooSmall() {
 		// Off below the minimum size: nothing there answers a click.
 		v.MouseMode = tea.MouseModeCellMotion
 	}
 	return v
 }
 
-func (a *App) render() string {
-	w, h := a.width, a.height
+func (app *App) render() string {
+	w, h := app.width, app.height
 	if w <= 0 || h <= 0 {
 		return ""
 	}
-	if a.tooSmall() {
-		return a.tooSmallView(w, h)
+	if app.tooSmall() {
+		return app.tooSmallView(w, h)
 	}
-	errLines := a.errorLines(w)
+	errLines := app.errorLines(w)
 	bodyH := max(h-chromeLines-len(errLines), 0)
 	frame := make([]string, 0, h)
-	frame = append(frame, a.tabBar(w))
-	if len(a.tabs) > 0 {
-		frame = append(frame, fitBlock(a.tabs[a.active].View(w, bodyH), w, bodyH)...)
+	frame = append(frame, app.tabBar(w))
+	if len(app.tabs) > 0 {
+		frame = append(frame, fitBlock(app.tabs[app.active].View(w, bodyH), w, bodyH)...)
 	} else {
-		frame = append(frame, fitBlock(a.theme.Muted.Render("no tabs"), w, bodyH)...)
+		frame = append(frame, fitBlock(app.theme.Muted.Render("no tabs"), w, bodyH)...)
 	}
 	frame = append(frame, errLines...)
-	frame = append(frame, a.statusBar(w), a.helpBar(w))
+	frame = append(frame, app.statusBar(w), app.helpBar(w))
 
-	if a.helpOpen {
-		a.drawFullHelp(frame, w, bodyH)
+	if app.helpOpen {
+		app.drawFullHelp(frame, w, bodyH)
 	}
-	if a.messagesOpen {
-		a.drawMessages(frame, w, bodyH)
+	if app.messagesOpen {
+		app.drawMessages(frame, w, bodyH)
 	}
 	top, bottom := -1, -1 // the rows the dialog covers: toasts stay off them
-	if a.modal != nil {
-		block := clampBlock(a.modal.View(w-4, bodyH), w, bodyH)
+	if app.modal != nil {
+		block := clampBlock(app.modal.View(w-4, bodyH), w, bodyH)
 		bw, bh := blockSize(block)
 		top = 1 + center(bodyH, bh)
 		bottom = top + bh - 1
 		overlay(frame, block, center(w, bw), top, w)
 	}
-	a.drawToasts(frame, w, bodyH, top, bottom)
+	app.drawToasts(frame, w, bodyH, top, bottom)
 	return strings.Join(frame, "\n")
 }
 
-func (a *App) tooSmallView(w, h int) string {
+func (app *App) tooSmallView(w, h int) string {
 	msg := fmt.Sprintf("make the window at least %dx%d (it is %dx%d); keys wait until then", MinWidth, MinHeight, w, h)
 	msg = strings.Join(wrapWords(msg, w), "\n")
 	return strings.Join(fitBlock(lipgloss.Place(w, h, lipgloss.Center, lipgloss.Center, msg), w, h), "\n")
@@ -73,18 +73,18 @@ func (a *App) tooSmallView(w, h int) string {
 
 // tabBar lists the tabs with their number keys. The active tab is in
 // brackets, so it shows without colour too.
-func (a *App) tabBar(w int) string {
+func (app *App) tabBar(w int) string {
 	var titles strings.Builder
-	for _, t := range a.tabs {
+	for _, t := range app.tabs {
 		titles.WriteString(t.Title())
 		titles.WriteByte(0)
 	}
-	key := tabBarKey{w: w, active: a.active, gen: a.gen, titles: titles.String()}
-	if a.bar.ok && a.bar.key == key {
-		return a.bar.line
+	key := tabBarKey{w: w, active: app.active, gen: app.gen, titles: titles.String()}
+	if app.bar.ok && app.bar.key == key {
+		return app.bar.line
 	}
-	a.bar = tabBarCache{key: key, line: a.drawTabBar(w), ok: true}
-	return a.bar.line
+	app.bar = tabBarCache{key: key, line: app.drawTabBar(w), ok: true}
+	return app.bar.line
 }
 
 type tabBarKey struct {
@@ -98,16 +98,16 @@ type tabBarCache struct {
 	ok   bool
 }
 
-func (a *App) drawTabBar(w int) string {
-	th := a.theme
+func (app *App) drawTabBar(w int) string {
+	th := app.theme
 	var b strings.Builder
 	b.WriteString(" ")
-	for i, t := range a.tabs {
+	for i, t := range app.tabs {
 		label := textsafe.Line(t.Title(), 24)
 		if n := tabNumber(t.ID()); n > 0 {
 			label = strconv.Itoa(n) + " " + label
 		}
-		if i == a.active {
+		if i == app.active {
 			b.WriteString(th.Accent.Render("[" + label + "]"))
 		} else {
 			b.WriteString(th.Muted.Render(" " + label + " "))
@@ -141,23 +141,23 @@ type modalAvailability interface {
 	Available(action keys.Action) (bool, string)
 }
 
-func (a *App) helpBar(w int) string {
+func (app *App) helpBar(w int) string {
 	var (
 		ctx   keys.Context
 		avail keys.Availability
 		who   string
 	)
 	switch {
-	case a.helpOpen:
-		return fit(helpLine(a.theme, w, [2]string{"esc/" + keys.Label(a.km.Global.Help.Keys()), "close help"},
-			[2]string{keys.Label(a.km.List.Down.Keys()) + "/" + keys.Label(a.km.List.Up.Keys()), "scroll"},
+	case app.helpOpen:
+		return fit(helpLine(app.theme, w, [2]string{"esc/" + keys.Label(app.km.Global.Help.Keys()), "close help"},
+			[2]string{keys.Label(app.km.List.Down.Keys()) + "/" + keys.Label(app.km.List.Up.Keys()), "scroll"},
 			[2]string{"ctrl+c", "quit"}), w)
-	case a.messagesOpen:
-		return fit(helpLine(a.theme, w, [2]string{"esc/" + keys.Label(a.km.Global.Messages.Keys()), "close messages"},
-			[2]string{keys.Label(a.km.List.Down.Keys()) + "/" + keys.Label(a.km.List.Up.Keys()), "scroll"},
+	case app.messagesOpen:
+		return fit(helpLine(app.theme, w, [2]string{"esc/" + keys.Label(app.km.Global.Messages.Keys()), "close messages"},
+			[2]string{keys.Label(app.km.List.Down.Keys()) + "/" + keys.Label(app.km.List.Up.Keys()), "scroll"},
 			[2]string{"ctrl+c", "quit"}), w)
-	case a.modal != nil:
-		top := a.modal
+	case app.modal != nil:
+		top := app.modal
 		if hl, ok := top.(helpLiner); ok {
 			return fit(hl.helpLine(w), w)
 		}
@@ -166,18 +166,18 @@ func (a *App) helpBar(w int) string {
 			avail = ma.Available
 		}
 		who = fmt.Sprintf("modal%p", top)
-	case len(a.tabs) > 0:
-		ctx = a.tabs[a.active].Context()
-		avail = a.availability(a.active)
-		who = "tab" + strconv.Itoa(a.active)
+	case len(app.tabs) > 0:
+		ctx = app.tabs[app.active].Context()
+		avail = app.availability(app.active)
+		who = "tab" + strconv.Itoa(app.active)
 	default:
 		return fit("", w)
 	}
 	key := who + "|" + strconv.Itoa(int(ctx)) + "|" + strconv.Itoa(w) + "|" + availSignature(ctx, avail)
-	if a.help.key != key {
-		a.help = helpCache{key: key, line: fit(keys.ShortHelp(a.km, ctx, avail, w, a.theme.Help), w)}
+	if app.help.key != key {
+		app.help = helpCache{key: key, line: fit(keys.ShortHelp(app.km, ctx, avail, w, app.theme.Help), w)}
 	}
-	return a.help.line
+	return app.help.line
 }
 
 var actionNames = keys.ActionNames()
@@ -216,34 +216,34 @@ func helpLine(th Theme, width int, items ...[2]string) string {
 
 // fullHelp is the "?" overlay's text for the active tab, whole, and how many
 // of its lines fit the overlay at this size.
-func (a *App) fullHelp() (lines []string, fits int) {
+func (app *App) fullHelp() (lines []string, fits int) {
 	ctx, avail := keys.ContextList, keys.Availability(nil)
-	if len(a.tabs) > 0 {
-		ctx, avail = a.tabs[a.active].Context(), a.availability(a.active)
+	if len(app.tabs) > 0 {
+		ctx, avail = app.tabs[app.active].Context(), app.availability(app.active)
 	}
-	innerW := min(a.width-4-boxFrame, 160)
-	innerH := a.height - a.chromeHeight() - 2 - 2 // border, title and a blank line
-	return strings.Split(keys.FullHelp(a.km, ctx, avail, innerW, 0, a.theme.Help), "\n"), max(innerH, 1)
+	innerW := min(app.width-4-boxFrame, 160)
+	innerH := app.height - app.chromeHeight() - 2 - 2 // border, title and a blank line
+	return strings.Split(keys.FullHelp(app.km, ctx, avail, innerW, 0, app.theme.Help), "\n"), max(innerH, 1)
 }
 
 // scrollHelp moves the help overlay by delta lines, within its length.
-func (a *App) scrollHelp(delta int) {
-	lines, fits := a.fullHelp()
-	a.helpScroll = min(max(a.helpScroll+delta, 0), max(len(lines)-fits, 0))
+func (app *App) scrollHelp(delta int) {
+	lines, fits := app.fullHelp()
+	app.helpScroll = min(max(app.helpScroll+delta, 0), max(len(lines)-fits, 0))
 }
 
-func (a *App) drawFullHelp(frame []string, w, bodyH int) {
-	th := a.theme
+func (app *App) drawFullHelp(frame []string, w, bodyH int) {
+	th := app.theme
 	ctx := keys.ContextList
-	if len(a.tabs) > 0 {
-		ctx = a.tabs[a.active].Context()
+	if len(app.tabs) > 0 {
+		ctx = app.tabs[app.active].Context()
 	}
 	innerW := min(w-4-boxFrame, 160)
-	help, fits := a.fullHelp()
+	help, fits := app.fullHelp()
 	hint := "? or esc closes"
 	if len(help) > fits {
 		// Too tall for the window: show a window of it, and say how to move.
-		top := min(a.helpScroll, len(help)-fits)
+		top := min(app.helpScroll, len(help)-fits)
 		hint = fmt.Sprintf("lines %d–%d of %d, j/k scroll; ? or esc closes", top+1, top+fits, len(help))
 		help = help[top : top+fits]
 	}
@@ -263,15 +263,15 @@ const maxToastLines = 3
 // top..bottom of an open dialog (a toast must not hide what the user
 // confirms) nor over the tab's footer: its search input, its search or
 // sort line (a toast must not hide what the user types or has typed).
-func (a *App) drawToasts(frame []string, w, bodyH, top, bottom int) {
-	if len(a.toasts) == 0 {
+func (app *App) drawToasts(frame []string, w, bodyH, top, bottom int) {
+	if len(app.toasts) == 0 {
 		return
 	}
 	maxW := min(w-2, 72)
-	row := bodyH - a.tabFooter() // frame[0] is the tab bar, so the tab area is rows 1..bodyH
-	for k := range a.toasts {
-		t := a.toasts[len(a.toasts)-1-k]
-		lines := a.toastLines(t, maxW)
+	row := bodyH - app.tabFooter() // frame[0] is the tab bar, so the tab area is rows 1..bodyH
+	for k := range app.toasts {
+		t := app.toasts[len(app.toasts)-1-k]
+		lines := app.toastLines(t, maxW)
 		first := row - len(lines) + 1
 		if first <= bottom && row >= top {
 			row = top - 1 // jump over the dialog
@@ -289,11 +289,11 @@ func (a *App) drawToasts(frame []string, w, bodyH, top, bottom int) {
 // tabFooter is how many lines at the bottom of the active tab's area are
 // its own prompt or search line: at least one while its input has the
 // focus, whatever the tab says.
-func (a *App) tabFooter() int {
-	if len(a.tabs) == 0 {
+func (app *App) tabFooter() int {
+	if len(app.tabs) == 0 {
 		return 0
 	}
-	t := a.tabs[a.active]
+	t := app.tabs[app.active]
 	n := max(t.Status().Footer, 0)
 	if t.Context() == keys.ContextFilter {
 		n = max(n, 1)
@@ -302,16 +302,16 @@ func (a *App) tabFooter() int {
 }
 
 // toastLines is a toast as a block of lines of one width, at most maxW.
-func (a *App) toastLines(t toast, maxW int) []string {
+func (app *App) toastLines(t toast, maxW int) []string {
 	text := toastMarker(t.level) + " " + t.text
 	wrapped := wrapWords(text, maxW-2)
 	if len(wrapped) > maxToastLines {
 		wrapped = wrapped[:maxToastLines]
-		more := "… " + keys.Label(a.km.Global.Messages.Keys()) + " shows all"
+		more := "… " + keys.Label(app.km.Global.Messages.Keys()) + " shows all"
 		wrapped[maxToastLines-1] = ansi.Truncate(wrapped[maxToastLines-1], max(maxW-2-ansi.StringWidth(more)-1, 1), "") + " " + more
 	}
 	bw, _ := blockSize(wrapped)
-	st := a.toastStyle(t.level)
+	st := app.toastStyle(t.level)
 	out := make([]string, len(wrapped))
 	for i, l := range wrapped {
 		out[i] = st.Render(" " + fit(l, bw) + " ")
@@ -332,11 +332,11 @@ func toastMarker(l ToastLevel) string {
 }
 
 // toastStyle is a toast's colour: its level's, reversed.
-func (a *App) toastStyle(l ToastLevel) lipgloss.Style {
+func (app *App) toastStyle(l ToastLevel) lipgloss.Style {
 	if l == ToastInfo {
-		return a.theme.Accent.Reverse(true)
+		return app.theme.Accent.Reverse(true)
 	}
-	return levelStyle(a.theme, l).Reverse(true)
+	return levelStyle(app.theme, l).Reverse(true)
 }
 
 // levelStyle is the colour of a message of level l in running text (the
