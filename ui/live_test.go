@@ -122,7 +122,7 @@ func TestConfirmationTitleSaysLIVEOnALiveService(t *testing.T) {
 }
 
 // formThenConfirm is a dialog that becomes a confirmation on its first
-// key, as a create form does once submitted (views/create.go).
+// key, as a create form does once submitted (views/tab/create.go).
 type formThenConfirm struct{ spec ConfirmSpec }
 
 func (f *formThenConfirm) Context() keys.Context { return keys.ContextForm }

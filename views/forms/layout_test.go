@@ -10,7 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// The dialog's inside where the window is roomy (create.go: at 140×45 and
+// The dialog's inside where the window is roomy (views/tab/create.go: at 140×45 and
 // 200×50 a form gets formWidth columns and the height less the frame).
 var roomy = [][2]int{{96, 40}, {96, 45}}
 

@@ -24,7 +24,7 @@ import (
 //	prepare      the payment (and, for a refund, its refunds) is read again, so the
 //	             dialog names it as it is now; the dialog is bound to it;
 //
-// and after it the tracker (track.go) sends it and follows it to its outcome.
+// and after it the tracker (views/tab/track.go) sends it and follows it to its outcome.
 
 // actionInfo describes one of the tab's actions.
 type actionInfo struct {

@@ -18,7 +18,7 @@ import (
 	"paydash/views/tab"
 )
 
-// A sort is of the whole period (sort.go): choosing one, or reversing,
+// A sort is of the whole period (views/tab/sort.go): choosing one, or reversing,
 // reads the rest of the period page by page as a committed search does;
 // until it has, and when esc stops it, the line under the list says what
 // is sorted. Amounts sort within their currency.

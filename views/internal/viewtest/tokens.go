@@ -10,7 +10,7 @@ import (
 	"paydash/backend/sandbox"
 )
 
-// The Tokens tab (tokens.go, known.go) and the revocation of a token from
+// The Tokens tab (views/tokens/tokens.go, views/tab/known.go) and the revocation of a token from
 // a payment's pane (actions.go), against the real sandbox: a token is
 // known once read, looked up or seen in a payment; what is confirmed is
 // the token revoked, once; every tab sharing the Deps sees it.
