@@ -130,7 +130,7 @@ func (ps *Payments) stopJump() {
 	ps.jump.selectID = ""
 }
 
-// escJump is esc during a search: it stops it (keyRoute.stop).
+// escJump is esc during a search: it stops it (KeyRoute.Stop).
 func (ps *Payments) escJump() (tea.Cmd, bool) {
 	if !ps.jump.active {
 		return nil, false
@@ -157,7 +157,7 @@ func (ps *Payments) startJump(query string) tea.Cmd {
 	}
 	ctx, st := ps.jump.reads.Start(ps.List.Context())
 	ps.jump.active, ps.jump.query = true, q
-	// esc reaches the tab through its keyRoute: there it stops the search.
+	// esc reaches the tab through its KeyRoute: there it stops the search.
 	ps.Route.Stop = ps.escJump
 	s := &jumpSearch{
 		stamp: st, ctx: ctx, src: ps.src, finder: ps.Deps.Backend,

@@ -485,7 +485,7 @@ func (rg *Registers) key(msg tea.KeyPressMsg) tea.Cmd {
 // mouse handles a mouse event in the tab's area: an open pane covers the
 // tab, so it takes them all (the wheel scrolls it, a click selects a row
 // of its table); otherwise the list shown takes them below its heading
-// line, as every list does (keyRoute.mouse): the wheel scrolls, a click
+// line, as every list does (KeyRoute.Mouse): the wheel scrolls, a click
 // selects, a double click opens the transfer's register or the document
 // as enter does, never while the filter prompt has the focus.
 func (rg *Registers) mouse(msg ui.MouseMsg) tea.Cmd {

@@ -13,7 +13,7 @@ import (
 // PaymentFacts is what paydash has learned of payments during this run, by
 // payment id: the order number and the customer. The Payments
 // tab notes the payments it loads; the Refunds tab shows a refund's
-// payment's facts and reads a payment it does not know (factReads). Tabs
+// payment's facts and reads a payment it does not know (FactReads). Tabs
 // built from one Deps share it (Deps.Facts); with none, each tab keeps its
 // own. Only Update and View touch it (the reads' answers come back as
 // messages), the mutex keeps it safe all the same.
@@ -117,7 +117,7 @@ type FactReads struct {
 	refunds map[string][]string // payment id → the loaded refunds of it, to redraw
 }
 
-// PaymentReader is what factReads asks of the backend.
+// PaymentReader is what FactReads asks of the backend.
 type PaymentReader interface {
 	GetPayment(ctx context.Context, id string) (backend.Payment, error)
 }

@@ -51,7 +51,7 @@ type Deps struct {
 	// tab loaded; nil gives each tab its own.
 	Facts *PaymentFacts
 	// CheckAfter is how long to wait before the check number tries+1 of
-	// an action whose outcome is unknown; nil waits as checkAfter in
+	// an action whose outcome is unknown; nil waits as CheckAfter in
 	// track.go does (tests give one that does not wait).
 	CheckAfter func(tries int) time.Duration
 }

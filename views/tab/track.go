@@ -106,7 +106,7 @@ type Tracker struct {
 	run        *action.Runner
 	flights    *InFlight
 	Mine       map[string]*tracked           // this tab's, by action id
-	CheckAfter func(tries int) time.Duration // Deps.CheckAfter, or checkAfter
+	CheckAfter func(tries int) time.Duration // Deps.CheckAfter, or the package's CheckAfter
 }
 
 // NewTracker makes a tab's tracker on the shared register; redraw draws

@@ -56,7 +56,7 @@ type Env struct {
 	Checks []int
 }
 
-// NoCheckWait is Deps.CheckAfter for tabs a test makes outside newEnv.
+// NoCheckWait is Deps.CheckAfter for tabs a test makes outside New.
 func NoCheckWait(int) time.Duration { return 0 }
 
 type Opts struct {
