@@ -77,10 +77,8 @@ func (ss *Stickers) keyTable() tab.KeyTable {
 		tab.KeyAction{Key: keys.ActToggleSticker, When: ss.mayToggleTarget, Start: ss.startToggle, Target: ss.toggleTarget},
 		tab.KeyAction{Key: keys.ActNew, Start: ss.startNew, Target: func() string { return "New sticker" },
 			When: func() (bool, string) { return tab.MayAct(ss.src, ss.Deps.Journal, backend.ActionCreateSticker) }})
-	// Without v2 the tab has no stickers: only moving, searching and esc
-	// (and r, which does nothing) are left.
-	return kt.Gate(func() string { return ss.noV2 }, keys.ActUp, keys.ActDown, keys.ActPageUp, keys.ActPageDown,
-		keys.ActTop, keys.ActBottom, keys.ActClose, keys.ActFilter, keys.ActRefresh)
+	// Without v2 the tab has no stickers to act on.
+	return kt.Gate(func() string { return ss.noV2 }, tab.Unguarded...)
 }
 
 // Update implements ui.Tab: the shared part takes what every list tab
@@ -179,17 +177,9 @@ func (ss *Stickers) Init(s ui.Scope) tea.Cmd { return tea.Batch(ss.start(s), ss.
 // start loads the stickers of the scope's merchant (the period does not
 // apply: a sticker lasts).
 func (ss *Stickers) start(s ui.Scope) tea.Cmd {
-	merchantChanged := s.MerchantID != ss.Scope.MerchantID || ss.List.Load == nil
-	ss.Scope = s
-	if ss.noV2 != "" {
-		ss.List.Table.SetEmptyText(ss.noV2)
+	if !ss.NewMerchant(s, ss.noV2) {
 		return nil
 	}
-	if !merchantChanged {
-		return nil
-	}
-	ss.Pane.Close()
-	ss.Layout()
 	q := backend.StickerQuery{MerchantID: s.MerchantID}
 	return ss.List.Start(func() backend.Pager[backend.Sticker] { return ss.src.ListStickers(q) },
 		func(st backend.Sticker) bool { return st.MerchantID == "" || st.MerchantID == q.MerchantID })

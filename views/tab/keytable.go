@@ -117,6 +117,12 @@ func (kt KeyTable) Gate(why func() string, open ...keys.Action) KeyTable {
 	return out
 }
 
+// Unguarded are the keys a list tab keeps when it has nothing to show
+// (its interface is not configured): moving, searching and esc, and r,
+// which then does nothing. Gate leaves them open.
+var Unguarded = []keys.Action{keys.ActUp, keys.ActDown, keys.ActPageUp, keys.ActPageDown,
+	keys.ActTop, keys.ActBottom, keys.ActClose, keys.ActFilter, keys.ActRefresh}
+
 func isOneOf(a keys.Action, set []keys.Action) bool {
 	for _, b := range set {
 		if a == b {

@@ -82,6 +82,26 @@ func (lt *ListTab[T]) HasTarget() bool {
 	return ok
 }
 
+// NewMerchant moves a tab whose list is the merchant's, not the period's
+// (stickers and tokens last), to scope s. It says whether the list is to
+// be read again: only when the merchant changed, and never while why says
+// the tab cannot show anything (its interface is not configured), which
+// the list then says instead.
+func (lt *ListTab[T]) NewMerchant(s ui.Scope, why string) bool {
+	changed := s.MerchantID != lt.Scope.MerchantID || lt.List.Load == nil
+	lt.Scope = s
+	if why != "" {
+		lt.List.Table.SetEmptyText(why)
+		return false
+	}
+	if !changed {
+		return false
+	}
+	lt.Pane.Close()
+	lt.Layout()
+	return true
+}
+
 // Layout sizes the list and its pane for the tab's area.
 func (lt *ListTab[T]) Layout() { Arrange(lt.List, lt.Pane, lt.W, lt.H) }
 

@@ -98,10 +98,8 @@ func (ts *Tokens) keyTable() tab.KeyTable {
 		tab.KeyAction{Key: keys.ActRevoke, When: ts.mayRevoke, Start: ts.startRevoke, Target: ts.revokeTarget},
 		tab.KeyAction{Key: keys.ActNew, Start: ts.startNew, Target: func() string { return "New card-saving link" },
 			When: func() (bool, string) { return tab.MayAct(ts.src, ts.Deps.Journal, backend.ActionCreateTokenization) }})
-	// Without v2 the tab has no tokens: only moving, searching and esc
-	// (and r, which does nothing) are left.
-	return kt.Gate(func() string { return ts.noV2 }, keys.ActUp, keys.ActDown, keys.ActPageUp, keys.ActPageDown,
-		keys.ActTop, keys.ActBottom, keys.ActClose, keys.ActFilter, keys.ActRefresh)
+	// Without v2 the tab has no tokens to act on.
+	return kt.Gate(func() string { return ts.noV2 }, tab.Unguarded...)
 }
 
 // Status implements ui.Tab: the list's, and a lookup under way.
@@ -242,19 +240,11 @@ func (ts *Tokens) Init(s ui.Scope) tea.Cmd { return tea.Batch(ts.start(s), ts.Ac
 // start lists the tokens known for the scope's merchant (the period does
 // not apply: a token lasts).
 func (ts *Tokens) start(s ui.Scope) tea.Cmd {
-	merchantChanged := s.MerchantID != ts.Scope.MerchantID || ts.List.Load == nil
-	ts.Scope = s
-	if ts.noV2 != "" {
-		ts.List.Table.SetEmptyText(ts.noV2)
+	if !ts.NewMerchant(s, ts.noV2) {
 		return nil
 	}
-	if !merchantChanged {
-		return nil
-	}
-	ts.Pane.Close()
 	ts.looking = false
 	ts.lookups.Stop()
-	ts.Layout()
 	memo, merchant := ts.memo, s.MerchantID
 	return ts.List.Start(func() backend.Pager[tab.TokenView] {
 		return tab.OneCall(func(context.Context) ([]tab.TokenView, error) { return memo.List(merchant), nil })
