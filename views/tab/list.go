@@ -52,6 +52,12 @@ func (p *onePager[T]) Next(ctx context.Context) (backend.Page[T], error) {
 // one page request is out, answers of an older load or refresh are
 // dropped by their stamp, and "end of the list" is shown once the pager
 // says Done.
+//
+// This file is the list and its loading; the rest of it, a part a file:
+// refresh.go (refreshes, rows that left, rows put in from elsewhere),
+// filter.go (the filter input and the search it commits), filterline.go
+// (the lines under the table, and the list's size), moves.go (the
+// selection and the movement keys), sort.go (sorting).
 type PagedList[T any] struct {
 	id    uint64 // this list's own: its sort chooser's answer carries it
 	Table datatable.Model[T]
