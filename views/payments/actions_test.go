@@ -26,9 +26,7 @@ import (
 
 func TestCaptureHappyPath(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, viewtest.Opts{})
-	e.Size(80, 24)
-	e.Init()
+	e := startedEnv(t, viewtest.Opts{}, 80, 24)
 	held := e.HeldOrPaid(true, "1250.00")
 	p := e.Tab.(*Payments)
 	assert.Equal(t, "Capture payment "+held.ID, p.ActionTarget(keys.ActCapture), "the preparing dialog's title")
@@ -92,9 +90,7 @@ func TestCaptureHappyPath(t *testing.T) {
 // stays above the status bar; it is not a toast that vanishes.
 func TestCaptureRefusedIsShownWhole(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, viewtest.Opts{})
-	e.Size(80, 24)
-	e.Init()
+	e := startedEnv(t, viewtest.Opts{}, 80, 24)
 	held := e.HeldOrPaid(true, "500.00")
 	e.Act(keys.ActCapture)
 	spec, found := e.ConfirmSpec()
@@ -120,9 +116,7 @@ func TestCaptureRefusedIsShownWhole(t *testing.T) {
 
 func TestRefundPartialThenOverRefundRefused(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, viewtest.Opts{})
-	e.Size(80, 24)
-	e.Init()
+	e := startedEnv(t, viewtest.Opts{}, 80, 24)
 	paid := e.HeldOrPaid(false, "400.00")
 	p := e.Tab.(*Payments)
 	cur := paid.Amount.Currency
@@ -182,9 +176,7 @@ func TestRefundPartialThenOverRefundRefused(t *testing.T) {
 
 func TestCancelHoldNamesTheHoldItReleases(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, viewtest.Opts{})
-	e.Size(80, 24)
-	e.Init()
+	e := startedEnv(t, viewtest.Opts{}, 80, 24)
 	held := e.HeldOrPaid(true, "60.00")
 	e.Act(keys.ActCancelHold)
 	spec, found := e.ConfirmSpec()
@@ -208,9 +200,7 @@ func TestCancelHoldNamesTheHoldItReleases(t *testing.T) {
 
 func TestJournalFailureSendsNothing(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, viewtest.Opts{})
-	e.Size(80, 24)
-	e.Init()
+	e := startedEnv(t, viewtest.Opts{}, 80, 24)
 	held := e.HeldOrPaid(true, "70.00")
 	e.Act(keys.ActCapture)
 	spec, found := e.ConfirmSpec()
@@ -233,9 +223,7 @@ func TestJournalFailureSendsNothing(t *testing.T) {
 // payment the key was pressed on, whatever happens to the list meanwhile.
 func TestTheDialogStaysBoundToThePaymentOfTheKey(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, viewtest.Opts{})
-	e.Size(80, 24)
-	e.Init()
+	e := startedEnv(t, viewtest.Opts{}, 80, 24)
 	held := e.HeldOrPaid(true, "90.00")
 	e.Ticket++
 	prepare := e.SendHold(ui.ActionMsg{Action: keys.ActCapture, Ticket: e.Ticket})
@@ -256,9 +244,7 @@ func TestTheDialogStaysBoundToThePaymentOfTheKey(t *testing.T) {
 
 func TestPreparationRefusesWithTheReason(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, viewtest.Opts{})
-	e.Size(80, 24)
-	e.Init()
+	e := startedEnv(t, viewtest.Opts{}, 80, 24)
 	held := e.HeldOrPaid(true, "80.00")
 	ticket := e.Ticket + 1
 	prepare := e.SendHold(ui.ActionMsg{Action: keys.ActCapture, Ticket: ticket})
@@ -275,9 +261,7 @@ func TestPreparationRefusesWithTheReason(t *testing.T) {
 
 	// A payment that cannot be read: the preparation says why.
 	e.Count.Fail.Store(0)
-	srvClosed := newEnv(t, viewtest.Opts{})
-	srvClosed.Size(80, 24)
-	srvClosed.Init()
+	srvClosed := startedEnv(t, viewtest.Opts{}, 80, 24)
 	srvClosed.HeldOrPaid(true, "10.00")
 	require.NoError(t, srvClosed.Srv.Close())
 	srvClosed.Act(keys.ActCapture)
@@ -420,9 +404,7 @@ func TestALostV1RefundThatWasNotMadeIsSaidSo(t *testing.T) {
 func TestALostCaptureAnswerIsFoundOutByReadingThePayment(t *testing.T) {
 	t.Parallel()
 	lossy := &lossyBackend{lose: 1, do: true}
-	e := newEnv(t, viewtest.Opts{Wrap: func(b backend.Backend) backend.Backend { lossy.Backend = b; return lossy }})
-	e.Size(80, 24)
-	e.Init()
+	e := startedEnv(t, viewtest.Opts{Wrap: func(b backend.Backend) backend.Backend { lossy.Backend = b; return lossy }}, 80, 24)
 	held := e.HeldOrPaid(true, "120.00")
 	e.Act(keys.ActCapture)
 	spec, _ := e.ConfirmSpec()
@@ -457,9 +439,7 @@ func TestPendingActionsAreFoundOutAtStart(t *testing.T) {
 	t.Parallel()
 	// The first run: a refund made at the service, its answer never read;
 	// a capture sent but never arrived.
-	first := newEnv(t, viewtest.Opts{})
-	first.Size(80, 24)
-	first.Init()
+	first := startedEnv(t, viewtest.Opts{}, 80, 24)
 	paid := first.NewPayment(false, "700.00")
 	held := first.NewPayment(true, "55.00")
 	refund := action.New(backend.ActionRefund, paid.ID, paid.Amount, backend.V2)
@@ -519,9 +499,7 @@ func TestAbandonJournalsActionsStillSent(t *testing.T) {
 	t.Parallel()
 	hold := make(chan struct{})
 	slow := &slowBackend{release: hold, arrived: make(chan struct{})}
-	e := newEnv(t, viewtest.Opts{Wrap: func(b backend.Backend) backend.Backend { slow.Backend = b; return slow }})
-	e.Size(80, 24)
-	e.Init()
+	e := startedEnv(t, viewtest.Opts{Wrap: func(b backend.Backend) backend.Backend { slow.Backend = b; return slow }}, 80, 24)
 	paid := e.HeldOrPaid(false, "40.00")
 	e.Act(keys.ActRefund)
 	spec, _ := e.ConfirmSpec()
@@ -567,9 +545,7 @@ func (s *slowBackend) RefundPayment(ctx context.Context, r backend.RefundRequest
 // digits.
 func TestLargeAmountsAskForTypedDigits(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, viewtest.Opts{TypedOver: map[string]money.Decimal{"*": money.MustParse("100")}})
-	e.Size(80, 24)
-	e.Init()
+	e := startedEnv(t, viewtest.Opts{TypedOver: map[string]money.Decimal{"*": money.MustParse("100")}}, 80, 24)
 	paid := e.HeldOrPaid(false, "250.00")
 	e.Act(keys.ActRefund)
 	spec, _ := e.ConfirmSpec()
@@ -578,9 +554,7 @@ func TestLargeAmountsAskForTypedDigits(t *testing.T) {
 	assert.Equal(t, paid.ID[len(paid.ID)-4:], spec.Check.Digits)
 	assert.Equal(t, "payment "+paid.ID, spec.Check.Of)
 
-	small := newEnv(t, viewtest.Opts{TypedOver: map[string]money.Decimal{"USD": money.MustParse("1")}})
-	small.Size(80, 24)
-	small.Init()
+	small := startedEnv(t, viewtest.Opts{TypedOver: map[string]money.Decimal{"USD": money.MustParse("1")}}, 80, 24)
 	small.HeldOrPaid(false, "250.00")
 	small.Act(keys.ActRefund)
 	spec, _ = small.ConfirmSpec()

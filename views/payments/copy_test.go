@@ -21,9 +21,7 @@ import (
 
 func TestCopyMorePayments(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, viewtest.Opts{WithV1: true})
-	e.Size(120, 30)
-	e.Init()
+	e := startedEnv(t, viewtest.Opts{WithV1: true}, 120, 30)
 	pt := e.Tab.(*Payments)
 
 	// From the pane: the payment read in full, with v1's view of the
@@ -178,9 +176,7 @@ func TestStatusColours(t *testing.T) {
 // of a payment waiting for confirmation, each whole.
 func TestCopyMorePaymentsOffersItsLongTexts(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, viewtest.Opts{Fixed: viewtest.GoldenNow})
-	e.Size(120, 30)
-	e.Init()
+	e := startedEnv(t, viewtest.Opts{Fixed: viewtest.GoldenNow}, 120, 30)
 	pt := e.Tab.(*Payments)
 	var id string
 	for _, r := range pt.List.Table.Rows() {

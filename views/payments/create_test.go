@@ -37,9 +37,7 @@ func quietLines(screen string) int {
 
 func TestCreatePaymentLinkFromPaymentsTab(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, viewtest.Opts{})
-	e.Size(80, 24)
-	e.Init()
+	e := startedEnv(t, viewtest.Opts{}, 80, 24)
 	merchant := e.Scope.MerchantID
 	before := e.Srv.Store().PaymentCount()
 	assert.Equal(t, "New payment link", e.Tab.(viewtest.ActionTargeter).ActionTarget(keys.ActNew))
@@ -95,10 +93,7 @@ func TestCreatePaymentLinkFromPaymentsTab(t *testing.T) {
 		"Hold (dual mode): no: the money is charged at once",
 		"Callback address: https://shop.example.com/notify",
 	}
-	assert.Equal(t, summary, fm.Form.Summary())
-	scr := d.Screen()
-	assert.Equal(t, "Create this payment link?", viewtest.Body(scr)[0])
-	assert.Equal(t, summary, viewtest.SummaryOf(scr, len(summary)), "the confirmation's lines are the form's summary:\n%s", scr)
+	scr := d.Confirms(fm.Form, "Create this payment link?", summary)
 	assert.Contains(t, scr, "Create 1,500.50 RUB", "the button names the amount")
 	assert.Equal(t, keys.ContextModal, d.M.Context())
 	assert.Equal(t, before, e.Srv.Store().PaymentCount(), "nothing is sent before y")

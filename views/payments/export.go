@@ -16,110 +16,128 @@ import (
 	"paydash/views/tab"
 )
 
-// paymentFields are a payment's fields, as its pane shows them. refunded
-// holds what is known to be refunded of a payment (the one whose refunds
-// the pane read); the list does not carry it for the others.
-func paymentFields(refunded map[string]money.Amount) []tab.ExportField[backend.Payment] {
-	type P = backend.Payment
-	v1 := func(get func(*backend.PaymentV1View) string) func(P) string {
-		return func(p P) string {
-			if p.V1 == nil {
-				return ""
-			}
-			return get(p.V1)
+// payment is the row the export writes, short for the table below.
+type payment = backend.Payment
+
+// paymentFields are a payment's fields, as its pane shows them: the
+// export's columns, in order. refunded holds what is known to be refunded
+// of a payment (the one whose refunds the pane read); the list does not
+// carry it for the others.
+func paymentFields(refunded map[string]money.Amount) []tab.ExportField[payment] {
+	type V1 = backend.PaymentV1View
+	type Card = backend.CardInfo
+	return []tab.ExportField[payment]{
+		{Name: "id", Value: func(p payment) string { return p.ID }, Text: true},
+		{Name: "status", Value: func(p payment) string { return string(p.Status) }, Text: true},
+		{Name: "amount", Value: func(p payment) string { return tab.ExactAmount(p.Amount) }},
+		{Name: "currency", Value: func(p payment) string { return p.Amount.Currency }, Text: true},
+		{Name: "captured", Value: capturedAmount},
+		{Name: "refunded", Value: refundedAmount(refunded)},
+		{Name: "created_utc", Value: func(p payment) string { return tab.UTCTime(p.Created) }},
+		{Name: "completed_utc", Value: func(p payment) string { return tab.UTCTime(p.Completed) }},
+		{Name: "updated_utc", Value: func(p payment) string { return tab.UTCTime(p.Updated) }},
+		{Name: "order_no", Value: func(p payment) string { return p.OrderNo }, Text: true},
+		{Name: "description", Value: func(p payment) string { return p.Description }, Text: true},
+		{Name: "invoice_expires_utc", Value: func(p payment) string { return tab.UTCTime(p.InvoiceExpires) }},
+		{Name: "invoice_params", Value: func(p payment) string { return joinParams(p.InvoiceParams) }, Text: true},
+		{Name: "customer_ip", Value: func(p payment) string { return p.CustomerIP }, Text: true},
+		{Name: "customer_identifier", Value: ofV1(func(v *V1) string { return v.UserIdentifier }), Text: true},
+		{Name: "customer_phone", Value: ofV1(func(v *V1) string { return v.UserPhoneNumber }), Text: true},
+		{Name: "payment_method", Value: func(p payment) string { return p.PaymentMethod }, Text: true},
+		{Name: "instrument", Value: func(p payment) string { return p.InstrumentTitle }, Text: true},
+		{Name: "card_brand", Value: ofCard(func(c *Card) string { return c.Brand }), Text: true},
+		{Name: "card_issuer", Value: ofCard(func(c *Card) string { return c.Issuer }), Text: true},
+		{Name: "card_country", Value: ofCard(func(c *Card) string { return c.Country }), Text: true},
+		{Name: "card_type", Value: ofCard(func(c *Card) string { return c.Type }), Text: true},
+		{Name: "card_category", Value: ofCard(func(c *Card) string { return c.Category }), Text: true},
+		{Name: "agreement", Value: func(p payment) string { return p.Agreement }, Text: true},
+		{Name: "token_id", Value: tokenID, Text: true},
+		{Name: "merchant_id", Value: func(p payment) string { return p.MerchantID }, Text: true},
+		{Name: "result_code", Value: func(p payment) string { return p.ResultCode }, Text: true},
+		{Name: "result_meaning", Value: resultMeaning, Text: true},
+		{Name: "message", Value: func(p payment) string { return p.Message }, Text: true},
+		{Name: "confirmation", Value: ofConfirmation(func(c *backend.Confirmation) string { return c.Type }), Text: true},
+		{Name: "payment_url", Value: ofConfirmation(func(c *backend.Confirmation) string { return c.PaymentURL }), Text: true},
+		{Name: "test_mode", Value: testMode},
+		{Name: "read_through", Value: func(p payment) string { return string(p.Source) }},
+		{Name: "v1_state", Value: ofV1(func(v *V1) string { return v.State }), Text: true},
+		{Name: "v1_paid_amount", Value: ofV1(v1PaidAmount)},
+		{Name: "v1_error_code", Value: ofV1(v1ErrorCode)},
+	}
+}
+
+// ofV1, ofCard and ofConfirmation read a field of a part of the payment
+// that may be missing: "" then.
+func ofV1(get func(*backend.PaymentV1View) string) func(payment) string {
+	return func(p payment) string { return ifSet(p.V1, get) }
+}
+
+func ofCard(get func(*backend.CardInfo) string) func(payment) string {
+	return func(p payment) string { return ifSet(p.Card, get) }
+}
+
+func ofConfirmation(get func(*backend.Confirmation) string) func(payment) string {
+	return func(p payment) string { return ifSet(p.Confirmation, get) }
+}
+
+func ifSet[S any](part *S, get func(*S) string) string {
+	if part == nil {
+		return ""
+	}
+	return get(part)
+}
+
+// capturedAmount is the amount of a settled payment, "" for the others.
+func capturedAmount(p payment) string {
+	if p.Status != backend.PaymentSettled {
+		return ""
+	}
+	return tab.ExactAmount(p.Amount)
+}
+
+// refundedAmount is what is known to be refunded of a payment, "" when it
+// is not known.
+func refundedAmount(refunded map[string]money.Amount) func(payment) string {
+	return func(p payment) string {
+		if r, ok := refunded[p.ID]; ok {
+			return tab.ExactAmount(r)
 		}
+		return ""
 	}
-	card := func(get func(*backend.CardInfo) string) func(P) string {
-		return func(p P) string {
-			if p.Card == nil {
-				return ""
-			}
-			return get(p.Card)
-		}
+}
+
+func tokenID(p payment) string {
+	return ifSet(p.Token, func(t *backend.TokenRef) string { return t.ID })
+}
+
+// resultMeaning is what the v2 interface's result code means; the v1
+// codes are its own.
+func resultMeaning(p payment) string {
+	if p.ResultCode == "" || p.Source != backend.V2 {
+		return ""
 	}
-	return []tab.ExportField[P]{
-		{Name: "id", Value: func(p P) string { return p.ID }, Text: true},
-		{Name: "status", Value: func(p P) string { return string(p.Status) }, Text: true},
-		{Name: "amount", Value: func(p P) string { return tab.ExactAmount(p.Amount) }},
-		{Name: "currency", Value: func(p P) string { return p.Amount.Currency }, Text: true},
-		{Name: "captured", Value: func(p P) string {
-			if p.Status != backend.PaymentSettled {
-				return ""
-			}
-			return tab.ExactAmount(p.Amount)
-		}},
-		{Name: "refunded", Value: func(p P) string {
-			if r, ok := refunded[p.ID]; ok {
-				return tab.ExactAmount(r)
-			}
-			return ""
-		}},
-		{Name: "created_utc", Value: func(p P) string { return tab.UTCTime(p.Created) }},
-		{Name: "completed_utc", Value: func(p P) string { return tab.UTCTime(p.Completed) }},
-		{Name: "updated_utc", Value: func(p P) string { return tab.UTCTime(p.Updated) }},
-		{Name: "order_no", Value: func(p P) string { return p.OrderNo }, Text: true},
-		{Name: "description", Value: func(p P) string { return p.Description }, Text: true},
-		{Name: "invoice_expires_utc", Value: func(p P) string { return tab.UTCTime(p.InvoiceExpires) }},
-		{Name: "invoice_params", Value: func(p P) string { return joinParams(p.InvoiceParams) }, Text: true},
-		{Name: "customer_ip", Value: func(p P) string { return p.CustomerIP }, Text: true},
-		{Name: "customer_identifier", Value: v1(func(v *backend.PaymentV1View) string { return v.UserIdentifier }), Text: true},
-		{Name: "customer_phone", Value: v1(func(v *backend.PaymentV1View) string { return v.UserPhoneNumber }), Text: true},
-		{Name: "payment_method", Value: func(p P) string { return p.PaymentMethod }, Text: true},
-		{Name: "instrument", Value: func(p P) string { return p.InstrumentTitle }, Text: true},
-		{Name: "card_brand", Value: card(func(c *backend.CardInfo) string { return c.Brand }), Text: true},
-		{Name: "card_issuer", Value: card(func(c *backend.CardInfo) string { return c.Issuer }), Text: true},
-		{Name: "card_country", Value: card(func(c *backend.CardInfo) string { return c.Country }), Text: true},
-		{Name: "card_type", Value: card(func(c *backend.CardInfo) string { return c.Type }), Text: true},
-		{Name: "card_category", Value: card(func(c *backend.CardInfo) string { return c.Category }), Text: true},
-		{Name: "agreement", Value: func(p P) string { return p.Agreement }, Text: true},
-		{Name: "token_id", Value: func(p P) string {
-			if p.Token == nil {
-				return ""
-			}
-			return p.Token.ID
-		}, Text: true},
-		{Name: "merchant_id", Value: func(p P) string { return p.MerchantID }, Text: true},
-		{Name: "result_code", Value: func(p P) string { return p.ResultCode }, Text: true},
-		{Name: "result_meaning", Value: func(p P) string {
-			if p.ResultCode == "" || p.Source != backend.V2 {
-				return ""
-			}
-			return backend.ResultMeaning(p.ResultCode)
-		}, Text: true},
-		{Name: "message", Value: func(p P) string { return p.Message }, Text: true},
-		{Name: "confirmation", Value: func(p P) string {
-			if p.Confirmation == nil {
-				return ""
-			}
-			return p.Confirmation.Type
-		}, Text: true},
-		{Name: "payment_url", Value: func(p P) string {
-			if p.Confirmation == nil {
-				return ""
-			}
-			return p.Confirmation.PaymentURL
-		}, Text: true},
-		{Name: "test_mode", Value: func(p P) string {
-			if !p.Detailed {
-				return "" // the list does not say
-			}
-			return tab.BoolText(p.TestMode)
-		}},
-		{Name: "read_through", Value: func(p P) string { return string(p.Source) }},
-		{Name: "v1_state", Value: v1(func(v *backend.PaymentV1View) string { return v.State }), Text: true},
-		{Name: "v1_paid_amount", Value: v1(func(v *backend.PaymentV1View) string {
-			if v.PaymentAmount.Value.IsZero() && v.PaymentAmount.Currency == "" {
-				return ""
-			}
-			return tab.ExactAmount(v.PaymentAmount)
-		})},
-		{Name: "v1_error_code", Value: v1(func(v *backend.PaymentV1View) string {
-			if v.ErrorCode == 0 {
-				return ""
-			}
-			return strconv.Itoa(v.ErrorCode)
-		})},
+	return backend.ResultMeaning(p.ResultCode)
+}
+
+func testMode(p payment) string {
+	if !p.Detailed {
+		return "" // the list does not say
 	}
+	return tab.BoolText(p.TestMode)
+}
+
+func v1PaidAmount(v *backend.PaymentV1View) string {
+	if v.PaymentAmount.Value.IsZero() && v.PaymentAmount.Currency == "" {
+		return ""
+	}
+	return tab.ExactAmount(v.PaymentAmount)
+}
+
+func v1ErrorCode(v *backend.PaymentV1View) string {
+	if v.ErrorCode == 0 {
+		return ""
+	}
+	return strconv.Itoa(v.ErrorCode)
 }
 
 // joinParams writes an invoice's parameters as "key=value; key=value",

@@ -32,9 +32,7 @@ func searchHeld(t *testing.T, e *env) *Payments {
 // refresh: a payment captured elsewhere leaves it.
 func TestANarrowedListDropsARowThatNoLongerMatchesAtARefresh(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, viewtest.Opts{WithV1: true})
-	e.Size(120, 30)
-	e.Init()
+	e := startedEnv(t, viewtest.Opts{WithV1: true}, 120, 30)
 	held := e.NewPayment(true, "8000.00")
 	p := searchHeld(t, e)
 	require.Contains(t, loadedIDs(p), held.ID)
@@ -52,9 +50,7 @@ func TestANarrowedListDropsARowThatNoLongerMatchesAtARefresh(t *testing.T) {
 // narrowed to held payments, a captured one leaves it.
 func TestACapturedPaymentLeavesAListOfHeldOnesAtOnce(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, viewtest.Opts{WithV1: true})
-	e.Size(120, 30)
-	e.Init()
+	e := startedEnv(t, viewtest.Opts{WithV1: true}, 120, 30)
 	held := e.NewPayment(true, "8000.00")
 	p := searchHeld(t, e)
 	require.True(t, p.List.Table.SelectByID(held.ID))
@@ -73,9 +69,7 @@ func TestACapturedPaymentLeavesAListOfHeldOnesAtOnce(t *testing.T) {
 // read with the pane, before anyone revoked it.
 func TestThePaymentPaneShowsItsTokensState(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, viewtest.Opts{})
-	e.Size(160, 40)
-	e.Init()
+	e := startedEnv(t, viewtest.Opts{}, 160, 40)
 	tok := e.NewToken()
 	paid := e.PayWithToken(tok.ID, "321.00")
 	e.Send(ui.RefreshMsg{})

@@ -63,9 +63,7 @@ func newLookupEnv(t *testing.T, o viewtest.Opts) (*env, *lookups) {
 	t.Helper()
 	l := &lookups{}
 	o.Wrap = func(b backend.Backend) backend.Backend { l.Backend = b; return l }
-	e := newEnv(t, o)
-	e.Size(120, 30)
-	e.Init()
+	e := startedEnv(t, o, 120, 30)
 	return e, l
 }
 
@@ -113,9 +111,7 @@ func (e *env) stickyErrors() []ui.ErrorMsg {
 
 func TestJumpByIDAndOrderNumber(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, viewtest.Opts{})
-	e.Size(80, 24)
-	e.Init()
+	e := startedEnv(t, viewtest.Opts{}, 80, 24)
 	p := e.Tab.(*Payments)
 
 	// A payment far down the period, not loaded yet.

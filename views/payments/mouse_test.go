@@ -14,9 +14,7 @@ import (
 
 func TestNewAboveMarkAfterRefreshAndG(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, viewtest.Opts{})
-	e.Size(80, 24)
-	e.Init()
+	e := startedEnv(t, viewtest.Opts{}, 80, 24)
 	p := e.Tab.(*Payments)
 	e.Press("pgdown", "pgdown")
 	require.Positive(t, p.List.Table.Offset())
@@ -52,9 +50,7 @@ func TestNewAboveMarkAfterRefreshAndG(t *testing.T) {
 
 func TestDoubleClickOpensDetail(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, viewtest.Opts{})
-	e.Size(80, 24)
-	e.Init()
+	e := startedEnv(t, viewtest.Opts{}, 80, 24)
 	p := e.Tab.(*Payments)
 	rows := p.List.Table.Rows()
 	// A click on the third row (line 3: the header is line 0) selects it.

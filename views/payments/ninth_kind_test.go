@@ -117,9 +117,7 @@ func TestANinthKindRunsTheWholePath(t *testing.T) {
 	t.Parallel()
 	viewtest.TipLose.Store(1)
 	t.Cleanup(func() { viewtest.TipLose.Store(0) })
-	e := newEnv(t, viewtest.Opts{})
-	e.Size(100, 30)
-	e.Init()
+	e := startedEnv(t, viewtest.Opts{}, 100, 30)
 	pay := e.Tab.(*Payments)
 	amount := money.Amount{Value: money.MustParse("50.00"), Currency: "RUB"}
 	req := newTip(e.Scope.MerchantID, amount)

@@ -22,9 +22,7 @@ import (
 
 func TestFirstPageLoads(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, viewtest.Opts{})
-	e.Size(80, 24)
-	e.Init()
+	e := startedEnv(t, viewtest.Opts{}, 80, 24)
 	p := e.Tab.(*Payments)
 	st := p.Status()
 	assert.Equal(t, 100, st.Rows)
@@ -48,9 +46,7 @@ func TestFirstPageLoads(t *testing.T) {
 
 func TestPagingAsksOnceNearTheEnd(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, viewtest.Opts{})
-	e.Size(80, 24)
-	e.Init()
+	e := startedEnv(t, viewtest.Opts{}, 80, 24)
 	require.EqualValues(t, 1, e.Count.Pages.Load())
 	p := e.Tab.(*Payments)
 
@@ -109,9 +105,7 @@ func TestOldGenerationIsDropped(t *testing.T) {
 
 func TestFilterNarrowsAndEscClears(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, viewtest.Opts{})
-	e.Size(80, 24)
-	e.Init()
+	e := startedEnv(t, viewtest.Opts{}, 80, 24)
 	p := e.Tab.(*Payments)
 	e.Press("/")
 	assert.Equal(t, keys.ContextFilter, e.Tab.Context())
@@ -183,9 +177,7 @@ func TestPageErrorsLeaveTheListUsable(t *testing.T) {
 
 func TestRefreshReadsAsManyPagesAsLoaded(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, viewtest.Opts{})
-	e.Size(80, 24)
-	e.Init()
+	e := startedEnv(t, viewtest.Opts{}, 80, 24)
 	e.Press("G")
 	p := e.Tab.(*Payments)
 	require.Equal(t, 200, p.Status().Rows)
@@ -197,9 +189,7 @@ func TestRefreshReadsAsManyPagesAsLoaded(t *testing.T) {
 
 func TestRefreshBringsNewPaymentToTheTop(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, viewtest.Opts{})
-	e.Size(80, 24)
-	e.Init()
+	e := startedEnv(t, viewtest.Opts{}, 80, 24)
 	p := e.Tab.(*Payments)
 	e.Press("j", "j", "j")
 	selID := p.List.Table.SelectedID()
@@ -248,9 +238,7 @@ func (e *env) findSettledWithRefund() sandbox.Payment {
 
 func TestDetailShowsRefundsAndV1View(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, viewtest.Opts{WithV1: true})
-	e.Size(160, 48)
-	e.Init()
+	e := startedEnv(t, viewtest.Opts{WithV1: true}, 160, 48)
 	sp := e.findSettledWithRefund()
 	refunds, err := e.Srv.Store().RefundsOfPayment(sp.ID)
 	require.NoError(t, err)
@@ -297,9 +285,7 @@ func TestDetailShowsRefundsAndV1View(t *testing.T) {
 
 func TestRawViewToggles(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, viewtest.Opts{WithV1: true})
-	e.Size(120, 30)
-	e.Init()
+	e := startedEnv(t, viewtest.Opts{WithV1: true}, 120, 30)
 	e.Press("enter")
 	p := e.Tab.(*Payments)
 	require.True(t, p.Pane.IsOpen())
@@ -325,9 +311,7 @@ func TestRawViewToggles(t *testing.T) {
 
 func TestAvailableReasons(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, viewtest.Opts{})
-	e.Size(80, 24)
-	e.Init()
+	e := startedEnv(t, viewtest.Opts{}, 80, 24)
 	p := e.Tab.(*Payments)
 	pos := -1
 	for i, r := range p.List.Table.Rows() {
@@ -365,9 +349,7 @@ func TestAvailableReasons(t *testing.T) {
 	_, asked := e.ConfirmSpec()
 	assert.False(t, asked)
 
-	ro := newEnv(t, viewtest.Opts{ReadOnly: true})
-	ro.Size(80, 24)
-	ro.Init()
+	ro := startedEnv(t, viewtest.Opts{ReadOnly: true}, 80, 24)
 	for _, a := range []keys.Action{keys.ActCapture, keys.ActCancelHold, keys.ActRefund} {
 		ok, why = ro.Tab.Available(a)
 		assert.False(t, ok)
@@ -383,9 +365,7 @@ func TestAvailableReasons(t *testing.T) {
 
 func TestViewsFitEverySize(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, viewtest.Opts{WithV1: true})
-	e.Size(80, 24)
-	e.Init()
+	e := startedEnv(t, viewtest.Opts{WithV1: true}, 80, 24)
 	for _, sz := range [][2]int{{80, 24}, {100, 30}, {139, 40}, {140, 40}, {160, 48}, {200, 50}, {40, 10}} {
 		e.Send(ui.SizeMsg{Width: sz[0], Height: sz[1]})
 		e.View(sz[0], sz[1])
@@ -403,9 +383,7 @@ func TestViewsFitEverySize(t *testing.T) {
 
 func TestGoldenPayments80x24(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, viewtest.Opts{Fixed: viewtest.GoldenNow})
-	e.Size(80, 24)
-	e.Init()
+	e := startedEnv(t, viewtest.Opts{Fixed: viewtest.GoldenNow}, 80, 24)
 	e.Press("j", "j")
 	viewtest.GoldenCheck(t, "payments_80x24", ansi.Strip(e.View(80, 24)))
 }
@@ -414,9 +392,7 @@ func TestGoldenPayments80x24(t *testing.T) {
 // the width no column needs stays at the right, not in the middle of a row.
 func TestGoldenPayments200x50(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, viewtest.Opts{Fixed: viewtest.GoldenNow})
-	e.Size(200, 50)
-	e.Init()
+	e := startedEnv(t, viewtest.Opts{Fixed: viewtest.GoldenNow}, 200, 50)
 	e.Press("j", "j")
 	v := ansi.Strip(e.View(200, 50))
 	viewtest.GoldenCheck(t, "payments_200x50", v)
@@ -435,18 +411,14 @@ func TestGoldenPayments200x50(t *testing.T) {
 
 func TestGoldenPayments160x48(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, viewtest.Opts{Fixed: viewtest.GoldenNow})
-	e.Size(160, 48)
-	e.Init()
+	e := startedEnv(t, viewtest.Opts{Fixed: viewtest.GoldenNow}, 160, 48)
 	e.Press("j", "enter")
 	viewtest.GoldenCheck(t, "payments_160x48", ansi.Strip(e.View(160, 48)))
 }
 
 func TestPaymentsOverV1Only(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, viewtest.Opts{V1Only: true})
-	e.Size(80, 24)
-	e.Init()
+	e := startedEnv(t, viewtest.Opts{V1Only: true}, 80, 24)
 	require.Empty(t, e.Errors())
 	p := e.Tab.(*Payments)
 	require.Positive(t, p.Status().Rows)

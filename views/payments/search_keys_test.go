@@ -82,9 +82,7 @@ func TestSearchNothingFoundSaysWhereElseToLook(t *testing.T) {
 		o    viewtest.Opts
 	}{{"v2", viewtest.Opts{}}, {"both", viewtest.Opts{WithV1: true}}} {
 		t.Run(tc.name, func(t *testing.T) {
-			e := newEnv(t, tc.o)
-			e.Size(80, 24)
-			e.Init()
+			e := startedEnv(t, tc.o, 80, 24)
 			p := e.Tab.(*Payments)
 			e.search("status:held amount>999999")
 			require.True(t, p.List.Done, "the whole period was read")

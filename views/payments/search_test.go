@@ -61,9 +61,7 @@ func shownIDs(p *Payments) map[string]bool {
 // keeps the last search that made sense meanwhile.
 func TestSearchErrorsAtThePrompt(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, viewtest.Opts{})
-	e.Size(100, 24)
-	e.Init()
+	e := startedEnv(t, viewtest.Opts{}, 100, 24)
 	p := e.Tab.(*Payments)
 	e.Press("/")
 	e.TypeText("status:settled")
@@ -108,9 +106,7 @@ func TestSearchErrorsAtThePrompt(t *testing.T) {
 // read.
 func TestSearchFieldsAgainstTheWholePeriod(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, viewtest.Opts{})
-	e.Size(120, 30)
-	e.Init()
+	e := startedEnv(t, viewtest.Opts{}, 120, 30)
 	p := e.Tab.(*Payments)
 	require.False(t, p.List.Done, "the period is longer than what is loaded at first")
 
@@ -171,9 +167,7 @@ func TestSearchFieldsAgainstTheWholePeriod(t *testing.T) {
 // was read; enter reads on.
 func TestSearchWhileLoadingAndEscStops(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, viewtest.Opts{})
-	e.Size(120, 30)
-	e.Init()
+	e := startedEnv(t, viewtest.Opts{}, 120, 30)
 	p := e.Tab.(*Payments)
 	pagesAtStart := e.Count.Pages.Load()
 

@@ -220,9 +220,7 @@ func TestSortReadingSaysWhatIsSortedAndEscStops(t *testing.T) {
 // period.
 func TestSortReadsANewPeriodWhole(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, viewtest.Opts{Fixed: viewtest.GoldenNow})
-	e.Size(120, 40)
-	e.Init()
+	e := startedEnv(t, viewtest.Opts{Fixed: viewtest.GoldenNow}, 120, 40)
 	p := e.Tab.(*Payments)
 	e.Press("S")
 	require.True(t, p.List.Done)

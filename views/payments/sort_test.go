@@ -128,9 +128,7 @@ func TestSortByALetterOrdersEveryLoadedRow(t *testing.T) {
 
 func TestSortChooserKeysInTheList(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, viewtest.Opts{Fixed: viewtest.GoldenNow})
-	e.Size(120, 40)
-	e.Init()
+	e := startedEnv(t, viewtest.Opts{Fixed: viewtest.GoldenNow}, 120, 40)
 	p := e.Tab.(*Payments)
 	own := paymentIDs(p.List.Table.Rows())
 
@@ -187,9 +185,7 @@ func TestSortChooserKeysInTheList(t *testing.T) {
 
 func TestSortReverseOfTheOwnOrder(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, viewtest.Opts{Fixed: viewtest.GoldenNow})
-	e.Size(100, 30)
-	e.Init()
+	e := startedEnv(t, viewtest.Opts{Fixed: viewtest.GoldenNow}, 100, 30)
 	p := e.Tab.(*Payments)
 	own := p.List.Table.Rows()
 
@@ -216,9 +212,7 @@ func TestSortReverseOfTheOwnOrder(t *testing.T) {
 // keeps its size (the bottom line comes with the sort).
 func TestSortWithThePaneOpen(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, viewtest.Opts{Fixed: viewtest.GoldenNow})
-	e.Size(160, 40)
-	e.Init()
+	e := startedEnv(t, viewtest.Opts{Fixed: viewtest.GoldenNow}, 160, 40)
 	p := e.Tab.(*Payments)
 	e.Press("j", "enter")
 	require.True(t, p.Pane.IsOpen())

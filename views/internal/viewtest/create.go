@@ -398,6 +398,19 @@ func SummaryOf(screen string, n int) []string {
 	return lines[2 : 2+n]
 }
 
+// Confirms asserts that the dialog asks to confirm: title at the top and,
+// under it, exactly summary, which is also what the form built (its
+// Summary). It returns the screen, for the test's further checks.
+func (d *Dialog) Confirms(form interface{ Summary() []string }, title string, summary []string) string {
+	t := d.E.T
+	t.Helper()
+	assert.Equal(t, summary, form.Summary())
+	scr := d.Screen()
+	assert.Equal(t, title, Body(scr)[0])
+	assert.Equal(t, summary, SummaryOf(scr, len(summary)), "the confirmation's lines are the form's summary:\n%s", scr)
+	return scr
+}
+
 // Burst gives the dialog every key of s (as in a terminal: "\r" is enter)
 // before running any command they returned, as the runtime does with keys
 // typed faster than it reads them: they wait in its input ahead of the
