@@ -37,9 +37,7 @@ func TestCreateFormAbortedWithEscSendsNothing(t *testing.T) {
 	t.Parallel()
 	for name, tab := range map[string]func(tab.Deps) ui.Tab{"payment link": payments.New, "sticker": stickers.New, "card-saving link": tokens.New} {
 		t.Run(name, func(t *testing.T) {
-			e := newEnv(t, viewtest.Opts{Tab: tab})
-			e.Size(80, 24)
-			e.Init()
+			e := startedEnv(t, viewtest.Opts{Tab: tab}, 80, 24)
 			e.Shell = nil
 			payments, tokens := e.Srv.Store().PaymentCount(), len(e.Srv.Store().TokensOf(e.Scope.MerchantID))
 			stickers := len(e.StickersOf(e.Scope.MerchantID))
@@ -96,9 +94,7 @@ func fillPaymentLink(d *viewtest.Dialog, orderNo string) {
 // n on the confirmation sends nothing.
 func TestCreateConfirmationCancelledSendsNothing(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, viewtest.Opts{})
-	e.Size(80, 24)
-	e.Init()
+	e := startedEnv(t, viewtest.Opts{}, 80, 24)
 	e.Shell = nil
 	before := e.Srv.Store().PaymentCount()
 	d := e.OpenNew()
@@ -116,9 +112,7 @@ func TestCreateConfirmationCancelledSendsNothing(t *testing.T) {
 // payment is made.
 func TestCreateConfirmTwiceSendsOnce(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, viewtest.Opts{})
-	e.Size(80, 24)
-	e.Init()
+	e := startedEnv(t, viewtest.Opts{}, 80, 24)
 	before := e.Srv.Store().PaymentCount()
 	d := e.OpenNew()
 	fillPaymentLink(d, "ORD-TWICE")
@@ -158,9 +152,7 @@ func TestCreateConfirmTwiceSendsOnce(t *testing.T) {
 // idempotency key.
 func TestCreateSpecConfirmedTwiceMakesOneObject(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, viewtest.Opts{})
-	e.Size(80, 24)
-	e.Init()
+	e := startedEnv(t, viewtest.Opts{}, 80, 24)
 	before := e.Srv.Store().PaymentCount()
 	d := e.OpenNew()
 	fm := d.M.(*tab.FormModal)
@@ -198,9 +190,7 @@ func TestGoldenCreateForms80x24(t *testing.T) {
 		"payment_link": payments.New, "sticker": stickers.New, "card_saving_link": tokens.New,
 	} {
 		t.Run(name, func(t *testing.T) {
-			e := newEnv(t, viewtest.Opts{Tab: tab, Fixed: viewtest.GoldenNow})
-			e.Size(80, 24)
-			e.Init()
+			e := startedEnv(t, viewtest.Opts{Tab: tab, Fixed: viewtest.GoldenNow}, 80, 24)
 			d := e.OpenNew()
 			v := ansi.Strip(d.M.View(76, 21))
 			for i, l := range strings.Split(v, "\n") {
@@ -246,9 +236,7 @@ func TestGoldenCreateFormsOnOnePage(t *testing.T) {
 // sandbox's random port is masked (in the code too).
 func TestGoldenPaymentLinkResult80x24(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, viewtest.Opts{Fixed: viewtest.GoldenNow})
-	e.Size(80, 24)
-	e.Init()
+	e := startedEnv(t, viewtest.Opts{Fixed: viewtest.GoldenNow}, 80, 24)
 	d := e.OpenNew()
 	fillPaymentLink(d, "ORD-GOLDEN")
 	d.Confirm()
@@ -283,9 +271,7 @@ func fieldValue(screen, title string) string {
 // a field and never as a y that confirms.
 func TestCreateFormBurstGoesToTheFieldInFocus(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, viewtest.Opts{})
-	e.Size(80, 24)
-	e.Init()
+	e := startedEnv(t, viewtest.Opts{}, 80, 24)
 	before := e.Srv.Store().PaymentCount()
 
 	d := e.OpenNew()

@@ -24,9 +24,7 @@ import (
 // asked about an existing file.
 func TestExportFormatFollowsThePath(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, viewtest.Opts{Fixed: viewtest.GoldenNow})
-	e.Size(100, 30)
-	e.Init()
+	e := startedEnv(t, viewtest.Opts{Fixed: viewtest.GoldenNow}, 100, 30)
 	dir := t.TempDir()
 	path := filepath.Join(dir, "p.json")
 	e.Send(viewtest.Ctrl('s'))
@@ -57,9 +55,7 @@ func TestExportFormatFollowsThePath(t *testing.T) {
 
 func TestExportNeedsRowsShown(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, viewtest.Opts{Fixed: viewtest.GoldenNow})
-	e.Size(100, 30)
-	e.Init()
+	e := startedEnv(t, viewtest.Opts{Fixed: viewtest.GoldenNow}, 100, 30)
 	e.Press("/")
 	e.TypeText("no such payment anywhere")
 	e.Press("enter")
@@ -91,9 +87,7 @@ func TestRefundsTokensStickersExport(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
 
-	e := newEnv(t, viewtest.Opts{Fixed: viewtest.GoldenNow, Tab: refunds.New})
-	e.Size(120, 40)
-	e.Init()
+	e := startedEnv(t, viewtest.Opts{Fixed: viewtest.GoldenNow, Tab: refunds.New}, 120, 40)
 	r := e.Tab.(*refunds.Refunds)
 	recs := e.exportTab(dir, "refunds.csv")
 	assert.Equal(t, []string{"id", "status", "amount", "currency", "payment_id", "merchant_id", "created_utc",

@@ -32,9 +32,7 @@ func TestATabOffersOnlyTheKeysItDeclares(t *testing.T) {
 		"stickers": stickers.New, "registers": registers.New,
 	}
 	for name, make := range makers {
-		e := newEnv(t, viewtest.Opts{WithV1: true, Tab: make})
-		e.Size(120, 40)
-		e.Init()
+		e := startedEnv(t, viewtest.Opts{WithV1: true, Tab: make}, 120, 40)
 		for _, a := range append(undeclared[name], keys.Action("not_a_key")) {
 			ok, why := e.Tab.Available(a)
 			assert.False(t, ok, "%s offers %s", name, a)

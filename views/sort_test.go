@@ -27,9 +27,7 @@ import (
 func TestSortOnTheOtherTabs(t *testing.T) {
 	t.Parallel()
 	// Refunds.
-	e := newEnv(t, viewtest.Opts{Fixed: viewtest.GoldenNow, Tab: refunds.New})
-	e.Size(120, 40)
-	e.Init()
+	e := startedEnv(t, viewtest.Opts{Fixed: viewtest.GoldenNow, Tab: refunds.New}, 120, 40)
 	r := e.Tab.(*refunds.Refunds)
 	require.Positive(t, r.List.Table.Len())
 	e.SortBy("Amount")

@@ -15,9 +15,7 @@ import (
 
 func TestCopyMoreRefunds(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, viewtest.Opts{Tab: New})
-	e.Size(120, 30)
-	e.Init()
+	e := startedEnv(t, viewtest.Opts{Tab: New}, 120, 30)
 	sel, ok := e.Tab.(*Refunds).List.Selected()
 	require.True(t, ok)
 	require.NotEmpty(t, sel.PaymentID)

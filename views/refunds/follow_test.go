@@ -48,9 +48,7 @@ func withRefundsTab(t *testing.T, e *env) *Refunds {
 // "↑ N new".
 func TestYourOwnNewRefundIsSelectedInTheRefundsTab(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, viewtest.Opts{})
-	e.Size(100, 24)
-	e.Init()
+	e := startedEnv(t, viewtest.Opts{}, 100, 24)
 	rt := withRefundsTab(t, e)
 	paid := e.HeldOrPaid(false, "290.00")
 

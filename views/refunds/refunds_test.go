@@ -16,9 +16,7 @@ import (
 
 func TestRefundsListDetailAndPaymentLink(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, viewtest.Opts{Tab: New})
-	e.Size(80, 24)
-	e.Init()
+	e := startedEnv(t, viewtest.Opts{Tab: New}, 80, 24)
 	r := e.Tab.(*Refunds)
 	st := r.Status()
 	require.Positive(t, st.Rows)
@@ -71,9 +69,7 @@ func TestRefundsListDetailAndPaymentLink(t *testing.T) {
 
 func TestRefundsOverV1Only(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, viewtest.Opts{Tab: New, V1Only: true})
-	e.Size(100, 30)
-	e.Init()
+	e := startedEnv(t, viewtest.Opts{Tab: New, V1Only: true}, 100, 30)
 	r := e.Tab.(*Refunds)
 	require.Empty(t, e.Errors())
 	require.Positive(t, r.Status().Rows)
@@ -99,9 +95,7 @@ func TestRefundsOverV1Only(t *testing.T) {
 
 func TestRefundsFilterAndScope(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, viewtest.Opts{Tab: New})
-	e.Size(80, 24)
-	e.Init()
+	e := startedEnv(t, viewtest.Opts{Tab: New}, 80, 24)
 	r := e.Tab.(*Refunds)
 	all := r.Status().Rows
 	e.Press("/")

@@ -14,3 +14,12 @@ func TestMain(m *testing.M) { viewtest.Main(m, payments.New) }
 type env struct{ *viewtest.Env }
 
 func newEnv(t *testing.T, o viewtest.Opts) *env { return &env{viewtest.New(t, o)} }
+
+// startedEnv is a test's env with the tab sized w × h and started (Init),
+// as most tests begin.
+func startedEnv(t *testing.T, o viewtest.Opts, w, h int) *env {
+	e := newEnv(t, o)
+	e.Size(w, h)
+	e.Init()
+	return e
+}

@@ -214,9 +214,7 @@ func TestRegistersDocumentsMouse(t *testing.T) {
 
 func TestRegistersMouseWithoutV1DoesNothing(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, viewtest.Opts{Tab: New})
-	e.Size(100, 20)
-	e.Init()
+	e := startedEnv(t, viewtest.Opts{Tab: New}, 100, 20)
 	for _, m := range []ui.MouseMsg{click(10, 3), doubleClick(10, 3), wheel(true), wheel(false)} {
 		e.Send(m)
 	}

@@ -14,9 +14,7 @@ import (
 
 func TestCopyMoreStickers(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, viewtest.Opts{Tab: New})
-	e.Size(160, 40)
-	e.Init()
+	e := startedEnv(t, viewtest.Opts{Tab: New}, 160, 40)
 	s, ok := e.Tab.(*Stickers).List.Selected()
 	require.True(t, ok)
 	require.NotEmpty(t, s.Payload)

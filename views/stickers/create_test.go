@@ -22,9 +22,7 @@ import (
 
 func TestCreateStickerFromStickersTab(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, viewtest.Opts{Tab: New})
-	e.Size(120, 40)
-	e.Init()
+	e := startedEnv(t, viewtest.Opts{Tab: New}, 120, 40)
 	merchant := e.Scope.MerchantID
 	before := e.StickersOf(merchant)
 	assert.Equal(t, "New sticker", e.Tab.(viewtest.ActionTargeter).ActionTarget(keys.ActNew))
@@ -63,10 +61,7 @@ func TestCreateStickerFromStickersTab(t *testing.T) {
 		"Description: Coffee to go",
 		"Product code: SKU-42",
 	}
-	assert.Equal(t, summary, fm.Form.Summary())
-	scr := d.Screen()
-	assert.Equal(t, "Create this sticker?", viewtest.Body(scr)[0])
-	assert.Equal(t, summary, viewtest.SummaryOf(scr, len(summary)), scr)
+	scr := d.Confirms(fm.Form, "Create this sticker?", summary)
 	assert.Contains(t, scr, "Create 150.00 RUB")
 	assert.Empty(t, e.Journal(), "nothing is sent before y")
 

@@ -48,9 +48,7 @@ func (e *env) stickerInService(id string) backend.Sticker {
 
 func TestStickerToggleOffThenOnAgain(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, viewtest.Opts{Tab: New})
-	e.Size(120, 40)
-	e.Init()
+	e := startedEnv(t, viewtest.Opts{Tab: New}, 120, 40)
 	s := e.Tab.(*Stickers)
 	st, ok := s.List.Selected()
 	require.True(t, ok)
@@ -155,9 +153,7 @@ func TestStickerToggleOffThenOnAgain(t *testing.T) {
 // pressed: switched off behind the tab's back, it offers to switch it on.
 func TestStickerToggleReadsTheStickerAgain(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, viewtest.Opts{Tab: New})
-	e.Size(120, 40)
-	e.Init()
+	e := startedEnv(t, viewtest.Opts{Tab: New}, 120, 40)
 	s := e.Tab.(*Stickers)
 	st, _ := s.List.Selected()
 	require.True(t, st.Active())
@@ -177,9 +173,7 @@ func TestStickerToggleReadsTheStickerAgain(t *testing.T) {
 
 func TestStickerToggleReadOnlyIsRefused(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, viewtest.Opts{Tab: New, ReadOnly: true})
-	e.Size(120, 40)
-	e.Init()
+	e := startedEnv(t, viewtest.Opts{Tab: New, ReadOnly: true}, 120, 40)
 	s := e.Tab.(*Stickers)
 	st, ok := s.List.Selected()
 	require.True(t, ok)
@@ -322,9 +316,7 @@ func TestStickerSecondToggleWhileSentIsRefused(t *testing.T) {
 // A double y in the shell's dialog confirms once.
 func TestStickerToggleDoubleYSendsOnce(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, viewtest.Opts{Tab: New})
-	e.Size(120, 40)
-	e.Init()
+	e := startedEnv(t, viewtest.Opts{Tab: New}, 120, 40)
 	st, _ := e.Tab.(*Stickers).List.Selected()
 	e.Act(keys.ActToggleSticker)
 	spec, found := e.ConfirmSpec()
@@ -389,9 +381,7 @@ func TestStickerToggleAnsweredAfterTheMerchantChanged(t *testing.T) {
 // payload as a QR code, whole, which reads back to the payload.
 func TestGoldenStickersPane120x40(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, viewtest.Opts{Tab: New, Fixed: viewtest.GoldenNow})
-	e.Size(120, 40)
-	e.Init()
+	e := startedEnv(t, viewtest.Opts{Tab: New, Fixed: viewtest.GoldenNow}, 120, 40)
 	e.Press("j", "enter")
 	s := e.Tab.(*Stickers)
 	require.True(t, s.Pane.IsOpen())

@@ -15,9 +15,7 @@ import (
 
 func TestStickersListAndQRDecodesToPayload(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, viewtest.Opts{Tab: New})
-	e.Size(200, 50)
-	e.Init()
+	e := startedEnv(t, viewtest.Opts{Tab: New}, 200, 50)
 	s := e.Tab.(*Stickers)
 	require.NotZero(t, s.List.Table.Len(), "the merchant's stickers are listed")
 	assert.True(t, s.List.Done, "the end of the list is reached")
@@ -47,9 +45,7 @@ func TestStickersListAndQRDecodesToPayload(t *testing.T) {
 
 func TestStickersWithoutV2SaysWhy(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, viewtest.Opts{Tab: New, V1Only: true})
-	e.Size(80, 24)
-	e.Init()
+	e := startedEnv(t, viewtest.Opts{Tab: New, V1Only: true}, 80, 24)
 	v := ansi.Strip(e.View(80, 24))
 	assert.Contains(t, strings.Join(strings.Fields(v), " "), "exist only in its current (v2) interface")
 	assert.Zero(t, e.Count.Pages.Load(), "nothing is asked of a v1-only service")

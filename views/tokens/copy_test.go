@@ -18,9 +18,7 @@ import (
 func TestCopyMoreTokens(t *testing.T) {
 	t.Parallel()
 	store := known.NewMemory()
-	e := newEnv(t, viewtest.Opts{Tab: withKnown(store)})
-	e.Size(140, 30)
-	e.Init()
+	e := startedEnv(t, viewtest.Opts{Tab: withKnown(store)}, 140, 30)
 	ok, why := e.Tab.Available(keys.ActCopyMore)
 	assert.False(t, ok)
 	assert.Equal(t, "no token is selected", why)

@@ -20,9 +20,7 @@ import (
 
 func TestCreateTokenizationLinkFromTokensTab(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, viewtest.Opts{Tab: New})
-	e.Size(80, 24)
-	e.Init()
+	e := startedEnv(t, viewtest.Opts{Tab: New}, 80, 24)
 	merchant := e.Scope.MerchantID
 	before := len(e.Srv.Store().TokensOf(merchant))
 	assert.Equal(t, "New card-saving link", e.Tab.(viewtest.ActionTargeter).ActionTarget(keys.ActNew))
@@ -61,10 +59,7 @@ func TestCreateTokenizationLinkFromTokensTab(t *testing.T) {
 		"Return page: https://shop.example.com/done",
 		"Callback address: https://shop.example.com/tokens",
 	}
-	assert.Equal(t, summary, fm.Form.Summary())
-	scr = d.Screen()
-	assert.Equal(t, "Create this card-saving link?", viewtest.Body(scr)[0])
-	assert.Equal(t, summary, viewtest.SummaryOf(scr, len(summary)), scr)
+	scr = d.Confirms(fm.Form, "Create this card-saving link?", summary)
 	assert.Empty(t, e.Journal(), "nothing is sent before y")
 
 	d.Confirm()

@@ -159,9 +159,7 @@ func TestTokenLookupOpensItAndRemembersIt(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "known-tokens.json")
 	store, err := known.Open(path)
 	require.NoError(t, err)
-	e := newEnv(t, viewtest.Opts{Tab: withKnown(store)})
-	e.Size(140, 30)
-	e.Init()
+	e := startedEnv(t, viewtest.Opts{Tab: withKnown(store)}, 140, 30)
 	tt := e.Tab.(*Tokens)
 	assert.Zero(t, tt.List.Table.Len(), "nothing is known yet")
 	assert.Contains(t, strings.Join(strings.Fields(ansi.Strip(e.View(140, 30))), " "), "No tokens known yet")
@@ -220,9 +218,7 @@ func TestTokenLookupOpensItAndRemembersIt(t *testing.T) {
 func TestTokenLookupOfAnUnknownIDSaysSo(t *testing.T) {
 	t.Parallel()
 	store := known.NewMemory()
-	e := newEnv(t, viewtest.Opts{Tab: withKnown(store)})
-	e.Size(120, 30)
-	e.Init()
+	e := startedEnv(t, viewtest.Opts{Tab: withKnown(store)}, 120, 30)
 	tt := e.Tab.(*Tokens)
 
 	e.Send(ui.JumpMsg{Query: "5199999"})
@@ -251,9 +247,7 @@ func TestTokenLookupOfAnUnknownIDSaysSo(t *testing.T) {
 func TestRevokeTokenHappyPath(t *testing.T) {
 	t.Parallel()
 	store := known.NewMemory()
-	e := newEnv(t, viewtest.Opts{Tab: withKnown(store)})
-	e.Size(140, 30)
-	e.Init()
+	e := startedEnv(t, viewtest.Opts{Tab: withKnown(store)}, 140, 30)
 	tt := e.Tab.(*Tokens)
 	tok := e.NewToken()
 	e.Send(ui.JumpMsg{Query: tok.ID})
@@ -328,9 +322,7 @@ func TestRevokeTokenHappyPath(t *testing.T) {
 
 func TestRevokeRefusedForARevokedToken(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, viewtest.Opts{Tab: New})
-	e.Size(140, 30)
-	e.Init()
+	e := startedEnv(t, viewtest.Opts{Tab: New}, 140, 30)
 	tt := e.Tab.(*Tokens)
 	tok := e.NewToken()
 	_, err := e.Srv.Store().RevokePaymentToken(tok.ID)
@@ -360,9 +352,7 @@ func TestRevokeRefusedForARevokedToken(t *testing.T) {
 func TestRevokeRefusedWhenRevokedMeanwhile(t *testing.T) {
 	t.Parallel()
 	store := known.NewMemory()
-	e := newEnv(t, viewtest.Opts{Tab: withKnown(store)})
-	e.Size(140, 30)
-	e.Init()
+	e := startedEnv(t, viewtest.Opts{Tab: withKnown(store)}, 140, 30)
 	tt := e.Tab.(*Tokens)
 	tok := e.NewToken()
 	e.Send(ui.JumpMsg{Query: tok.ID})
@@ -391,9 +381,7 @@ func TestRevokeRefusedWhenRevokedMeanwhile(t *testing.T) {
 
 func TestRevokeRefusedWithAReadOnlyToken(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, viewtest.Opts{Tab: New, ReadOnly: true})
-	e.Size(140, 30)
-	e.Init()
+	e := startedEnv(t, viewtest.Opts{Tab: New, ReadOnly: true}, 140, 30)
 	tt := e.Tab.(*Tokens)
 	tok := e.NewToken()
 	e.Send(ui.JumpMsg{Query: tok.ID})
@@ -425,9 +413,7 @@ func TestRevokeRefusedWithAReadOnlyToken(t *testing.T) {
 
 func TestRevokeRefusedWithoutASelection(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, viewtest.Opts{Tab: New})
-	e.Size(120, 30)
-	e.Init()
+	e := startedEnv(t, viewtest.Opts{Tab: New}, 120, 30)
 	ok, why := e.Tab.Available(keys.ActRevoke)
 	assert.False(t, ok)
 	assert.Equal(t, "no token is selected", why)
@@ -447,9 +433,7 @@ func TestRevokeRefusedWithoutASelection(t *testing.T) {
 
 func TestTokensWithoutV2SaysWhy(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, viewtest.Opts{Tab: New, V1Only: true})
-	e.Size(80, 24)
-	e.Init()
+	e := startedEnv(t, viewtest.Opts{Tab: New, V1Only: true}, 80, 24)
 	v := strings.Join(strings.Fields(ansi.Strip(e.View(80, 24))), " ")
 	assert.Contains(t, v, "saved card tokens exist only in its current (v2) interface")
 	for _, a := range []keys.Action{keys.ActRevoke, keys.ActNew, keys.ActOpen} {
@@ -632,9 +616,7 @@ func TestRevokeFromAPaymentsPaneShowsInTheTokensRow(t *testing.T) {
 // A payment without a token, and a pane closed between v and the dialog.
 func TestRevokeFromAPaymentsPaneRefusals(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, viewtest.Opts{})
-	e.Size(140, 40)
-	e.Init()
+	e := startedEnv(t, viewtest.Opts{}, 140, 40)
 	plain := e.HeldOrPaid(false, "15.00")
 	e.Press("enter")
 	require.True(t, e.Tab.(*payments.Payments).Pane.IsOpen())
@@ -675,9 +657,7 @@ func TestRevokeFromAPaymentsPaneRefusals(t *testing.T) {
 func TestRevokeSendsTheTokenOfTheDialog(t *testing.T) {
 	t.Parallel()
 	store := known.NewMemory()
-	e := newEnv(t, viewtest.Opts{Tab: withKnown(store)})
-	e.Size(140, 30)
-	e.Init()
+	e := startedEnv(t, viewtest.Opts{Tab: withKnown(store)}, 140, 30)
 	tt := e.Tab.(*Tokens)
 	first, second := e.NewToken(), e.NewToken()
 	e.Send(ui.JumpMsg{Query: second.ID})
