@@ -59,7 +59,7 @@ func TestCreateTokenizationLinkFromTokensTab(t *testing.T) {
 		"Return page: https://shop.example.com/done",
 		"Callback address: https://shop.example.com/tokens",
 	}
-	scr = d.Confirms(fm.Form, "Create this card-saving link?", summary)
+	d.Confirms(fm.Form, "Create this card-saving link?", summary)
 	assert.Empty(t, e.Journal(), "nothing is sent before y")
 
 	d.Confirm()
