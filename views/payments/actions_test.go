@@ -426,9 +426,9 @@ func TestChecksOfAnUnknownOutcomeBackOff(t *testing.T) {
 	for tries, d := range want {
 		assert.Equal(t, d, tab.CheckAfter(tries), "before check %d", tries+1)
 	}
-	k := tab.NewTracker(tab.NewOwner(), tab.Deps{}, nil)
+	k := tab.NewTracker(tab.Deps{}, nil)
 	assert.Equal(t, 2*time.Second, k.CheckAfter(0), "the default when Deps has none")
-	k = tab.NewTracker(tab.NewOwner(), tab.Deps{CheckAfter: viewtest.NoCheckWait}, nil)
+	k = tab.NewTracker(tab.Deps{CheckAfter: viewtest.NoCheckWait}, nil)
 	assert.Zero(t, k.CheckAfter(0), "Deps.CheckAfter when given")
 }
 

@@ -113,7 +113,7 @@ func New(d tab.Deps) ui.Tab {
 	list.FailText = "Could not load this period (the reason is below); press r to try again"
 	pane := tab.NewDetail(t.readPayment, t.DetailLines, func(p backend.Payment) []string { return paymentRawLines(p, t.Theme) })
 	t.ListTab = tab.NewListTab(d, list, pane)
-	t.Acts = tab.NewTracker(t.Owner, d, func(ref tab.ObjectRef) {
+	t.Acts = tab.NewTracker(d, func(ref tab.ObjectRef) {
 		if ref.Kind == "payment" {
 			t.List.Table.Redraw(ref.ID)
 		}

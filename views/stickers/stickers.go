@@ -53,7 +53,7 @@ func New(d tab.Deps) ui.Tab {
 	list.Search = stickerSearch()
 	pane := tab.NewDetail(t.readSticker, t.detailLines, func(s backend.Sticker) []string { return tab.RawOrNote(s.Raw, t.Theme) })
 	t.ListTab = tab.NewListTab(d, list, pane)
-	t.Acts = tab.NewTracker(t.Owner, d, func(ref tab.ObjectRef) {
+	t.Acts = tab.NewTracker(d, func(ref tab.ObjectRef) {
 		if ref.Kind == "sticker" {
 			t.List.Table.Redraw(ref.ID)
 		}

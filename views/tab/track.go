@@ -47,13 +47,13 @@ func CheckAfter(tries int) time.Duration {
 type (
 	// OutcomeMsg is what became of an action: its answer, or a check.
 	OutcomeMsg struct {
-		owner uint64
+		stamp Stamp // the tracker's that sent it (Reader.Owns)
 		Req   action.Request
 		Out   action.Outcome
 	}
 	// checkDueMsg: time to find out an unknown outcome again.
 	checkDueMsg struct {
-		owner uint64
+		stamp Stamp  // the tracker's
 		id    string // the action's id
 	}
 )
@@ -102,7 +102,10 @@ func (f *InFlight) changed(ref ObjectRef) {
 // Tracker sends one tab's actions and follows each until its outcome is
 // known.
 type Tracker struct {
-	owner      uint64
+	// answers stamps the tracker's answers, so that they reach the tab
+	// that sent the action (an action's answer is never stale: only
+	// Reader.Owns is asked).
+	answers    Reader
 	run        *action.Runner
 	flights    *InFlight
 	Mine       map[string]*tracked           // this tab's, by action id
@@ -112,7 +115,7 @@ type Tracker struct {
 // NewTracker makes a tab's tracker on the shared register; redraw draws
 // the tab's rows of an object again when an action on it starts or ends,
 // whichever tab sent it (nil: the tab has no such rows).
-func NewTracker(owner uint64, d Deps, redraw func(ObjectRef)) *Tracker {
+func NewTracker(d Deps, redraw func(ObjectRef)) *Tracker {
 	flights := d.InFlight
 	if flights == nil {
 		flights = NewInFlight()
@@ -124,7 +127,7 @@ func NewTracker(owner uint64, d Deps, redraw func(ObjectRef)) *Tracker {
 	if wait == nil {
 		wait = CheckAfter
 	}
-	k := &Tracker{owner: owner, run: &action.Runner{Backend: d.Backend, Journal: d.Journal, Now: d.Now},
+	k := &Tracker{run: &action.Runner{Backend: d.Backend, Journal: d.Journal, Now: d.Now},
 		flights: flights, Mine: map[string]*tracked{}, CheckAfter: wait}
 	flights.trackers = append(flights.trackers, k)
 	return k
@@ -190,10 +193,10 @@ func (tk *Tracker) Send(req action.Request) tea.Cmd {
 		return ToastCmd(ui.ToastWarning, "Not sent again: "+tr.BusyReason())
 	}
 	tk.track(&tracked{req: req, state: stateSending})
-	owner, run := tk.owner, tk.run
+	stamp, run := tk.answers.Stamp(), tk.run
 	return func() tea.Msg {
 		sent, out := run.Send(context.Background(), req)
-		return OutcomeMsg{owner: owner, Req: sent, Out: out}
+		return OutcomeMsg{stamp: stamp, Req: sent, Out: out}
 	}
 }
 
@@ -217,9 +220,9 @@ func (tk *Tracker) Untrack(req action.Request) {
 
 // checkCmd finds out what became of an action whose answer was lost.
 func (tk *Tracker) checkCmd(req action.Request) tea.Cmd {
-	owner, run := tk.owner, tk.run
+	stamp, run := tk.answers.Stamp(), tk.run
 	return func() tea.Msg {
-		return OutcomeMsg{owner: owner, Req: req, Out: run.Check(context.Background(), req)}
+		return OutcomeMsg{stamp: stamp, Req: req, Out: run.Check(context.Background(), req)}
 	}
 }
 
@@ -228,7 +231,7 @@ func (tk *Tracker) checkCmd(req action.Request) tea.Cmd {
 func (tk *Tracker) Update(msg tea.Msg) (cmd tea.Cmd, over *OutcomeMsg, ok bool) {
 	switch msg := msg.(type) {
 	case OutcomeMsg:
-		if msg.owner != tk.owner {
+		if !tk.answers.Owns(msg.stamp) {
 			return nil, nil, false
 		}
 		cmd, final := tk.onOutcome(msg)
@@ -237,7 +240,7 @@ func (tk *Tracker) Update(msg tea.Msg) (cmd tea.Cmd, over *OutcomeMsg, ok bool) 
 		}
 		return cmd, nil, true
 	case checkDueMsg:
-		if msg.owner != tk.owner {
+		if !tk.answers.Owns(msg.stamp) {
 			return nil, nil, false
 		}
 		tr, found := tk.Mine[msg.id]
@@ -285,8 +288,8 @@ func (tk *Tracker) onOutcome(msg OutcomeMsg) (tea.Cmd, bool) {
 			cmds = append(cmds, MsgCmd(ui.ErrorMsg{Err: errors.New(text), Sticky: true,
 				Hint: "look at " + action.Where(msg.Req.Kind) + " in the merchant portal; paydash will not send it again"}))
 		} else {
-			owner, id := tk.owner, tr.req.ID
-			cmds = append(cmds, tea.Tick(tk.CheckAfter(tr.tries), func(time.Time) tea.Msg { return checkDueMsg{owner: owner, id: id} }))
+			stamp, id := tk.answers.Stamp(), tr.req.ID
+			cmds = append(cmds, tea.Tick(tk.CheckAfter(tr.tries), func(time.Time) tea.Msg { return checkDueMsg{stamp: stamp, id: id} }))
 		}
 		return tea.Batch(cmds...), false
 	case action.Done:

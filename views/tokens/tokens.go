@@ -73,7 +73,7 @@ func New(d tab.Deps) ui.Tab {
 		return tab.RawOrNote(v.Read.Raw, t.Theme)
 	})
 	t.ListTab = tab.NewListTab(d, list, pane)
-	t.Acts = tab.NewTracker(t.Owner, d, func(ref tab.ObjectRef) {
+	t.Acts = tab.NewTracker(d, func(ref tab.ObjectRef) {
 		if ref.Kind == "token" {
 			t.List.Table.Redraw(ref.ID)
 		}
