@@ -68,22 +68,21 @@ type Request struct {
 	ObjectID string
 	// Amount is what the user confirmed: for a cancel, the hold being
 	// released; for a payment link or a sticker, its amount (the same as
-	// Invoice.Amount or Sticker.Amount); zero for a revoke, a toggle and a
+	// the one in its Params); zero for a revoke, a toggle and a
 	// card-saving link.
 	Amount    money.Amount
 	Interface backend.Interface // the interface that carries it (the caller decides: v2 when configured, else v1); tokens, stickers and links: v2 only
 	// IdempotencyKey is a refund's key (v2 Idempotency-Key, v1 externalID)
-	// or a create's (the same as the key in Invoice, Sticker or
-	// Tokenization); "" for capture, cancel, revoke and toggle.
+	// or a create's (the same as the key in its Params); "" for capture,
+	// cancel, revoke and toggle.
 	IdempotencyKey string
 	Sent           time.Time // when the sent line was written
-	Active         bool      // toggle: the state the sticker is switched to (true: on, Active)
-	// What a create sends, the one of its kind (the others are zero). The
-	// journal holds all of it, so that after a restart the very same
-	// request can be sent again under its key.
-	Invoice      backend.InvoiceLinkRequest      // create_invoice_link
-	Sticker      backend.StickerRequest          // create_sticker
-	Tokenization backend.TokenizationLinkRequest // create_tokenization_link
+	// Params is what the kind sends beyond the object and the amount, in
+	// the kind's own type, which its file names (a create's request, the
+	// state a toggle sets; ParamsOf reads it); nil for the kinds that need
+	// none. The journal holds it (Kind.Params), so that after a restart the
+	// very same request can be sent again under its key.
+	Params any
 
 	// Service is the service the action was sent to, as its journal lines
 	// name it: Send sets it (the journal's service for the interface), and
@@ -95,6 +94,13 @@ type Request struct {
 	// journal (a toggle's state, a create's parameters missing or
 	// unreadable): Check then says it cannot find it out.
 	unread string
+}
+
+// ParamsOf is req's Params as the kind's type P; P's zero value when it
+// holds another (a request of another kind).
+func ParamsOf[P any](req Request) P {
+	p, _ := req.Params.(P)
+	return p
 }
 
 // Carrier is the interface that carries b's actions: v2 when it is

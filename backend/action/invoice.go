@@ -37,29 +37,37 @@ func (p *invoiceParams) merchant() string { return p.MerchantID }
 func NewCreateInvoice(req backend.InvoiceLinkRequest) Request {
 	req.IdempotencyKey = keyOr(req.IdempotencyKey)
 	return Request{ID: backend.NewIdempotencyKey(), Kind: backend.ActionCreateInvoice, Amount: req.Amount,
-		Interface: backend.V2, IdempotencyKey: req.IdempotencyKey, Invoice: req}
+		Interface: backend.V2, IdempotencyKey: req.IdempotencyKey, Params: req}
+}
+
+// invoiceOf is the payment link a request makes (its Params).
+func invoiceOf(req Request) backend.InvoiceLinkRequest {
+	return ParamsOf[backend.InvoiceLinkRequest](req)
 }
 
 func (createInvoice) Action() backend.ActionName { return backend.ActionCreateInvoice }
 func (createInvoice) V2Only() bool               { return true }
 
 func (createInvoice) Validate(req Request) error {
-	return validateCreate(req, req.Invoice.MerchantID, req.Invoice.IdempotencyKey, &req.Invoice.Amount)
+	p := invoiceOf(req)
+	return validateCreate(req, p.MerchantID, p.IdempotencyKey, &p.Amount)
 }
 
 // Prepare puts the request under req.IdempotencyKey and its expiry in UTC
 // (as v2 sends it, and as the journal gives it back).
 func (createInvoice) Prepare(req Request) Request {
-	req.Invoice.IdempotencyKey = req.IdempotencyKey
-	if !req.Invoice.Expires.IsZero() {
-		req.Invoice.Expires = req.Invoice.Expires.Round(0).UTC()
+	inv := invoiceOf(req)
+	inv.IdempotencyKey = req.IdempotencyKey
+	if !inv.Expires.IsZero() {
+		inv.Expires = inv.Expires.Round(0).UTC()
 	}
+	req.Params = inv
 	return req
 }
 
 func (createInvoice) Describe(r Request) string {
 	s := "payment link for " + amountText(r.Amount)
-	if o := textsafe.Line(r.Invoice.OrderNo, 60); o != "" {
+	if o := textsafe.Line(invoiceOf(r).OrderNo, 60); o != "" {
 		s += " (order " + o + ")"
 	}
 	return s
@@ -72,7 +80,7 @@ func (createInvoice) DoneText(r Request, o Outcome) string {
 func (createInvoice) Where() string { return "the merchant's payments" }
 
 func (createInvoice) Send(ctx context.Context, r *Runner, req Request) (o Outcome, err error) {
-	o.Invoice, err = r.Backend.CreateInvoiceLink(ctx, req.Invoice)
+	o.Invoice, err = r.Backend.CreateInvoiceLink(ctx, invoiceOf(req))
 	return o, err
 }
 
@@ -86,7 +94,7 @@ func (createInvoice) Result(_ Request, o Outcome) string {
 }
 
 func (createInvoice) Params(req Request) any {
-	i := req.Invoice
+	i := invoiceOf(req)
 	return invoiceParams{MerchantID: i.MerchantID, Amount: i.Amount, Description: i.Description, OrderNo: i.OrderNo,
 		Expires: i.Expires, DualMode: i.DualMode, CustomerEmail: i.CustomerEmail, CustomerPhone: i.CustomerPhone,
 		ReturnURL: i.ReturnURL, CallbackURL: i.CallbackURL}
@@ -97,7 +105,7 @@ func (createInvoice) ReadParams(raw json.RawMessage, r *Request) error {
 	if err := decodeParams(raw, &p); err != nil {
 		return err
 	}
-	r.Invoice = backend.InvoiceLinkRequest{MerchantID: p.MerchantID, Amount: p.Amount, Description: p.Description,
+	r.Params = backend.InvoiceLinkRequest{MerchantID: p.MerchantID, Amount: p.Amount, Description: p.Description,
 		OrderNo: p.OrderNo, Expires: p.Expires, DualMode: p.DualMode, CustomerEmail: p.CustomerEmail,
 		CustomerPhone: p.CustomerPhone, ReturnURL: p.ReturnURL, CallbackURL: p.CallbackURL,
 		IdempotencyKey: r.IdempotencyKey}
@@ -113,7 +121,7 @@ func (createInvoice) Made(_ Request, o Outcome) (ObjectRef, bool) {
 func (createInvoice) Created(req Request, o Outcome) (Created, bool) {
 	c := Created{Title: "Payment link made", Link: o.Invoice.URL,
 		Facts: []string{"Payment " + textsafe.Clean(o.Invoice.PaymentID) + " for " + groupAmount(req.Amount)}}
-	if n := textsafe.Line(req.Invoice.OrderNo, 60); n != "" {
+	if n := textsafe.Line(invoiceOf(req).OrderNo, 60); n != "" {
 		c.Facts[0] += " · order " + n
 	}
 	return c, true

@@ -160,7 +160,7 @@ func TestEveryParameterOfACreateIsJournaledAndSentAgainTheSame(t *testing.T) {
 		pending[i] = withoutMono(pending[i])
 	}
 	require.Equal(t, sent, pending, "every request is rebuilt whole from the journal")
-	assert.Equal(t, inv.Expires.UTC(), pending[0].Invoice.Expires, "the expiry is the same instant")
+	assert.Equal(t, inv.Expires.UTC(), action.ParamsOf[backend.InvoiceLinkRequest](pending[0]).Expires, "the expiry is the same instant")
 
 	f.err = nil
 	for _, r := range pending {
@@ -198,12 +198,12 @@ func TestConstructors(t *testing.T) {
 
 	tg := action.NewToggle("st-1", true, backend.V2)
 	assert.Equal(t, backend.ActionToggleSticker, tg.Kind)
-	assert.True(t, tg.Active)
-	assert.False(t, action.NewToggle("st-1", false, backend.V2).Active)
+	assert.True(t, action.SwitchesOn(tg))
+	assert.False(t, action.SwitchesOn(action.NewToggle("st-1", false, backend.V2)))
 
 	inv := action.NewCreateInvoice(backend.InvoiceLinkRequest{MerchantID: "1001", Amount: rub("1500")})
 	assert.NotEmpty(t, inv.IdempotencyKey, "a fresh key when none is given")
-	assert.Equal(t, inv.IdempotencyKey, inv.Invoice.IdempotencyKey)
+	assert.Equal(t, inv.IdempotencyKey, action.ParamsOf[backend.InvoiceLinkRequest](inv).IdempotencyKey)
 	assert.NotEqual(t, inv.ID, inv.IdempotencyKey)
 	assert.Equal(t, rub("1500"), inv.Amount)
 	assert.Equal(t, backend.V2, inv.Interface)
@@ -214,10 +214,10 @@ func TestConstructors(t *testing.T) {
 	assert.Equal(t, "mine", kept.IdempotencyKey, "a given key is kept")
 
 	st := action.NewCreateSticker(backend.StickerRequest{MerchantID: "1001", Amount: rub("150")})
-	assert.Equal(t, st.IdempotencyKey, st.Sticker.IdempotencyKey)
+	assert.Equal(t, st.IdempotencyKey, action.ParamsOf[backend.StickerRequest](st).IdempotencyKey)
 	assert.Equal(t, rub("150"), st.Amount)
 	tk := action.NewCreateTokenization(backend.TokenizationLinkRequest{MerchantID: "1001"})
-	assert.Equal(t, tk.IdempotencyKey, tk.Tokenization.IdempotencyKey)
+	assert.Equal(t, tk.IdempotencyKey, action.ParamsOf[backend.TokenizationLinkRequest](tk).IdempotencyKey)
 	assert.NotEmpty(t, tk.IdempotencyKey)
 	assert.Zero(t, tk.Amount)
 
@@ -294,7 +294,10 @@ func TestSendRefusesTokensStickersAndLinksItCouldNotFindOut(t *testing.T) {
 	twoKeys := inv
 	twoKeys.IdempotencyKey = "another"
 	noKey := inv
-	noKey.IdempotencyKey, noKey.Invoice.IdempotencyKey = "", ""
+	noKey.IdempotencyKey = ""
+	noKeyInvoice := action.ParamsOf[backend.InvoiceLinkRequest](noKey)
+	noKeyInvoice.IdempotencyKey = ""
+	noKey.Params = noKeyInvoice
 	otherAmount := inv
 	otherAmount.Amount = rub("15")
 

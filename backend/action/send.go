@@ -35,7 +35,7 @@ func (r *Runner) now() time.Time {
 // context ended) is Unknown with Retry; every other failure is the service
 // (or the adapter, before sending) refusing: NotDone. A capture sends the
 // amount, a cancel releases the hold, a refund goes under its idempotency
-// key, a revoke ends the token, a toggle sets the sticker to req.Active, and
+// key, a revoke ends the token, a toggle sets the sticker to the state it names, and
 // a create sends its request (Invoice, Sticker or Tokenization) under its
 // idempotency key. An answer of done that the object answered with denies
 // (a payment not Settled after a capture, a token not Revoked after a

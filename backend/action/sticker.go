@@ -34,25 +34,31 @@ func (p *stickerParams) merchant() string { return p.MerchantID }
 func NewCreateSticker(req backend.StickerRequest) Request {
 	req.IdempotencyKey = keyOr(req.IdempotencyKey)
 	return Request{ID: backend.NewIdempotencyKey(), Kind: backend.ActionCreateSticker, Amount: req.Amount,
-		Interface: backend.V2, IdempotencyKey: req.IdempotencyKey, Sticker: req}
+		Interface: backend.V2, IdempotencyKey: req.IdempotencyKey, Params: req}
 }
+
+// stickerOf is the sticker a request makes (its Params).
+func stickerOf(req Request) backend.StickerRequest { return ParamsOf[backend.StickerRequest](req) }
 
 func (createSticker) Action() backend.ActionName { return backend.ActionCreateSticker }
 func (createSticker) V2Only() bool               { return true }
 
 // Validate: backend.CreateSticker always sends an amount.
 func (createSticker) Validate(req Request) error {
-	return validateCreate(req, req.Sticker.MerchantID, req.Sticker.IdempotencyKey, &req.Sticker.Amount)
+	p := stickerOf(req)
+	return validateCreate(req, p.MerchantID, p.IdempotencyKey, &p.Amount)
 }
 
 func (createSticker) Prepare(req Request) Request {
-	req.Sticker.IdempotencyKey = req.IdempotencyKey
+	st := stickerOf(req)
+	st.IdempotencyKey = req.IdempotencyKey
+	req.Params = st
 	return req
 }
 
 func (createSticker) Describe(r Request) string {
 	s := "sticker"
-	if d := textsafe.Line(r.Sticker.Description, 60); d != "" {
+	if d := textsafe.Line(stickerOf(r).Description, 60); d != "" {
 		s += ` "` + d + `"`
 	}
 	return s + " for " + amountText(r.Amount)
@@ -69,7 +75,7 @@ func (createSticker) DoneText(r Request, o Outcome) string {
 func (createSticker) Where() string { return "the merchant's stickers" }
 
 func (createSticker) Send(ctx context.Context, r *Runner, req Request) (o Outcome, err error) {
-	o.Sticker, err = r.Backend.CreateSticker(ctx, req.Sticker)
+	o.Sticker, err = r.Backend.CreateSticker(ctx, stickerOf(req))
 	return o, err
 }
 
@@ -83,7 +89,7 @@ func (createSticker) Result(_ Request, o Outcome) string {
 }
 
 func (createSticker) Params(req Request) any {
-	s := req.Sticker
+	s := stickerOf(req)
 	return stickerParams{MerchantID: s.MerchantID, StickerType: s.StickerType, Cashlink: s.Cashlink,
 		Description: s.Description, ProductCode: s.ProductCode, PaymentPurpose: s.PaymentPurpose,
 		Amount: s.Amount, CallbackURL: s.CallbackURL}
@@ -94,7 +100,7 @@ func (createSticker) ReadParams(raw json.RawMessage, r *Request) error {
 	if err := decodeParams(raw, &p); err != nil {
 		return err
 	}
-	r.Sticker = backend.StickerRequest{MerchantID: p.MerchantID, StickerType: p.StickerType, Cashlink: p.Cashlink,
+	r.Params = backend.StickerRequest{MerchantID: p.MerchantID, StickerType: p.StickerType, Cashlink: p.Cashlink,
 		Description: p.Description, ProductCode: p.ProductCode, PaymentPurpose: p.PaymentPurpose,
 		Amount: p.Amount, CallbackURL: p.CallbackURL, IdempotencyKey: r.IdempotencyKey}
 	return nil

@@ -10,7 +10,7 @@ import (
 	"paydash/backend/textsafe"
 )
 
-// toggleSticker switches a sticker on (req.Active) or off.
+// toggleSticker switches a sticker on or off (its Params: toggleParams).
 type toggleSticker struct{ Base }
 
 func init() { Register(toggleSticker{}) }
@@ -24,8 +24,11 @@ type toggleParams struct {
 // off, with a fresh ID. via must be v2.
 func NewToggle(stickerID string, active bool, via backend.Interface) Request {
 	return Request{ID: backend.NewIdempotencyKey(), Kind: backend.ActionToggleSticker, ObjectID: stickerID,
-		Active: active, Interface: via}
+		Params: toggleParams{Active: active}, Interface: via}
 }
+
+// SwitchesOn reports whether a toggle switches its sticker on.
+func SwitchesOn(req Request) bool { return ParamsOf[toggleParams](req).Active }
 
 func (toggleSticker) Action() backend.ActionName { return backend.ActionToggleSticker }
 func (toggleSticker) V2Only() bool               { return true }
@@ -42,7 +45,7 @@ func (toggleSticker) Describe(r Request) string {
 	switch {
 	case r.unread != "":
 		return "switch of sticker " + id + " on or off"
-	case r.Active:
+	case SwitchesOn(r):
 		return "switch-on of sticker " + id
 	}
 	return "switch-off of sticker " + id
@@ -51,7 +54,7 @@ func (toggleSticker) Describe(r Request) string {
 func (toggleSticker) DoneText(r Request, o Outcome) string {
 	id := textsafe.Line(r.ObjectID, 80)
 	s := "Sticker " + id + " switched off"
-	if r.Active {
+	if SwitchesOn(r) {
 		s = "Sticker " + id + " switched on"
 	}
 	if st := textsafe.Line(o.Sticker.Status, 40); st != "" {
@@ -64,12 +67,12 @@ func (toggleSticker) Where() string { return "the sticker" }
 func (toggleSticker) Doing() string { return "switching" }
 
 func (toggleSticker) Send(ctx context.Context, r *Runner, req Request) (o Outcome, err error) {
-	o.Sticker, err = r.Backend.SetStickerActive(ctx, req.ObjectID, req.Active)
+	o.Sticker, err = r.Backend.SetStickerActive(ctx, req.ObjectID, SwitchesOn(req))
 	return o, err
 }
 
 func (toggleSticker) Denied(req Request, o Outcome) string {
-	if o.Sticker.Status != stickerState(req.Active) {
+	if o.Sticker.Status != stickerState(SwitchesOn(req)) {
 		return "the sticker is " + textsafe.Line(o.Sticker.Status, 40)
 	}
 	return ""
@@ -85,7 +88,7 @@ func (toggleSticker) Check(ctx context.Context, r *Runner, req Request) Outcome 
 	if err != nil {
 		return unreadable(err)
 	}
-	want, other := stickerState(req.Active), stickerState(!req.Active)
+	want, other := stickerState(SwitchesOn(req)), stickerState(!SwitchesOn(req))
 	o := Outcome{Sticker: s, How: HowReadSticker}
 	switch s.Status {
 	case want:
@@ -102,14 +105,14 @@ func (toggleSticker) Check(ctx context.Context, r *Runner, req Request) Outcome 
 // Result is the sticker's status: "Inactive".
 func (toggleSticker) Result(_ Request, o Outcome) string { return textsafe.Line(o.Sticker.Status, 40) }
 
-func (toggleSticker) Params(req Request) any { return toggleParams{Active: req.Active} }
+func (toggleSticker) Params(req Request) any { return toggleParams{Active: SwitchesOn(req)} }
 
 func (toggleSticker) ReadParams(raw json.RawMessage, req *Request) error {
 	var p toggleParams
 	if err := decodeParams(raw, &p); err != nil {
 		return err
 	}
-	req.Active = p.Active
+	req.Params = p
 	return nil
 }
 

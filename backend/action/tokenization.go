@@ -33,24 +33,32 @@ func (p *tokenizationParams) merchant() string { return p.MerchantID }
 func NewCreateTokenization(req backend.TokenizationLinkRequest) Request {
 	req.IdempotencyKey = keyOr(req.IdempotencyKey)
 	return Request{ID: backend.NewIdempotencyKey(), Kind: backend.ActionCreateTokenization,
-		Interface: backend.V2, IdempotencyKey: req.IdempotencyKey, Tokenization: req}
+		Interface: backend.V2, IdempotencyKey: req.IdempotencyKey, Params: req}
+}
+
+// tokenizationOf is the card-saving link a request makes (its Params).
+func tokenizationOf(req Request) backend.TokenizationLinkRequest {
+	return ParamsOf[backend.TokenizationLinkRequest](req)
 }
 
 func (createTokenization) Action() backend.ActionName { return backend.ActionCreateTokenization }
 func (createTokenization) V2Only() bool               { return true }
 
 func (createTokenization) Validate(req Request) error {
-	return validateCreate(req, req.Tokenization.MerchantID, req.Tokenization.IdempotencyKey, nil)
+	p := tokenizationOf(req)
+	return validateCreate(req, p.MerchantID, p.IdempotencyKey, nil)
 }
 
 func (createTokenization) Prepare(req Request) Request {
-	req.Tokenization.IdempotencyKey = req.IdempotencyKey
+	tk := tokenizationOf(req)
+	tk.IdempotencyKey = req.IdempotencyKey
+	req.Params = tk
 	return req
 }
 
 func (createTokenization) Describe(r Request) string {
 	s := "card-saving link"
-	switch t := r.Tokenization; {
+	switch t := tokenizationOf(r); {
 	case t.CustomerAccount != "":
 		s += " for customer account " + textsafe.Line(t.CustomerAccount, 60)
 	case t.CustomerEmail != "":
@@ -66,7 +74,7 @@ func (createTokenization) DoneText(r Request, o Outcome) string {
 func (createTokenization) Where() string { return "the merchant's tokens" }
 
 func (createTokenization) Send(ctx context.Context, r *Runner, req Request) (o Outcome, err error) {
-	o.Tokenization, err = r.Backend.CreateTokenizationLink(ctx, req.Tokenization)
+	o.Tokenization, err = r.Backend.CreateTokenizationLink(ctx, tokenizationOf(req))
 	return o, err
 }
 
@@ -80,7 +88,7 @@ func (createTokenization) Result(_ Request, o Outcome) string {
 }
 
 func (createTokenization) Params(req Request) any {
-	t := req.Tokenization
+	t := tokenizationOf(req)
 	return tokenizationParams{MerchantID: t.MerchantID, Purpose: t.Purpose, CustomerAccount: t.CustomerAccount,
 		CustomerEmail: t.CustomerEmail, ReturnURL: t.ReturnURL, CallbackURL: t.CallbackURL}
 }
@@ -90,7 +98,7 @@ func (createTokenization) ReadParams(raw json.RawMessage, r *Request) error {
 	if err := decodeParams(raw, &p); err != nil {
 		return err
 	}
-	r.Tokenization = backend.TokenizationLinkRequest{MerchantID: p.MerchantID, Purpose: p.Purpose,
+	r.Params = backend.TokenizationLinkRequest{MerchantID: p.MerchantID, Purpose: p.Purpose,
 		CustomerAccount: p.CustomerAccount, CustomerEmail: p.CustomerEmail, ReturnURL: p.ReturnURL,
 		CallbackURL: p.CallbackURL, IdempotencyKey: r.IdempotencyKey}
 	return nil

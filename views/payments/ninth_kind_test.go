@@ -33,16 +33,20 @@ type tipLink struct{ action.Base }
 
 func init() { action.Register(tipLink{}) }
 
+// tipParams is a tip's own params (Request.Params), and its journal
+// params too: no field of Request is the tip's.
 type tipParams struct {
 	MerchantID string       `json:"merchantId"`
 	Amount     money.Amount `json:"amount"`
 }
 
+func tipOf(req action.Request) tipParams { return action.ParamsOf[tipParams](req) }
+
 func (tipLink) Action() backend.ActionName { return viewtest.ActionTip }
 func (tipLink) V2Only() bool               { return true }
 
 func (tipLink) Validate(req action.Request) error {
-	if req.Invoice.MerchantID == "" || req.IdempotencyKey == "" || req.Amount != req.Invoice.Amount {
+	if tipOf(req).MerchantID == "" || req.IdempotencyKey == "" || req.Amount != tipOf(req).Amount {
 		return errors.New("a tip needs a merchant, a key and its amount")
 	}
 	return nil
@@ -59,7 +63,7 @@ func (k tipLink) DoneText(req action.Request, o action.Outcome) string {
 func (tipLink) Where() string { return "the merchant's tips" }
 
 func (tipLink) request(req action.Request) backend.InvoiceLinkRequest {
-	return backend.InvoiceLinkRequest{MerchantID: req.Invoice.MerchantID, Amount: req.Amount,
+	return backend.InvoiceLinkRequest{MerchantID: tipOf(req).MerchantID, Amount: req.Amount,
 		Description: "Tip", IdempotencyKey: req.IdempotencyKey}
 }
 
@@ -83,16 +87,14 @@ func (k tipLink) Check(ctx context.Context, r *action.Runner, req action.Request
 
 func (tipLink) Result(_ action.Request, o action.Outcome) string { return "tip " + o.Invoice.PaymentID }
 
-func (tipLink) Params(req action.Request) any {
-	return tipParams{MerchantID: req.Invoice.MerchantID, Amount: req.Invoice.Amount}
-}
+func (tipLink) Params(req action.Request) any { return tipOf(req) }
 
 func (tipLink) ReadParams(raw json.RawMessage, req *action.Request) error {
 	var p tipParams
 	if err := json.Unmarshal(raw, &p); err != nil || p.MerchantID == "" {
 		return errors.New("the tip's params cannot be read")
 	}
-	req.Invoice = backend.InvoiceLinkRequest{MerchantID: p.MerchantID, Amount: p.Amount}
+	req.Params = p
 	return nil
 }
 
@@ -109,8 +111,7 @@ func (tipLink) Created(req action.Request, o action.Outcome) (action.Created, bo
 
 func newTip(merchant string, amount money.Amount) action.Request {
 	return action.Request{ID: backend.NewIdempotencyKey(), Kind: viewtest.ActionTip, Amount: amount, Interface: backend.V2,
-		IdempotencyKey: backend.NewIdempotencyKey(),
-		Invoice:        backend.InvoiceLinkRequest{MerchantID: merchant, Amount: amount}}
+		IdempotencyKey: backend.NewIdempotencyKey(), Params: tipParams{MerchantID: merchant, Amount: amount}}
 }
 
 func TestANinthKindRunsTheWholePath(t *testing.T) {
@@ -162,8 +163,8 @@ func TestANinthKindRunsTheWholePath(t *testing.T) {
 	// under the same key: the same payment, not a second one.
 	open := action.Pending(j[:2])
 	require.Len(t, open, 1)
-	assert.Equal(t, req.Invoice.MerchantID, open[0].Invoice.MerchantID)
-	assert.Equal(t, amount, open[0].Invoice.Amount)
+	assert.Equal(t, tipOf(req), tipOf(open[0]), "the tip's own params, read back")
+	assert.Equal(t, amount, tipOf(open[0]).Amount)
 	run := &action.Runner{Backend: e.B, Journal: e.J}
 	o := run.Check(context.Background(), open[0])
 	require.Equal(t, action.Done, o.State, o.Err)

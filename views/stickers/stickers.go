@@ -395,7 +395,7 @@ func (ss *Stickers) showOutcome(msg tab.OutcomeMsg) tea.Cmd {
 		// put in another merchant's list.
 		shown := true
 		if s.MerchantID == "" {
-			s.MerchantID = msg.Req.Sticker.MerchantID
+			s.MerchantID = action.ParamsOf[backend.StickerRequest](msg.Req).MerchantID
 		}
 		if s.MerchantID == "" {
 			s.MerchantID, shown = ss.shownMerchant(s.ID)
