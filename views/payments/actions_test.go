@@ -323,12 +323,10 @@ func TestALostRefundAnswerIsFoundOutNotFailed(t *testing.T) {
 	for _, iface := range []string{"v2", "v1"} {
 		t.Run(iface, func(t *testing.T) {
 			lossy := &lossyBackend{lose: 1, do: true}
-			e := newEnv(t, viewtest.Opts{V1Only: iface == "v1", Wrap: func(b backend.Backend) backend.Backend {
+			e := startedEnv(t, viewtest.Opts{V1Only: iface == "v1", Wrap: func(b backend.Backend) backend.Backend {
 				lossy.Backend = b
 				return lossy
-			}})
-			e.Size(80, 24)
-			e.Init()
+			}}, 80, 24)
 			paid := e.HeldOrPaid(false, "500.00")
 			e.Act(keys.ActRefund)
 			spec, found := e.ConfirmSpec()
@@ -382,12 +380,10 @@ func TestALostRefundAnswerIsFoundOutNotFailed(t *testing.T) {
 func TestALostV1RefundThatWasNotMadeIsSaidSo(t *testing.T) {
 	t.Parallel()
 	lossy := &lossyBackend{lose: 1, do: false}
-	e := newEnv(t, viewtest.Opts{V1Only: true, Wrap: func(b backend.Backend) backend.Backend {
+	e := startedEnv(t, viewtest.Opts{V1Only: true, Wrap: func(b backend.Backend) backend.Backend {
 		lossy.Backend = b
 		return lossy
-	}})
-	e.Size(80, 24)
-	e.Init()
+	}}, 80, 24)
 	paid := e.HeldOrPaid(false, "300.00")
 	e.Act(keys.ActRefund)
 	spec, _ := e.ConfirmSpec()
@@ -609,11 +605,9 @@ func (r *reportsFinerRefund) RefundsOfPayment(ctx context.Context, p backend.Pay
 // sends exactly that.
 func TestRefundOfARemainderFinerThanTheCurrency(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, viewtest.Opts{Wrap: func(b backend.Backend) backend.Backend {
+	e := startedEnv(t, viewtest.Opts{Wrap: func(b backend.Backend) backend.Backend {
 		return &reportsFinerRefund{Backend: b, extra: money.MustParse("0.011")}
-	}})
-	e.Size(80, 24)
-	e.Init()
+	}}, 80, 24)
 	paid := e.HeldOrPaid(false, "83.00")
 	cur := paid.Amount.Currency
 	e.Act(keys.ActRefund)

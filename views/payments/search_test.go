@@ -242,12 +242,10 @@ func TestSearchNarrowedByTheLegacyInterface(t *testing.T) {
 	for _, mode := range []string{"v1", "both"} {
 		t.Run(mode, func(t *testing.T) {
 			fb := &filteringBackend{}
-			e := newEnv(t, viewtest.Opts{V1Only: mode == "v1", WithV1: mode == "both", Wrap: func(b backend.Backend) backend.Backend {
+			e := startedEnv(t, viewtest.Opts{V1Only: mode == "v1", WithV1: mode == "both", Wrap: func(b backend.Backend) backend.Backend {
 				fb.Backend = b
 				return fb
-			}})
-			e.Size(120, 30)
-			e.Init()
+			}}, 120, 30)
 			p := e.Tab.(*Payments)
 
 			e.Press("/")

@@ -1017,12 +1017,10 @@ func TestRegistersDocumentsShowsACSVAsATableAndSavesUnderItsName(t *testing.T) {
 func TestRegistersWithoutV1SaysWhatIsNeeded(t *testing.T) {
 	t.Parallel()
 	var count *countingRegisters
-	e := newEnv(t, viewtest.Opts{Tab: New, Fixed: viewtest.GoldenNow, Wrap: func(b backend.Backend) backend.Backend {
+	e := startedEnv(t, viewtest.Opts{Tab: New, Fixed: viewtest.GoldenNow, Wrap: func(b backend.Backend) backend.Backend {
 		count = &countingRegisters{Backend: b}
 		return count
-	}})
-	e.Size(80, 24)
-	e.Init()
+	}}, 80, 24)
 	view := viewtest.Flat(e.View(80, 24))
 	assert.Contains(t, view, "legacy (v1) interface")
 	assert.Contains(t, view, "PAYDASH_V1_LOGIN")

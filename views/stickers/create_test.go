@@ -131,12 +131,10 @@ func TestCreateStickerWithALostAnswerIsFoundOut(t *testing.T) {
 	t.Parallel()
 	lossy := &lossyCreates{}
 	lossy.lose.Store(1)
-	e := newEnv(t, viewtest.Opts{Tab: New, Wrap: func(b backend.Backend) backend.Backend {
+	e := startedEnv(t, viewtest.Opts{Tab: New, Wrap: func(b backend.Backend) backend.Backend {
 		lossy.Backend = b
 		return lossy
-	}})
-	e.Size(120, 40)
-	e.Init()
+	}}, 120, 40)
 	before := e.StickersOf(e.Scope.MerchantID)
 	d := e.OpenNew()
 	d.Press("enter", "enter")

@@ -219,6 +219,21 @@ func newHoldingStickers() *holdingStickers {
 	return &holdingStickers{release: make(chan struct{}), arrived: make(chan struct{}, 1)}
 }
 
+// newHeldToggleEnv is the Stickers tab over a backend that holds the
+// switches, with an active sticker selected (st).
+func newHeldToggleEnv(t *testing.T) (*env, *holdingStickers, *Stickers, backend.Sticker) {
+	t.Helper()
+	hold := newHoldingStickers()
+	e := startedEnv(t, viewtest.Opts{Tab: New, Wrap: func(b backend.Backend) backend.Backend {
+		hold.Backend = b
+		return hold
+	}}, 120, 40)
+	s := e.Tab.(*Stickers)
+	st, _ := s.List.Selected()
+	require.True(t, st.Active())
+	return e, hold, s, st
+}
+
 func (h *holdingStickers) SetStickerActive(ctx context.Context, id string, active bool) (backend.Sticker, error) {
 	h.calls.Add(1)
 	select {
@@ -246,16 +261,7 @@ func (h *holdingStickers) waitSent(t *testing.T) {
 // Confirm called again.
 func TestStickerSecondToggleWhileSentIsRefused(t *testing.T) {
 	t.Parallel()
-	hold := newHoldingStickers()
-	e := newEnv(t, viewtest.Opts{Tab: New, Wrap: func(b backend.Backend) backend.Backend {
-		hold.Backend = b
-		return hold
-	}})
-	e.Size(120, 40)
-	e.Init()
-	s := e.Tab.(*Stickers)
-	st, _ := s.List.Selected()
-	require.True(t, st.Active())
+	e, hold, _, st := newHeldToggleEnv(t)
 
 	e.Act(keys.ActToggleSticker)
 	spec, found := e.ConfirmSpec()
@@ -341,16 +347,7 @@ func TestStickerToggleDoubleYSendsOnce(t *testing.T) {
 // to no list: the sticker is not the new merchant's.
 func TestStickerToggleAnsweredAfterTheMerchantChanged(t *testing.T) {
 	t.Parallel()
-	hold := newHoldingStickers()
-	e := newEnv(t, viewtest.Opts{Tab: New, Wrap: func(b backend.Backend) backend.Backend {
-		hold.Backend = b
-		return hold
-	}})
-	e.Size(120, 40)
-	e.Init()
-	s := e.Tab.(*Stickers)
-	st, _ := s.List.Selected()
-	require.True(t, st.Active())
+	e, hold, s, st := newHeldToggleEnv(t)
 	e.Act(keys.ActToggleSticker)
 	spec, found := e.ConfirmSpec()
 	require.True(t, found)
