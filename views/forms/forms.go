@@ -191,8 +191,9 @@ func (f *Form) Title() string { return f.title }
 // State tells whether the form is being edited, submitted or aborted.
 func (f *Form) State() State { return f.state }
 
-// Init focuses the first field. Its command also asks the runtime for the
-// window size (huh does); the WindowSizeMsg goes to the dashboard as usual.
+// Init focuses the first field. huh's request for the window size that
+// comes with it is dropped (messages.go): the dashboard gives the form its
+// size.
 func (f *Form) Init() tea.Cmd {
 	f.started = true
 	return f.tag(f.hf.Init())

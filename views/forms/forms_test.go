@@ -113,6 +113,23 @@ func TestInvoiceLinkSubmitsTheTypedValues(t *testing.T) {
 	assert.Equal(t, Submitted, f.State())
 }
 
+// huh asks the runtime for the window size whenever a form starts, and the
+// form starts again at every page and relayout. Bubble Tea answers each
+// request in a goroutine of its own, and two at once write the program's
+// size unsynchronized (a data race in bubbletea v2.1.1's checkResize). The
+// dashboard knows its size and tells the form: the requests are dropped.
+func TestAFormNeverAsksTheRuntimeForTheWindowSize(t *testing.T) {
+	c := &clock{t: fixedNow}
+	f := NewInvoiceLink(defaults(c, true))
+	d := drive(t, f)
+	d.field("10").enter().field("Tea").enter()
+	d.resize(60, 14).enter().enter()
+	d.resize(120, 40).field("24h").enter()
+	for _, m := range d.forRuntime {
+		assert.NotEqual(t, tea.RequestWindowSize(), m, "a window-size request reached the runtime")
+	}
+}
+
 func TestInvoiceLinkOptionalFieldsLeftEmpty(t *testing.T) {
 	c := &clock{t: fixedNow}
 	f := NewInvoiceLink(defaults(c, true))

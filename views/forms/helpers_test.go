@@ -75,6 +75,9 @@ type driver struct {
 	f     *Form
 	check func(Msg) // when set, sees every message of the form before it goes back
 	w, h  int       // the size the form is drawn at
+	// forRuntime are the messages the form's commands give the runtime
+	// itself (not the form's), in order.
+	forRuntime []tea.Msg
 }
 
 func drive(t *testing.T, f *Form) *driver {
@@ -134,8 +137,9 @@ func (d *driver) run(cmd tea.Cmd) {
 		default:
 			if cmds, ok := sequence(msg); ok {
 				queue = append(queue, cmds...)
+			} else {
+				d.forRuntime = append(d.forRuntime, msg)
 			}
-			// anything else is for the runtime (the window size huh asks for)
 		}
 	}
 }

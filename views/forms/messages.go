@@ -75,11 +75,22 @@ func tagMsg(id uint64, msg tea.Msg) tea.Msg {
 		}
 		return tea.Sequence(out...)()
 	}
+	if msg == windowSizeRequest {
+		// huh asks for the window size each time a form starts (at every
+		// page and relayout). The dashboard knows its size and tells the
+		// form, and two requests at once race in the runtime (bubbletea
+		// v2.1.1 answers each in a goroutine that writes the program's
+		// size unsynchronized): it is not passed on.
+		return nil
+	}
 	if !owned(msg) {
 		return msg
 	}
 	return Msg{form: id, inner: msg}
 }
+
+// windowSizeRequest is the message of tea.RequestWindowSize.
+var windowSizeRequest = tea.RequestWindowSize()
 
 var cmdType = reflect.TypeFor[tea.Cmd]()
 
