@@ -44,18 +44,41 @@ type e2eSession struct {
 	env      []string
 }
 
+// newE2ESession starts a sandbox of the test's own with the faults given
+// (a test that changes what the service holds).
 func newE2ESession(t *testing.T, faults string, withV1 bool) *e2eSession {
 	t.Helper()
+	skipUnlessE2E(t)
+	dir := t.TempDir()
+	bin := paydashBinary(t)
+	return sessionOn(t, bin, dir, startSandboxProcess(t, bin, dir, "--faults", faults), withV1)
+}
+
+// newReadOnlySession is a session on the sandbox the tests share, for a
+// test that only reads from the service.
+func newReadOnlySession(t *testing.T, withV1 bool) *e2eSession {
+	t.Helper()
+	skipUnlessE2E(t)
+	return sessionOn(t, paydashBinary(t), t.TempDir(), sharedSandbox(t), withV1)
+}
+
+// skipUnlessE2E skips an end-to-end test where it cannot run, and runs it
+// beside the others: it mostly waits.
+func skipUnlessE2E(t *testing.T) {
+	t.Helper()
 	if testing.Short() {
-		t.Skip("builds the binary and runs it in a pseudo-terminal")
+		t.Skip("runs the binary in a pseudo-terminal")
 	}
 	if runtime.GOOS == "windows" {
 		t.Skip("needs a Unix pseudo-terminal")
 	}
-	t.Parallel() // mostly waiting on latency: the two run side by side
-	dir := t.TempDir()
-	bin := buildPaydash(t, dir)
-	info := startSandboxProcess(t, bin, dir, "--faults", faults)
+	t.Parallel()
+}
+
+// sessionOn is a session of paydash (bin, its files in dir) on the sandbox
+// that info describes, with the accountant's v1 login when withV1.
+func sessionOn(t *testing.T, bin, dir string, info sandbox.Info, withV1 bool) *e2eSession {
+	t.Helper()
 	pem, err := os.ReadFile(info.CAFile)
 	require.NoError(t, err)
 	pool := x509.NewCertPool()
@@ -89,16 +112,20 @@ func (s *e2eSession) start(merchant string) *terminal {
 // retry repeats a read of the service through its faults.
 func retry[T any](t *testing.T, what string, f func() (T, error)) T {
 	t.Helper()
-	var err error
-	for range 20 {
-		var v T
-		if v, err = f(); err == nil {
-			return v
-		}
-		time.Sleep(50 * time.Millisecond)
+	var (
+		v     T
+		err   error
+		tries int
+	)
+	_ = pollUntil(e2eWait, 50*time.Millisecond, nil, func() bool {
+		tries++
+		v, err = f()
+		return err == nil || tries == 20
+	})
+	if err != nil {
+		t.Fatalf("%s: %v", what, err)
 	}
-	t.Fatalf("%s: %v", what, err)
-	panic("unreachable")
+	return v
 }
 
 // payments finds n payments in status of the last 30 days, of any merchant
@@ -166,10 +193,13 @@ func (s *e2eSession) entries() []journal.Entry {
 }
 
 // open jumps to a payment and waits for its pane in the state wanted. A
-// read the faults broke is tried again, as a user would.
+// read the faults broke is tried again, as a user would, once the message
+// saying so is gone.
 func (tm *terminal) open(t *testing.T, id, status string) {
 	t.Helper()
 	for attempt := 0; ; attempt++ {
+		// A failure still on screen from before would read as this one's.
+		tm.waitFor(t, "no failure on screen", func(sc string) bool { return !strings.Contains(sc, "Could not look for") })
 		tm.settle()
 		tm.send(t, ":"+id+"\r")
 		sc := tm.waitFor(t, "payment "+id+" or a failure", func(sc string) bool {
@@ -179,7 +209,6 @@ func (tm *terminal) open(t *testing.T, id, status string) {
 			require.Contains(t, sc, "Payment "+id)
 			return
 		}
-		time.Sleep(time.Second)
 	}
 }
 
@@ -201,7 +230,6 @@ func (tm *terminal) dialog(t *testing.T, key, title string) string {
 			require.Contains(t, sc, title)
 			return sc
 		}
-		time.Sleep(time.Second)
 		tm.settle()
 	}
 }
@@ -297,8 +325,7 @@ func TestEndToEndHostileTimingUnderFaults(t *testing.T) {
 	pauseForGuard()
 	tm.send(t, "n")
 	tm.waitFor(t, "no dialog left", func(sc string) bool { return !strings.Contains(sc, "Capture payment") })
-	time.Sleep(time.Second)
-	assert.NotContains(t, tm.vt.Screen(), "Capture payment", "no second dialog comes up")
+	tm.holdsFor(t, time.Second, "no second dialog comes up", func(sc string) bool { return !strings.Contains(sc, "Capture payment") })
 	assert.Equal(t, v2.PaymentStatusAuthorized, s.payment(h.ID).Status)
 
 	// 3. A resize under the dialog: y pressed while the window is too
@@ -312,7 +339,9 @@ func TestEndToEndHostileTimingUnderFaults(t *testing.T) {
 		return strings.Contains(unwrappedScreen(sc), "make the window at least 80x24")
 	})
 	tm.send(t, "y")
-	time.Sleep(300 * time.Millisecond)
+	// The y waits in the program (nothing shows) until the window is big
+	// enough; a moment without output lets it read the y first.
+	tm.quiet(300 * time.Millisecond)
 	tm.resize(t, e2eCols, e2eRows)
 	tm.waitFor(t, "the dialog back, saying a key was ignored", func(sc string) bool {
 		return strings.Contains(unwrappedScreen(sc), "ignored — the dialog was not fully on screen")
@@ -358,8 +387,7 @@ func TestEndToEndHostileTimingUnderFaults(t *testing.T) {
 
 	// Every action's outcome is found out (through the faults, a check
 	// may take a few tries), then the dashboard quits.
-	deadline := time.Now().Add(90 * time.Second)
-	for {
+	tm.poll(t, "every action's outcome", 90*time.Second, 200*time.Millisecond, func() (bool, string) {
 		entries := s.entries()
 		sent := 0
 		for _, e := range entries {
@@ -367,14 +395,9 @@ func TestEndToEndHostileTimingUnderFaults(t *testing.T) {
 				sent++
 			}
 		}
-		if sent == len(did) && len(action.Pending(entries)) == 0 {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("actions still without an outcome: %+v\nthe screen:\n%s", action.Pending(entries), tm.vt.Screen())
-		}
-		time.Sleep(200 * time.Millisecond)
-	}
+		pending := action.Pending(entries)
+		return sent == len(did) && len(pending) == 0, fmt.Sprintf("%d of %d sent, without an outcome: %+v", sent, len(did), pending)
+	})
 	tm.settle()
 	tm.send(t, "q")
 	assert.Equal(t, 0, tm.wait(t, 15*time.Second))
@@ -441,17 +464,7 @@ func TestEndToEndKillBetweenSendingARefundAndItsAnswer(t *testing.T) {
 		pauseForGuard()
 		tm.digitsIfAsked(t, p.ID)
 		tm.send(t, "y")
-		deadline := time.Now().Add(e2eWait)
-		for time.Now().Before(deadline) {
-			for _, e := range s.entries() {
-				if e.Phase == journal.PhaseSent && e.ObjectID == p.ID {
-					return e, shown
-				}
-			}
-			time.Sleep(10 * time.Millisecond)
-		}
-		t.Fatalf("no sent line for the refund of %s; the screen:\n%s", p.ID, tm.vt.Screen())
-		return journal.Entry{}, shown
+		return s.sentLine(tm, p.ID), shown
 	}
 
 	// SIGTERM while the refund's answer is awaited: paydash waits for it.
@@ -498,6 +511,22 @@ func TestEndToEndKillBetweenSendingARefundAndItsAnswer(t *testing.T) {
 	tm.settle()
 	tm.send(t, "q")
 	assert.Equal(t, 0, tm.wait(t, 15*time.Second))
+}
+
+// sentLine waits for the journal's sent line of an action on payment id.
+func (s *e2eSession) sentLine(tm *terminal, id string) journal.Entry {
+	s.t.Helper()
+	var sent journal.Entry
+	tm.poll(s.t, "the journal's sent line for "+id, e2eWait, 10*time.Millisecond, func() (bool, string) {
+		for _, e := range s.entries() {
+			if e.Phase == journal.PhaseSent && e.ObjectID == id {
+				sent = e
+				return true, ""
+			}
+		}
+		return false, "no sent line"
+	})
+	return sent
 }
 
 func finalLine(entries []journal.Entry, actionID string) *journal.Entry {

@@ -8,7 +8,6 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"paydash/backend/journal"
 	v2 "paydash/backend/v2"
 )
 
@@ -28,16 +27,7 @@ func TestEndToEndQuittingWithAnOutcomeUnknownSaysSo(t *testing.T) {
 		pauseForGuard()
 	}
 	tm.send(t, "y")
-	var sent journal.Entry
-	deadline := time.Now().Add(e2eWait)
-	for sent.ActionID == "" && time.Now().Before(deadline) {
-		for _, e := range s.entries() {
-			if e.Phase == journal.PhaseSent && e.ObjectID == p.ID {
-				sent = e
-			}
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
+	sent := s.sentLine(tm, p.ID)
 	require.NotEmpty(t, sent.ActionID, "the refund was sent; the screen:\n%s", tm.vt.Screen())
 
 	// ctrl+c twice: quit at once, without waiting for the answer.

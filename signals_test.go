@@ -28,12 +28,13 @@ import (
 // gigabytes; the exit itself is awaited for longWait, a hang guard only.
 func TestSandboxStopsOnSIGTERMWhileSeeding(t *testing.T) {
 	if testing.Short() {
-		t.Skip("builds the binary")
+		t.Skip("runs the binary")
 	}
 	if runtime.GOOS == "windows" {
 		t.Skip("no SIGTERM")
 	}
-	bin := buildPaydash(t, t.TempDir())
+	t.Parallel() // beside the end-to-end tests, which mostly wait
+	bin := paydashBinary(t)
 	for _, sig := range []syscall.Signal{syscall.SIGTERM, syscall.SIGINT} {
 		t.Run(sig.String(), func(t *testing.T) {
 			// While it starts: 100 MB resident is the seed under way, so
