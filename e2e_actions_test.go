@@ -25,10 +25,9 @@ import (
 	v2 "paydash/backend/v2"
 )
 
-// The end-to-end tests of the money actions: the built binary in a
-// pseudo-terminal, driven with hostile timing against `paydash sandbox`
-// with faults, and
-// killed between sending a refund and reading its answer. Afterwards the
+// The end-to-end tests of the money actions: the binary in a
+// pseudo-terminal, driven with hostile timing against a sandbox with
+// faults, and killed between sending a refund and reading its answer. Afterwards the
 // service holds exactly what the user confirmed, with the amounts the
 // dialogs showed, and the journal has an outcome for every action.
 
@@ -42,6 +41,9 @@ type e2eSession struct {
 	merchant string
 	journal  string
 	env      []string
+	// srv is the sandbox when it runs in the test's process
+	// (newFaultSession), for setFaults and storeRefunds; nil otherwise.
+	srv *sandbox.Server
 }
 
 // newE2ESession starts a sandbox of the test's own with the faults given
@@ -52,6 +54,53 @@ func newE2ESession(t *testing.T, faults string, withV1 bool) *e2eSession {
 	dir := t.TempDir()
 	bin := paydashBinary(t)
 	return sessionOn(t, bin, dir, startSandboxProcess(t, bin, dir, "--faults", faults), withV1)
+}
+
+// newFaultSession starts a sandbox of the test's own in the test's
+// process, without faults: the test sets them (setFaults) for the part of
+// paydash's run it is about, and reads the service without them before
+// and after, at once instead of through seconds of latency.
+func newFaultSession(t *testing.T, withV1 bool) *e2eSession {
+	t.Helper()
+	skipUnlessE2E(t)
+	dir := t.TempDir()
+	srv, err := sandbox.Start(context.Background(), sandbox.Options{Seed: 5, Payments: 2000, SettleDelay: 200 * time.Millisecond})
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = srv.Close() })
+	require.NoError(t, srv.WriteInfoFile(filepath.Join(dir, "sandbox.json")))
+	s := sessionOn(t, paydashBinary(t), dir, srv.Info(), withV1)
+	s.srv = srv
+	return s
+}
+
+// setFaults sets the sandbox's faults (sandbox.ParseFaults; "" for none)
+// from the next request on.
+func (s *e2eSession) setFaults(spec string) {
+	s.t.Helper()
+	f, err := sandbox.ParseFaults(spec)
+	require.NoError(s.t, err)
+	require.NoError(s.t, s.srv.SetFaults(f))
+}
+
+// storeRefunds counts the refunds of payment p in the sandbox's store,
+// read in the test's process: what the service did, whatever faults
+// hold its answers back.
+func (s *e2eSession) storeRefunds(p v2.PaymentListItem) int {
+	s.t.Helper()
+	n, cursor := 0, ""
+	for {
+		page, err := s.srv.Store().ListRefunds(sandbox.ListQuery{MerchantID: p.MerchantID,
+			Start: p.Created.Add(-time.Minute), End: time.Now().Add(time.Hour), Cursor: cursor})
+		require.NoError(s.t, err)
+		for _, r := range page.Items {
+			if r.PaymentID == p.ID {
+				n++
+			}
+		}
+		if cursor = page.Cursor; cursor == "" {
+			return n
+		}
+	}
 }
 
 // newReadOnlySession is a session on the sandbox the tests share, for a
@@ -286,7 +335,7 @@ type confirmed struct {
 }
 
 func TestEndToEndHostileTimingUnderFaults(t *testing.T) {
-	s := newE2ESession(t, "latency=400ms,error=0.2,drop=0.05,malformed=0.05", true)
+	s := newFaultSession(t, true)
 	start := time.Now()
 	used := map[string]bool{}
 	settled := s.payments(v2.PaymentStatusSettled, 2, used)
@@ -295,6 +344,8 @@ func TestEndToEndHostileTimingUnderFaults(t *testing.T) {
 	for _, p := range settled {
 		before[p.ID] = s.refunds(p)
 	}
+	// Faults on everything paydash does, from its start to its end.
+	s.setFaults("latency=400ms,error=0.2,drop=0.05,malformed=0.05")
 	tm := s.start(s.merchant)
 	var did []confirmed
 
@@ -401,6 +452,7 @@ func TestEndToEndHostileTimingUnderFaults(t *testing.T) {
 	tm.settle()
 	tm.send(t, "q")
 	assert.Equal(t, 0, tm.wait(t, 15*time.Second))
+	s.setFaults("")
 
 	// The service holds exactly what was confirmed and made, with the
 	// amount the dialog showed; the journal agrees.
@@ -451,8 +503,8 @@ func TestEndToEndHostileTimingUnderFaults(t *testing.T) {
 // the service holds one refund. A SIGTERM in the same window waits for
 // the answer instead.
 func TestEndToEndKillBetweenSendingARefundAndItsAnswer(t *testing.T) {
-	const latency = 2400 * time.Millisecond // half before the refund is made, half before its answer
-	s := newE2ESession(t, "latency="+latency.String(), false)
+	const latency = 2400 * time.Millisecond // on the refund: half before it is made, half before its answer
+	s := newFaultSession(t, false)
 	used := map[string]bool{}
 	settled := s.payments(v2.PaymentStatusSettled, 2, used)
 
@@ -463,6 +515,7 @@ func TestEndToEndKillBetweenSendingARefundAndItsAnswer(t *testing.T) {
 		shown := shownAmount(t, sc)
 		pauseForGuard()
 		tm.digitsIfAsked(t, p.ID)
+		s.setFaults("latency=" + latency.String())
 		tm.send(t, "y")
 		return s.sentLine(tm, p.ID), shown
 	}
@@ -474,6 +527,7 @@ func TestEndToEndKillBetweenSendingARefundAndItsAnswer(t *testing.T) {
 	sent, _ := refundUntilSent(tm, p)
 	require.NoError(t, tm.cmd.Process.Signal(syscall.SIGTERM))
 	assert.Equal(t, 0, tm.wait(t, 20*time.Second), "it quits once the answer came")
+	s.setFaults("")
 	final := finalLine(s.entries(), sent.ActionID)
 	require.NotNil(t, final, "the answer was journaled before quitting")
 	assert.Equal(t, journal.PhaseDone, final.Phase)
@@ -484,10 +538,15 @@ func TestEndToEndKillBetweenSendingARefundAndItsAnswer(t *testing.T) {
 	p = settled[1]
 	before = s.refunds(p)
 	tm = s.start(s.merchant)
+	made0 := s.storeRefunds(p)
 	sent, shown := refundUntilSent(tm, p)
-	time.Sleep(time.Until(sent.Time.Add(latency/2 + latency/4)))
+	tm.poll(t, "the service to make the refund", e2eWait, 10*time.Millisecond, func() (bool, string) {
+		n := s.storeRefunds(p)
+		return n > made0, fmt.Sprintf("%d refunds in the store", n)
+	})
 	require.NoError(t, tm.cmd.Process.Kill())
 	tm.wait(t, 10*time.Second)
+	s.setFaults("")
 	assert.Nil(t, finalLine(s.entries(), sent.ActionID), "killed before the answer: the journal holds only sent")
 	made := newRefunds(before, s.refunds(p))
 	require.Len(t, made, 1, "the service made the refund before the kill")

@@ -30,10 +30,10 @@ const paydashName = "paydash"
 // e2eParallel is how many parallel tests run at once when -parallel is not
 // given (Go's default is GOMAXPROCS, 2 on a small machine): an end-to-end
 // test spends most of its time waiting for latency, a dialog's guard or
-// the screen, not using a CPU. More than 4 starve the programs under test
+// the screen, not using a CPU. More than 6 starve the programs under test
 // of CPU on a 2-core machine: their keys are then read late, and a pause
 // meant to outlast a dialog's guard may not.
-const e2eParallel = 4
+const e2eParallel = 6
 
 // TestMain runs the tests, or, started through paydashBinary's link,
 // paydash itself: the end-to-end tests run the very code they were built

@@ -30,7 +30,10 @@ const (
 // a key less than modalGuard after the one before it is ignored), with a
 // margin for a loaded machine. The binary runs on the real clock, so this
 // is the one real wait of the end-to-end tests; a test that then asserts
-// that a key was taken sees it fail if the guard ignored it.
+// that a key was taken sees it fail if the guard ignored it. Call it once
+// the screen showed the dialog, or what the key before did (waitFor): the
+// guard runs from the moment paydash read that key, which may be well
+// after it was sent on a loaded machine.
 func pauseForGuard() { time.Sleep(modalGuard + 200*time.Millisecond) }
 
 // terminal is paydash running in a pseudo-terminal, its screen emulated.
