@@ -279,8 +279,23 @@ func (tm *terminal) dialog(t *testing.T, key, title string) string {
 			require.Contains(t, sc, title)
 			return sc
 		}
-		tm.settle()
+		tm.dismissRefusal(t, title[strings.LastIndex(title, " ")+1:])
 	}
+}
+
+// dismissRefusal takes away a refusal to act on payment id, which stays
+// on screen until dismissed, the way the screen says: esc closes the
+// payment's pane, esc again dismisses the message; then it opens the
+// payment again.
+func (tm *terminal) dismissRefusal(t *testing.T, id string) {
+	t.Helper()
+	tm.settle()
+	tm.send(t, "\x1b")
+	tm.waitFor(t, "the pane of "+id+" closed", func(sc string) bool { return !strings.Contains(sc, "Payment "+id) })
+	tm.settle()
+	tm.send(t, "\x1b")
+	tm.waitFor(t, "the refusal dismissed", func(sc string) bool { return !strings.Contains(sc, "Could not read payment") })
+	tm.open(t, id, "")
 }
 
 // digitsIfAsked types the payment id's last four digits when the dialog
