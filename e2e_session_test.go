@@ -43,6 +43,19 @@ type e2eSession struct {
 func newE2ESession(t *testing.T, faults string, withV1 bool) *e2eSession {
 	t.Helper()
 	skipUnlessE2E(t)
+	return ownSandboxSession(t, faults, withV1)
+}
+
+// newSoloE2ESession is newE2ESession for a test that runs alone, before
+// the parallel ones.
+func newSoloE2ESession(t *testing.T, faults string, withV1 bool) *e2eSession {
+	t.Helper()
+	skipWithoutPTY(t)
+	return ownSandboxSession(t, faults, withV1)
+}
+
+func ownSandboxSession(t *testing.T, faults string, withV1 bool) *e2eSession {
+	t.Helper()
 	dir := t.TempDir()
 	bin := paydashBinary(t)
 	return sessionOn(t, bin, dir, startSandboxProcess(t, bin, dir, "--faults", faults), withV1)
@@ -107,13 +120,19 @@ func newReadOnlySession(t *testing.T, withV1 bool) *e2eSession {
 // beside the others: it mostly waits.
 func skipUnlessE2E(t *testing.T) {
 	t.Helper()
+	skipWithoutPTY(t)
+	t.Parallel()
+}
+
+// skipWithoutPTY skips an end-to-end test where it cannot run.
+func skipWithoutPTY(t *testing.T) {
+	t.Helper()
 	if testing.Short() {
 		t.Skip("runs the binary in a pseudo-terminal")
 	}
 	if runtime.GOOS == "windows" {
 		t.Skip("needs a Unix pseudo-terminal")
 	}
-	t.Parallel()
 }
 
 // sessionOn is a session of paydash (bin, its files in dir) on the sandbox
