@@ -38,24 +38,12 @@ type e2eSession struct {
 	srv *sandbox.Server
 }
 
-// newE2ESession starts a sandbox of the test's own with the faults given
-// (a test that changes what the service holds).
-func newE2ESession(t *testing.T, faults string, withV1 bool) *e2eSession {
-	t.Helper()
-	skipUnlessE2E(t)
-	return ownSandboxSession(t, faults, withV1)
-}
-
-// newSoloE2ESession is newE2ESession for a test that runs alone, before
-// the parallel ones.
+// newSoloE2ESession starts a `paydash sandbox` process of the test's own
+// with the faults given (a test that changes what the service holds), for
+// a test that runs alone, before the parallel ones.
 func newSoloE2ESession(t *testing.T, faults string, withV1 bool) *e2eSession {
 	t.Helper()
 	skipWithoutPTY(t)
-	return ownSandboxSession(t, faults, withV1)
-}
-
-func ownSandboxSession(t *testing.T, faults string, withV1 bool) *e2eSession {
-	t.Helper()
 	dir := t.TempDir()
 	bin := paydashBinary(t)
 	return sessionOn(t, bin, dir, startSandboxProcess(t, bin, dir, "--faults", faults), withV1)
