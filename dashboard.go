@@ -102,22 +102,9 @@ func openSession(ctx context.Context, s config.Settings, now time.Time) (_ *sess
 		}
 	}()
 
-	if s.LogPath != "" {
-		// A regular file or none, never through a symbolic link: a named
-		// pipe would block the open (and signals with it) until something
-		// reads it, and a link would make paydash write somewhere else.
-		f, err := safefile.OpenAppend(s.LogPath, 0o600)
-		var odd *safefile.NotRegularError
-		if errors.As(err, &odd) {
-			return nil, config.Usagef("%s: it is %s; give a regular file paydash may write", config.Describe(s.LogFrom, s.LogPath), odd.What())
-		}
-		if err != nil {
-			return nil, config.Usagef("%s: %s; give a file paydash may write", config.Describe(s.LogFrom, s.LogPath), config.DescribeFileErr(err))
-		}
-		sess.logFile, sess.logPath = f, s.LogPath
-		sess.logger = slog.New(slog.NewJSONHandler(f, nil))
+	if err := sess.openRequestLog(s); err != nil {
+		return nil, err
 	}
-
 	cfg := backend.Config{
 		BaseURL: s.BaseURL, RootCAs: s.RootCAs,
 		V2Token: s.V2Token, V1Login: s.V1Login, V1Password: s.V1Password,
@@ -128,37 +115,8 @@ func openSession(ctx context.Context, s config.Settings, now time.Time) (_ *sess
 	}
 	names := s.MerchantNames
 	if s.BaseURL == "" {
-		srv, err := startSandbox(ctx, sandboxOptions)
-		if err != nil {
-			if ctx.Err() != nil {
-				return nil, errInterrupted
-			}
-			return nil, fmt.Errorf("starting the embedded sandbox: %w", err)
-		}
-		sess.sandbox = srv
-		info := srv.Info()
-		cfg.BaseURL, cfg.RootCAs, cfg.Sandbox = srv.BaseURL(), srv.CertPool(), true
-		// Full rights on both interfaces, so that everything shows.
-		cfg.V2Token, cfg.V1Login, cfg.V1Password = info.V2Token, "", ""
-		for _, u := range info.V1Users {
-			if u.Role == sandbox.RoleAccountant {
-				cfg.V1Login, cfg.V1Password = u.Login, u.Password
-			}
-		}
-		// The sandbox's merchants, with its names unless the config file
-		// names them.
-		cfg.MerchantIDs = slices.Clone(info.MerchantIDs)
-		sandboxNames := map[string]string{}
-		for _, m := range info.Merchants {
-			sandboxNames[m.ID] = m.Name
-		}
-		for id, name := range s.MerchantNames {
-			sandboxNames[id] = name
-		}
-		names = sandboxNames
-		if s.Merchant != "" && !slices.Contains(cfg.MerchantIDs, s.Merchant) {
-			return nil, config.Usagef("%s is not a merchant of the embedded sandbox (it has %s)",
-				config.Describe(s.MerchantFrom, s.Merchant), config.MerchantList(cfg.MerchantIDs, names))
+		if names, err = sess.startEmbeddedSandbox(ctx, s, &cfg); err != nil {
+			return nil, err
 		}
 	}
 	if len(cfg.MerchantIDs) == 0 {
@@ -193,12 +151,73 @@ func openSession(ctx context.Context, s config.Settings, now time.Time) (_ *sess
 	// The first view: today's payments. It rolls with the service's clock
 	// from the first answer on (ui.Scope.At).
 	sess.scope = ui.PresetScope(merchant, ui.PresetToday, now)
-
-	d := b.Describe()
-	sess.logger.Info("paydash started", "version", version, "sandbox", d.Sandbox, "base_url", d.BaseURL,
-		"interfaces", d.Interfaces, "merchants", d.MerchantIDs, "read_only", d.ReadOnly, "journal", jpath,
-		"pending_actions", len(sess.pending))
+	sess.logStart(jpath)
 	return sess, nil
+}
+
+// openRequestLog opens the request log (--log), if asked for: a regular
+// file or none, never through a symbolic link: a named pipe would block
+// the open (and signals with it) until something reads it, and a link
+// would make paydash write somewhere else.
+func (sess *session) openRequestLog(s config.Settings) error {
+	if s.LogPath == "" {
+		return nil
+	}
+	f, err := safefile.OpenAppend(s.LogPath, 0o600)
+	var odd *safefile.NotRegularError
+	if errors.As(err, &odd) {
+		return config.Usagef("%s: it is %s; give a regular file paydash may write", config.Describe(s.LogFrom, s.LogPath), odd.What())
+	}
+	if err != nil {
+		return config.Usagef("%s: %s; give a file paydash may write", config.Describe(s.LogFrom, s.LogPath), config.DescribeFileErr(err))
+	}
+	sess.logFile, sess.logPath = f, s.LogPath
+	sess.logger = slog.New(slog.NewJSONHandler(f, nil))
+	return nil
+}
+
+// startEmbeddedSandbox starts the sandbox paydash runs on without a base
+// URL and points cfg at it, with full rights on both interfaces so that
+// everything shows. It returns the merchants' names: the sandbox's, unless
+// the config file names them.
+func (sess *session) startEmbeddedSandbox(ctx context.Context, s config.Settings, cfg *backend.Config) (map[string]string, error) {
+	srv, err := startSandbox(ctx, sandboxOptions)
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, errInterrupted
+		}
+		return nil, fmt.Errorf("starting the embedded sandbox: %w", err)
+	}
+	sess.sandbox = srv
+	info := srv.Info()
+	cfg.BaseURL, cfg.RootCAs, cfg.Sandbox = srv.BaseURL(), srv.CertPool(), true
+	cfg.V2Token, cfg.V1Login, cfg.V1Password = info.V2Token, "", ""
+	for _, u := range info.V1Users {
+		if u.Role == sandbox.RoleAccountant {
+			cfg.V1Login, cfg.V1Password = u.Login, u.Password
+		}
+	}
+	cfg.MerchantIDs = slices.Clone(info.MerchantIDs)
+	names := map[string]string{}
+	for _, m := range info.Merchants {
+		names[m.ID] = m.Name
+	}
+	for id, name := range s.MerchantNames {
+		names[id] = name
+	}
+	if s.Merchant != "" && !slices.Contains(cfg.MerchantIDs, s.Merchant) {
+		return nil, config.Usagef("%s is not a merchant of the embedded sandbox (it has %s)",
+			config.Describe(s.MerchantFrom, s.Merchant), config.MerchantList(cfg.MerchantIDs, names))
+	}
+	return names, nil
+}
+
+// logStart writes the session's first line in the request log.
+func (sess *session) logStart(journalPath string) {
+	d := sess.backend.Describe()
+	sess.logger.Info("paydash started", "version", version, "sandbox", d.Sandbox, "base_url", d.BaseURL,
+		"interfaces", d.Interfaces, "merchants", d.MerchantIDs, "read_only", d.ReadOnly, "journal", journalPath,
+		"pending_actions", len(sess.pending))
 }
 
 // runDashboard is `paydash` without a subcommand.

@@ -1,13 +1,8 @@
 package main
 
 import (
-	"context"
-	"crypto/x509"
 	"fmt"
-	"os"
-	"path/filepath"
 	"regexp"
-	"runtime"
 	"strings"
 	"syscall"
 	"testing"
@@ -21,155 +16,24 @@ import (
 	"paydash/backend/action"
 	"paydash/backend/journal"
 	"paydash/backend/money"
-	"paydash/backend/sandbox"
 	v2 "paydash/backend/v2"
 )
 
-// The end-to-end tests of the money actions: the built binary in a
-// pseudo-terminal, driven with hostile timing against `paydash sandbox`
-// with faults, and
-// killed between sending a refund and reading its answer. Afterwards the
-// service holds exactly what the user confirmed, with the amounts the
-// dialogs showed, and the journal has an outcome for every action.
-
-// e2eSession is one test's sandbox, API client (for checking the service
-// behind the dashboard's back) and paydash settings.
-type e2eSession struct {
-	t        *testing.T
-	bin, dir string
-	info     sandbox.Info
-	api      *v2.Client
-	merchant string
-	journal  string
-	env      []string
-}
-
-func newE2ESession(t *testing.T, faults string, withV1 bool) *e2eSession {
-	t.Helper()
-	if testing.Short() {
-		t.Skip("builds the binary and runs it in a pseudo-terminal")
-	}
-	if runtime.GOOS == "windows" {
-		t.Skip("needs a Unix pseudo-terminal")
-	}
-	t.Parallel() // mostly waiting on latency: the two run side by side
-	dir := t.TempDir()
-	bin := buildPaydash(t, dir)
-	info := startSandboxProcess(t, bin, dir, "--faults", faults)
-	pem, err := os.ReadFile(info.CAFile)
-	require.NoError(t, err)
-	pool := x509.NewCertPool()
-	require.True(t, pool.AppendCertsFromPEM(pem))
-	api, err := v2.NewClient(info.BaseURL, info.V2Token, v2.WithRootCAs(pool), v2.WithRetries(8, 50*time.Millisecond))
-	require.NoError(t, err)
-	s := &e2eSession{t: t, bin: bin, dir: dir, info: info, api: api, journal: filepath.Join(dir, "state", "journal.jsonl")}
-	s.env = []string{"PAYDASH_V2_TOKEN=" + info.V2Token}
-	if withV1 {
-		for _, u := range info.V1Users {
-			if u.Role == sandbox.RoleAccountant {
-				s.env = append(s.env, "PAYDASH_V1_LOGIN="+u.Login, "PAYDASH_V1_PASSWORD="+u.Password)
-			}
-		}
-	}
-	s.merchant = info.MerchantIDs[0]
-	return s
-}
-
-// start runs paydash on the session's journal, with the merchant shown.
-func (s *e2eSession) start(merchant string) *terminal {
-	s.t.Helper()
-	tm := startInTerminal(s.t, s.bin, []string{"--base-url", s.info.BaseURL, "--ca-file", s.info.CAFile,
-		"--merchant", merchant, "--journal", s.journal}, s.env, s.dir)
-	tm.waitFor(s.t, "the payments list", func(sc string) bool {
-		return strings.Contains(sc, "Payments") && strings.Contains(sc, "merchant "+merchant)
-	})
-	return tm
-}
-
-// retry repeats a read of the service through its faults.
-func retry[T any](t *testing.T, what string, f func() (T, error)) T {
-	t.Helper()
-	var err error
-	for range 20 {
-		var v T
-		if v, err = f(); err == nil {
-			return v
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
-	t.Fatalf("%s: %v", what, err)
-	panic("unreachable")
-}
-
-// payments finds n payments in status of the last 30 days, of any merchant
-// (jumping by id opens any), worth at least 2.
-func (s *e2eSession) payments(status v2.PaymentStatus, n int, skip map[string]bool) []v2.PaymentListItem {
-	s.t.Helper()
-	var out []v2.PaymentListItem
-	now := time.Now()
-	for _, m := range s.info.MerchantIDs {
-		cursor := ""
-		for len(out) < n {
-			page := retry(s.t, "list payments", func() (*v2.PaymentList, error) {
-				p, _, err := s.api.Payments.List(context.Background(), v2.ListParams{MerchantID: m,
-					Start: now.AddDate(0, 0, -30), End: now.Add(time.Hour), Cursor: cursor})
-				return p, err
-			})
-			for _, p := range page.Items {
-				if p.Status == status && !skip[p.ID] && p.Amount.Value >= money.MustParse("2") && len(out) < n {
-					out = append(out, p)
-					skip[p.ID] = true
-				}
-			}
-			if cursor = page.Cursor; cursor == "" {
-				break
-			}
-		}
-	}
-	require.Len(s.t, out, n, "%d %s payments in the seed", n, status)
-	return out
-}
-
-func (s *e2eSession) refunds(p v2.PaymentListItem) []v2.Refund {
-	s.t.Helper()
-	return retry(s.t, "list refunds", func() ([]v2.Refund, error) {
-		var out []v2.Refund
-		for r, err := range s.api.Refunds.All(context.Background(), v2.ListParams{MerchantID: p.MerchantID,
-			Start: p.Created.Add(-time.Minute), End: time.Now().Add(time.Hour)}) {
-			if err != nil {
-				return nil, err
-			}
-			if r.PaymentID == p.ID {
-				out = append(out, r)
-			}
-		}
-		return out, nil
-	})
-}
-
-func (s *e2eSession) payment(id string) *v2.Payment {
-	s.t.Helper()
-	return retry(s.t, "read payment "+id, func() (*v2.Payment, error) {
-		p, _, err := s.api.Payments.Get(context.Background(), id)
-		return p, err
-	})
-}
-
-func (s *e2eSession) entries() []journal.Entry {
-	s.t.Helper()
-	e, err := journal.Read(s.journal)
-	if os.IsNotExist(err) {
-		return nil
-	}
-	require.NoError(s.t, err)
-	return e
-}
+// The end-to-end tests of the money actions: the binary in a
+// pseudo-terminal, driven with hostile timing against a sandbox with
+// faults, and killed between sending a refund and reading its answer.
+// Afterwards the service holds exactly what the user confirmed, with the
+// amounts the dialogs showed, and the journal has an outcome for every
+// action.
 
 // open jumps to a payment and waits for its pane in the state wanted. A
-// read the faults broke is tried again, as a user would.
+// read the faults broke is tried again, as a user would, once the message
+// saying so is gone.
 func (tm *terminal) open(t *testing.T, id, status string) {
 	t.Helper()
 	for attempt := 0; ; attempt++ {
+		// A failure still on screen from before would read as this one's.
+		tm.waitFor(t, "no failure on screen", func(sc string) bool { return !strings.Contains(sc, "Could not look for") })
 		tm.settle()
 		tm.send(t, ":"+id+"\r")
 		sc := tm.waitFor(t, "payment "+id+" or a failure", func(sc string) bool {
@@ -179,7 +43,6 @@ func (tm *terminal) open(t *testing.T, id, status string) {
 			require.Contains(t, sc, "Payment "+id)
 			return
 		}
-		time.Sleep(time.Second)
 	}
 }
 
@@ -201,9 +64,23 @@ func (tm *terminal) dialog(t *testing.T, key, title string) string {
 			require.Contains(t, sc, title)
 			return sc
 		}
-		time.Sleep(time.Second)
-		tm.settle()
+		tm.dismissRefusal(t, title[strings.LastIndex(title, " ")+1:])
 	}
+}
+
+// dismissRefusal takes away a refusal to act on payment id, which stays
+// on screen until dismissed, the way the screen says: esc closes the
+// payment's pane, esc again dismisses the message; then it opens the
+// payment again.
+func (tm *terminal) dismissRefusal(t *testing.T, id string) {
+	t.Helper()
+	tm.settle()
+	tm.send(t, "\x1b")
+	tm.waitFor(t, "the pane of "+id+" closed", func(sc string) bool { return !strings.Contains(sc, "Payment "+id) })
+	tm.settle()
+	tm.send(t, "\x1b")
+	tm.waitFor(t, "the refusal dismissed", func(sc string) bool { return !strings.Contains(sc, "Could not read payment") })
+	tm.open(t, id, "")
 }
 
 // digitsIfAsked types the payment id's last four digits when the dialog
@@ -258,7 +135,7 @@ type confirmed struct {
 }
 
 func TestEndToEndHostileTimingUnderFaults(t *testing.T) {
-	s := newE2ESession(t, "latency=400ms,error=0.2,drop=0.05,malformed=0.05", true)
+	s := newFaultSession(t, true)
 	start := time.Now()
 	used := map[string]bool{}
 	settled := s.payments(v2.PaymentStatusSettled, 2, used)
@@ -267,6 +144,8 @@ func TestEndToEndHostileTimingUnderFaults(t *testing.T) {
 	for _, p := range settled {
 		before[p.ID] = s.refunds(p)
 	}
+	// Faults on everything paydash does, from its start to its end.
+	s.setFaults("latency=400ms,error=0.2,drop=0.05,malformed=0.05")
 	tm := s.start(s.merchant)
 	var did []confirmed
 
@@ -297,8 +176,7 @@ func TestEndToEndHostileTimingUnderFaults(t *testing.T) {
 	pauseForGuard()
 	tm.send(t, "n")
 	tm.waitFor(t, "no dialog left", func(sc string) bool { return !strings.Contains(sc, "Capture payment") })
-	time.Sleep(time.Second)
-	assert.NotContains(t, tm.vt.Screen(), "Capture payment", "no second dialog comes up")
+	tm.holdsFor(t, time.Second, "no second dialog comes up", func(sc string) bool { return !strings.Contains(sc, "Capture payment") })
 	assert.Equal(t, v2.PaymentStatusAuthorized, s.payment(h.ID).Status)
 
 	// 3. A resize under the dialog: y pressed while the window is too
@@ -312,7 +190,9 @@ func TestEndToEndHostileTimingUnderFaults(t *testing.T) {
 		return strings.Contains(unwrappedScreen(sc), "make the window at least 80x24")
 	})
 	tm.send(t, "y")
-	time.Sleep(300 * time.Millisecond)
+	// The y waits in the program (nothing shows) until the window is big
+	// enough; a moment without output lets it read the y first.
+	tm.quiet(300 * time.Millisecond)
 	tm.resize(t, e2eCols, e2eRows)
 	tm.waitFor(t, "the dialog back, saying a key was ignored", func(sc string) bool {
 		return strings.Contains(unwrappedScreen(sc), "ignored — the dialog was not fully on screen")
@@ -358,8 +238,7 @@ func TestEndToEndHostileTimingUnderFaults(t *testing.T) {
 
 	// Every action's outcome is found out (through the faults, a check
 	// may take a few tries), then the dashboard quits.
-	deadline := time.Now().Add(90 * time.Second)
-	for {
+	tm.poll(t, "every action's outcome", 90*time.Second, 200*time.Millisecond, func() (bool, string) {
 		entries := s.entries()
 		sent := 0
 		for _, e := range entries {
@@ -367,17 +246,13 @@ func TestEndToEndHostileTimingUnderFaults(t *testing.T) {
 				sent++
 			}
 		}
-		if sent == len(did) && len(action.Pending(entries)) == 0 {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("actions still without an outcome: %+v\nthe screen:\n%s", action.Pending(entries), tm.vt.Screen())
-		}
-		time.Sleep(200 * time.Millisecond)
-	}
+		pending := action.Pending(entries)
+		return sent == len(did) && len(pending) == 0, fmt.Sprintf("%d of %d sent, without an outcome: %+v", sent, len(did), pending)
+	})
 	tm.settle()
 	tm.send(t, "q")
 	assert.Equal(t, 0, tm.wait(t, 15*time.Second))
+	s.setFaults("")
 
 	// The service holds exactly what was confirmed and made, with the
 	// amount the dialog showed; the journal agrees.
@@ -428,8 +303,8 @@ func TestEndToEndHostileTimingUnderFaults(t *testing.T) {
 // the service holds one refund. A SIGTERM in the same window waits for
 // the answer instead.
 func TestEndToEndKillBetweenSendingARefundAndItsAnswer(t *testing.T) {
-	const latency = 2400 * time.Millisecond // half before the refund is made, half before its answer
-	s := newE2ESession(t, "latency="+latency.String(), false)
+	const latency = 2400 * time.Millisecond // on the refund: half before it is made, half before its answer
+	s := newFaultSession(t, false)
 	used := map[string]bool{}
 	settled := s.payments(v2.PaymentStatusSettled, 2, used)
 
@@ -440,18 +315,9 @@ func TestEndToEndKillBetweenSendingARefundAndItsAnswer(t *testing.T) {
 		shown := shownAmount(t, sc)
 		pauseForGuard()
 		tm.digitsIfAsked(t, p.ID)
+		s.setFaults("latency=" + latency.String())
 		tm.send(t, "y")
-		deadline := time.Now().Add(e2eWait)
-		for time.Now().Before(deadline) {
-			for _, e := range s.entries() {
-				if e.Phase == journal.PhaseSent && e.ObjectID == p.ID {
-					return e, shown
-				}
-			}
-			time.Sleep(10 * time.Millisecond)
-		}
-		t.Fatalf("no sent line for the refund of %s; the screen:\n%s", p.ID, tm.vt.Screen())
-		return journal.Entry{}, shown
+		return s.sentLine(tm, p.ID), shown
 	}
 
 	// SIGTERM while the refund's answer is awaited: paydash waits for it.
@@ -461,6 +327,7 @@ func TestEndToEndKillBetweenSendingARefundAndItsAnswer(t *testing.T) {
 	sent, _ := refundUntilSent(tm, p)
 	require.NoError(t, tm.cmd.Process.Signal(syscall.SIGTERM))
 	assert.Equal(t, 0, tm.wait(t, 20*time.Second), "it quits once the answer came")
+	s.setFaults("")
 	final := finalLine(s.entries(), sent.ActionID)
 	require.NotNil(t, final, "the answer was journaled before quitting")
 	assert.Equal(t, journal.PhaseDone, final.Phase)
@@ -471,10 +338,15 @@ func TestEndToEndKillBetweenSendingARefundAndItsAnswer(t *testing.T) {
 	p = settled[1]
 	before = s.refunds(p)
 	tm = s.start(s.merchant)
+	made0 := s.storeRefunds(p)
 	sent, shown := refundUntilSent(tm, p)
-	time.Sleep(time.Until(sent.Time.Add(latency/2 + latency/4)))
+	tm.poll(t, "the service to make the refund", e2eWait, 10*time.Millisecond, func() (bool, string) {
+		n := s.storeRefunds(p)
+		return n > made0, fmt.Sprintf("%d refunds in the store", n)
+	})
 	require.NoError(t, tm.cmd.Process.Kill())
 	tm.wait(t, 10*time.Second)
+	s.setFaults("")
 	assert.Nil(t, finalLine(s.entries(), sent.ActionID), "killed before the answer: the journal holds only sent")
 	made := newRefunds(before, s.refunds(p))
 	require.Len(t, made, 1, "the service made the refund before the kill")

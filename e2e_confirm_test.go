@@ -14,7 +14,7 @@ import (
 )
 
 // The confirmation's timing rules in the built binary, in a pseudo-terminal,
-// against `paydash sandbox` with a latency that makes the dialog appear
+// against a sandbox with a latency that makes the dialog appear
 // while the user is still typing: typing the dialog ignored never turns into
 // another amount, a burst of y never confirms, and y confirms what the
 // dialog showed, unchanged, for a pause before it. Then the amount field:
@@ -24,7 +24,7 @@ import (
 // sleeps only make a pause the dialog requires longer than its guard, so a
 // slow machine cannot make this test fail.
 func TestEndToEndConfirmIgnoredTypingThenYYBurst(t *testing.T) {
-	s := newE2ESession(t, "latency=2s", false)
+	s := newFaultSession(t, false)
 	used := map[string]bool{}
 	var refundable []v2.PaymentListItem
 	for _, p := range s.payments(v2.PaymentStatusSettled, 12, used) {
@@ -35,6 +35,7 @@ func TestEndToEndConfirmIgnoredTypingThenYYBurst(t *testing.T) {
 		}
 	}
 	require.GreaterOrEqual(t, len(refundable), 2, "two Settled payments in roubles between 200 and 50,000")
+	s.setFaults("latency=2s") // on everything paydash does
 	tm := s.start(s.merchant)
 
 	// 1. As soon as the dialog shows: e, seven backspaces, 15, enter — in

@@ -29,7 +29,7 @@ import (
 //     the path is, and each is still what it was afterwards.
 
 func TestEndToEndFilesAreNotWrittenThroughLinksPipesOrDevices(t *testing.T) {
-	s := newE2ESession(t, "latency=0s", false)
+	s := newReadOnlySession(t, false)
 
 	// A short folder: the save dialog is 72 columns wide, and the paths
 	// it names read whole on the screen.

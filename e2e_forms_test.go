@@ -16,7 +16,7 @@ import (
 // ignores keys typed before it was on screen.
 
 func TestEndToEndFormKeysInABurst(t *testing.T) {
-	s := newE2ESession(t, "latency=0s", false)
+	s := newReadOnlySession(t, false)
 	tm := s.start(s.merchant)
 	tm.settle()
 	tm.send(t, "n")

@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -29,14 +28,9 @@ import (
 // dashboard lists it with A's address, B makes no refund, the journal gets
 // no outcome — and a start against A finds it out.
 func TestEndToEndAnActionOfAnotherServiceIsNotSentThere(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds the binary and runs it in a pseudo-terminal")
-	}
-	if runtime.GOOS == "windows" {
-		t.Skip("needs a Unix pseudo-terminal")
-	}
+	skipUnlessE2E(t)
 	dir := t.TempDir()
-	bin := buildPaydash(t, dir)
+	bin := paydashBinary(t)
 	type side struct {
 		info sandbox.Info
 		api  *v2.Client

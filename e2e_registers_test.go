@@ -32,7 +32,7 @@ import (
 var selectedTransfer = regexp.MustCompile(`(?m)^> (\d{4}-\d\d-\d\d) +(-?[\d,]+\.\d+) ([A-Z]{3}) (\d+) +(\d+) *$`)
 
 func TestEndToEndRegistersSavesTheXMLAsReceived(t *testing.T) {
-	s := newE2ESession(t, "latency=0s", true)
+	s := newReadOnlySession(t, true)
 	start := time.Now()
 	tm := s.start(s.merchant)
 

@@ -3,21 +3,15 @@ package main
 import (
 	"context"
 	"crypto/x509"
-	"encoding/json"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
-	"runtime"
 	"slices"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
 
-	"github.com/charmbracelet/x/ansi"
-	"github.com/creack/pty"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -32,29 +26,11 @@ import (
 // payment and refunds part of a settled one by keyboard as a user would;
 // the sandbox's state and the journal are checked afterwards.
 
-const (
-	e2eCols, e2eRows = 120, 40
-	e2eWait          = 15 * time.Second // for one screen; the whole test takes a few seconds
-	modalGuard       = 400 * time.Millisecond
-)
-
-// pauseForGuard waits out the confirmation dialog's guard (ui/confirm_guard.go:
-// a key less than modalGuard after the one before it is ignored), with a
-// margin for a loaded machine. The binary runs on the real clock, so this
-// is the one real wait of the end-to-end tests; a test that then asserts
-// that a key was taken sees it fail if the guard ignored it.
-func pauseForGuard() { time.Sleep(modalGuard + 200*time.Millisecond) }
-
 func TestEndToEndCaptureAndPartialRefundInATerminal(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds the binary and runs it in a pseudo-terminal")
-	}
-	if runtime.GOOS == "windows" {
-		t.Skip("needs a Unix pseudo-terminal")
-	}
+	skipUnlessE2E(t)
 	start := time.Now()
 	dir := t.TempDir()
-	bin := buildPaydash(t, dir)
+	bin := paydashBinary(t)
 	info := startSandboxProcess(t, bin, dir)
 	ctx := context.Background()
 
@@ -132,8 +108,10 @@ func TestEndToEndCaptureAndPartialRefundInATerminal(t *testing.T) {
 	term.send(t, strings.Repeat("\x7f", 24)+partial.Value.String())
 	term.settle()
 	term.send(t, "\r")
-	term.settle()
-	pauseForGuard() // y confirms only what stood still for the guard
+	term.waitFor(t, "the button naming "+partial.Value.String(), func(s string) bool {
+		return strings.Contains(s, "Refund "+money.Group(partial.Value, partial.Currency)+" "+partial.Currency)
+	})
+	pauseForGuard() // y confirms only what stood still for the guard, from when the screen showed it
 	term.send(t, "y")
 	var refund v2.Refund
 	waitForService(t, term, "one new refund of "+partial.String(), func() (bool, string) {
@@ -181,14 +159,9 @@ func TestEndToEndCaptureAndPartialRefundInATerminal(t *testing.T) {
 // TestEndToEndEmbeddedSandbox is `make run`: paydash with no base URL opens
 // on the sandbox it starts inside itself, with both interfaces.
 func TestEndToEndEmbeddedSandbox(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds the binary and runs it in a pseudo-terminal")
-	}
-	if runtime.GOOS == "windows" {
-		t.Skip("needs a Unix pseudo-terminal")
-	}
+	skipUnlessE2E(t)
 	dir := t.TempDir()
-	bin := buildPaydash(t, dir)
+	bin := paydashBinary(t)
 	launched := time.Now()
 	term := startInTerminal(t, bin, nil, nil, dir)
 	screen := term.waitFor(t, "the first screen with data", func(s string) bool {
@@ -210,99 +183,6 @@ func TestEndToEndEmbeddedSandbox(t *testing.T) {
 		"the alternate screen is left on exit (the last output may still be in the pty)")
 	_, err := os.Stat(filepath.Join(dir, "home", ".local", "state", "paydash", "sandbox-journal.jsonl"))
 	assert.NoError(t, err, "the sandbox's journal is opened in XDG_STATE_HOME")
-}
-
-// buildPaydash builds the binary once for the package's tests, as the test
-// itself was built (with -race when the test runs with it), so that the
-// build cache already holds every package and only main is compiled.
-func buildPaydash(t *testing.T, _ string) string {
-	t.Helper()
-	built.once.Do(func() {
-		dir, err := os.MkdirTemp("", "paydash-e2e-")
-		if err != nil {
-			built.err = err
-			return
-		}
-		built.dir = dir
-		// go test puts its own GOROOT/bin first on the test's PATH, so
-		// this is the go command running the test, with its build cache.
-		goTool, err := exec.LookPath("go")
-		if err != nil {
-			built.err = fmt.Errorf("finding the go command to build paydash: %v", err)
-			return
-		}
-		bin := filepath.Join(dir, "paydash")
-		args := []string{"build", "-o", bin}
-		if raceEnabled {
-			args = append(args, "-race")
-		}
-		out, err := exec.Command(goTool, append(args, ".")...).CombinedOutput()
-		if err != nil {
-			built.err = fmt.Errorf("go build: %v\n%s", err, out)
-			return
-		}
-		built.bin = bin
-	})
-	require.NoError(t, built.err)
-	return built.bin
-}
-
-var built struct {
-	once     sync.Once
-	dir, bin string
-	err      error
-}
-
-func TestMain(m *testing.M) {
-	code := m.Run()
-	if built.dir != "" {
-		_ = os.RemoveAll(built.dir)
-	}
-	os.Exit(code)
-}
-
-// startSandboxProcess runs `paydash sandbox` (with extra flags, such as
-// --faults) and returns its info file's contents once it is ready.
-func startSandboxProcess(t *testing.T, bin, dir string, extra ...string) sandbox.Info {
-	t.Helper()
-	infoPath := filepath.Join(dir, "sandbox.json")
-	args := []string{"sandbox", "--info-file", infoPath, "--payments", "2000", "--seed", "5",
-		"--settle-delay", "200ms", "--arrivals", "0"}
-	cmd := exec.Command(bin, append(args, extra...)...)
-	var out syncBuffer
-	cmd.Stdout, cmd.Stderr = &out, &out
-	require.NoError(t, cmd.Start())
-	exited := make(chan struct{})
-	go func() { _ = cmd.Wait(); close(exited) }()
-	t.Cleanup(func() {
-		_ = cmd.Process.Signal(os.Interrupt)
-		select {
-		case <-exited:
-		case <-time.After(5 * time.Second):
-			_ = cmd.Process.Kill()
-			<-exited
-		}
-	})
-
-	var info sandbox.Info
-	deadline := time.Now().Add(e2eWait)
-	for {
-		raw, err := os.ReadFile(infoPath)
-		if err == nil && json.Unmarshal(raw, &info) == nil && info.BaseURL != "" {
-			break
-		}
-		select {
-		case <-exited:
-			t.Fatalf("paydash sandbox stopped before it was ready:\n%s", out.String())
-		default:
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("paydash sandbox wrote no info file in %s:\n%s", e2eWait, out.String())
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
-	require.NotEmpty(t, info.MerchantIDs)
-	return info
 }
 
 // findOrMakePayment finds a payment of the merchant created today in the
@@ -397,198 +277,4 @@ func assertJournaled(t *testing.T, entries []journal.Entry, action, paymentID, r
 	}
 	assert.GreaterOrEqual(t, sent, 0, "a sent %s entry for %s in %+v", action, paymentID, entries)
 	assert.Greater(t, done, sent, "a done %s entry for %s after the sent one in %+v", action, paymentID, entries)
-}
-
-// terminal is paydash running in a pseudo-terminal, its screen emulated.
-type terminal struct {
-	cmd    *exec.Cmd
-	pty    *os.File
-	vt     *vt
-	exited chan struct{}
-	code   int
-	// drained is closed once copyAll read the pseudo-terminal to its end:
-	// the program may exit before its last output was read.
-	drained chan struct{}
-
-	rawMu sync.Mutex
-	raw   []byte // the last rawKeep bytes of output
-}
-
-func startInTerminal(t *testing.T, bin string, args, env []string, dir string) *terminal {
-	t.Helper()
-	home := filepath.Join(dir, "home")
-	require.NoError(t, os.MkdirAll(home, 0o700))
-	cmd := exec.Command(bin, args...)
-	cmd.Env = append([]string{
-		"PATH=" + os.Getenv("PATH"),
-		"HOME=" + home, // no config file of the machine's user is read
-		"XDG_CONFIG_HOME=" + filepath.Join(home, ".config"),
-		"XDG_STATE_HOME=" + filepath.Join(home, ".local", "state"),
-		"TERM=xterm-256color",
-		"NO_COLOR=1",
-	}, env...)
-	if tz, ok := os.LookupEnv("TZ"); ok {
-		cmd.Env = append(cmd.Env, "TZ="+tz) // the same "today" as the test
-	}
-	f, err := pty.StartWithSize(cmd, &pty.Winsize{Rows: e2eRows, Cols: e2eCols})
-	require.NoError(t, err)
-	term := &terminal{cmd: cmd, pty: f, vt: newVT(e2eCols, e2eRows), exited: make(chan struct{}), drained: make(chan struct{})}
-	go term.copyAll(f)
-	go func() {
-		err := cmd.Wait()
-		term.code = cmd.ProcessState.ExitCode()
-		_ = err // the exit code says it
-		close(term.exited)
-	}()
-	t.Cleanup(func() {
-		select {
-		case <-term.exited:
-		default:
-			_ = cmd.Process.Kill()
-			<-term.exited
-		}
-		_ = f.Close()
-	})
-	return term
-}
-
-// copyAll reads the pseudo-terminal until it closes (EIO once the program
-// exits on Linux), into the screen and the raw log.
-func (tm *terminal) copyAll(src *os.File) {
-	defer close(tm.drained)
-	buf := make([]byte, 32*1024)
-	for {
-		k, err := src.Read(buf)
-		if k > 0 {
-			_, _ = tm.vt.Write(buf[:k])
-			tm.rawMu.Lock()
-			tm.raw = append(tm.raw, buf[:k]...)
-			if len(tm.raw) > rawKeep {
-				tm.raw = append(tm.raw[:0], tm.raw[len(tm.raw)-rawKeep:]...)
-			}
-			tm.rawMu.Unlock()
-		}
-		if err != nil {
-			return
-		}
-	}
-}
-
-const rawKeep = 1 << 20
-
-// tailIf is rawTail when cond holds (a failure message's detail).
-func (tm *terminal) tailIf(cond bool) string {
-	if !cond {
-		return ""
-	}
-	return tm.rawTail()
-}
-
-// rawTail is the end of the program's output with escape sequences removed,
-// for messages about a program that went wrong.
-func (tm *terminal) rawTail() string {
-	select {
-	case <-tm.exited:
-		// All of an exited program's output, its last words included.
-		select {
-		case <-tm.drained:
-		case <-time.After(10 * time.Second):
-		}
-	default:
-	}
-	tm.rawMu.Lock()
-	defer tm.rawMu.Unlock()
-	s := ansi.Strip(string(tm.raw))
-	if len(s) > 20000 {
-		s = s[len(s)-20000:]
-	}
-	return s
-}
-
-func (tm *terminal) send(t *testing.T, keys string) {
-	t.Helper()
-	_, err := tm.pty.Write([]byte(keys))
-	require.NoError(t, err, "typing %q", keys)
-}
-
-// waitFor waits until the screen satisfies ok, and fails with the screen
-// when it does not in time or the program exits.
-func (tm *terminal) waitFor(t *testing.T, what string, ok func(screen string) bool) string {
-	t.Helper()
-	deadline := time.Now().Add(e2eWait)
-	for {
-		s := tm.vt.Screen()
-		if ok(s) {
-			if os.Getenv("PAYDASH_E2E_SCREENS") != "" {
-				t.Logf("%s:\n%s", what, s)
-			}
-			return s
-		}
-		select {
-		case <-tm.exited:
-			t.Fatalf("paydash exited (code %d) while waiting for %s; the last screen:\n%s", tm.code, what, s)
-		default:
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("waited %s for %s; the screen:\n%s", e2eWait, what, s)
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
-}
-
-// settle waits until the program has drawn nothing for a moment, so that
-// the next keys go to the screen the test has seen.
-func (tm *terminal) settle() {
-	deadline := time.Now().Add(3 * time.Second)
-	last, since := tm.vt.Bytes(), time.Now()
-	for time.Now().Before(deadline) {
-		time.Sleep(20 * time.Millisecond)
-		if n := tm.vt.Bytes(); n != last {
-			last, since = n, time.Now()
-		} else if time.Since(since) >= 150*time.Millisecond {
-			return
-		}
-	}
-}
-
-func (tm *terminal) wait(t *testing.T, timeout time.Duration) int {
-	t.Helper()
-	select {
-	case <-tm.exited:
-		return tm.code
-	case <-time.After(timeout):
-		// Ask the Go runtime where it is stuck: SIGQUIT prints every
-		// goroutine's stack, which the raw output then holds.
-		screen := tm.vt.Screen()
-		_ = tm.cmd.Process.Signal(syscall.SIGQUIT)
-		select {
-		case <-tm.exited:
-		case <-time.After(2 * time.Second):
-		}
-		t.Fatalf("paydash did not exit within %s; the screen:\n%s\n\nits last output:\n%s", timeout, screen, tm.rawTail())
-		return -1
-	}
-}
-
-// waitForService polls the service until ok, failing with the screen.
-func waitForService(t *testing.T, tm *terminal, what string, ok func() (bool, string)) {
-	t.Helper()
-	deadline := time.Now().Add(e2eWait)
-	var state string
-	for {
-		var done bool
-		done, state = ok()
-		if done {
-			return
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("waited %s for %s (now: %s); the screen:\n%s", e2eWait, what, state, tm.vt.Screen())
-		}
-		select {
-		case <-tm.exited:
-			t.Fatalf("paydash exited (code %d) while waiting for %s (now: %s); the screen:\n%s", tm.code, what, state, tm.vt.Screen())
-		default:
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
 }

@@ -247,13 +247,14 @@ func TestConfigAndCAFilesAreBounded(t *testing.T) {
 // run out of memory by then; a refusal takes milliseconds.
 func TestDevZeroConfigAndCARefusedAtOnce(t *testing.T) {
 	if testing.Short() {
-		t.Skip("builds the binary")
+		t.Skip("runs the binary")
 	}
 	if _, err := os.Stat("/dev/zero"); err != nil {
 		t.Skip("no /dev/zero here")
 	}
+	t.Parallel() // the binary's start and its refusal: mostly waiting
 	dir := t.TempDir()
-	bin := buildPaydash(t, dir)
+	bin := paydashBinary(t)
 	for _, args := range [][]string{{"--config", "/dev/zero"}, {"--ca-file", "/dev/zero"}} {
 		t.Run(args[0], func(t *testing.T) {
 			ctx, cancel := context.WithTimeout(context.Background(), longWait)

@@ -43,6 +43,52 @@ const (
 // (Ctrl-C, SIGTERM), with the flags README.md lists. A signal while it seeds
 // stops it at once (exit 1: it never became ready).
 func runSandbox(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	flags, code, ok := parseSandboxFlags(args, stderr)
+	if !ok {
+		return code
+	}
+	fail := func(format string, a ...any) int {
+		fmt.Fprintf(stderr, "paydash sandbox: "+format+"\n", a...)
+		return 1
+	}
+	start := time.Now()
+	srv, err := startSandbox(ctx, flags.opts)
+	if err != nil {
+		if ctx.Err() != nil {
+			err = errInterrupted
+		}
+		return fail("%v", err)
+	}
+	defer srv.Close()
+
+	path, removeTemp, err := sandboxInfoPath(flags.infoFile)
+	if err != nil {
+		return fail("%v", err)
+	}
+	defer removeTemp()
+	if ctx.Err() != nil {
+		return fail("%v", errInterrupted)
+	}
+	if err := srv.WriteInfoFile(path); err != nil {
+		return fail("writing the info file: %v", err)
+	}
+	printSandboxReady(stdout, srv.Info(), path, flags.opts.Payments, time.Since(start))
+
+	<-ctx.Done()
+	fmt.Fprintln(stdout, "\nstopping the sandbox")
+	return 0
+}
+
+// sandboxFlags are `paydash sandbox`'s flags, read and checked.
+type sandboxFlags struct {
+	opts     sandbox.Options // the sandbox's settings, its logger included
+	infoFile string          // "" for none asked
+}
+
+// parseSandboxFlags reads the flags. When it returns !ok, the command ends
+// with code: 0 after --help (printed to stderr), 2 for a bad flag (said on
+// stderr in one line).
+func parseSandboxFlags(args []string, stderr io.Writer) (_ sandboxFlags, code int, ok bool) {
 	fs := flag.NewFlagSet("paydash sandbox", flag.ContinueOnError)
 	fs.SetOutput(io.Discard) // errors are reported below in one line
 	fs.Usage = func() {}     // and the help only when asked for
@@ -58,24 +104,19 @@ func runSandbox(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	arrivals := durationFlag(fs, "arrivals", 3*time.Second, minArrivals, maxArrivals, true,
 		"a new payment arrives every `DURATION`: 0 (none) or from "+config.ShortDuration(minArrivals)+" to "+config.ShortDuration(maxArrivals))
 	verbose := fs.Bool("v", false, "log every request and state change to stderr")
+	bad := func(format string, a ...any) (sandboxFlags, int, bool) {
+		fmt.Fprintf(stderr, "paydash sandbox: "+format+"\n", a...)
+		return sandboxFlags{}, 2, false
+	}
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
-			fmt.Fprintf(stderr, "Usage: paydash sandbox [flags]\n\nRuns the embedded payment service over HTTPS until interrupted.\n\nFlags:\n")
-			fs.SetOutput(stderr)
-			fs.PrintDefaults()
-			fmt.Fprint(stderr, sandboxControlHelp)
-			return 0
+			printSandboxHelp(fs, stderr)
+			return sandboxFlags{}, 0, false
 		}
-		fmt.Fprintf(stderr, "paydash sandbox: %v (run paydash sandbox --help for the flags)\n", err)
-		return 2
+		return bad("%v (run paydash sandbox --help for the flags)", err)
 	}
 	if fs.NArg() > 0 {
-		fmt.Fprintf(stderr, "paydash sandbox: unexpected argument %q\n", fs.Arg(0))
-		return 2
-	}
-	bad := func(format string, a ...any) int {
-		fmt.Fprintf(stderr, "paydash sandbox: "+format+"\n", a...)
-		return 2
+		return bad("unexpected argument %q", fs.Arg(0))
 	}
 	f, err := sandbox.ParseFaults(*faults)
 	if err != nil {
@@ -95,43 +136,39 @@ func runSandbox(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	if *verbose {
 		logger = slog.New(slog.NewTextHandler(stderr, nil))
 	}
-
-	start := time.Now()
-	srv, err := startSandbox(ctx, sandbox.Options{
+	return sandboxFlags{infoFile: *infoFile, opts: sandbox.Options{
 		Addr: *addr, Public: *public, Seed: *seed, Payments: int(*payments),
 		SettleDelay: *settle, Arrivals: *arrivals, Faults: f, Logger: logger,
-	})
-	if err != nil {
-		if ctx.Err() != nil {
-			err = errInterrupted
-		}
-		fmt.Fprintf(stderr, "paydash sandbox: %v\n", err)
-		return 1
-	}
-	defer srv.Close()
+	}}, 0, true
+}
 
-	// Without --info-file the CA still has to live somewhere for curl and friends.
-	path := *infoFile
-	if path == "" {
-		dir, err := os.MkdirTemp("", "paydash-sandbox-")
-		if err != nil {
-			fmt.Fprintf(stderr, "paydash sandbox: %v\n", err)
-			return 1
-		}
-		defer os.RemoveAll(dir)
-		path = filepath.Join(dir, "info.json")
+// printSandboxHelp is `paydash sandbox --help`.
+func printSandboxHelp(fs *flag.FlagSet, stderr io.Writer) {
+	fmt.Fprintf(stderr, "Usage: paydash sandbox [flags]\n\nRuns the embedded payment service over HTTPS until interrupted.\n\nFlags:\n")
+	fs.SetOutput(stderr)
+	fs.PrintDefaults()
+	fmt.Fprint(stderr, sandboxControlHelp)
+}
+
+// sandboxInfoPath is where the info file goes: the one asked for, or,
+// without --info-file, one in a folder of its own that remove deletes (the
+// CA still has to live somewhere for curl and friends).
+func sandboxInfoPath(asked string) (path string, remove func(), err error) {
+	if asked != "" {
+		return asked, func() {}, nil
 	}
-	if ctx.Err() != nil {
-		fmt.Fprintf(stderr, "paydash sandbox: %v\n", errInterrupted)
-		return 1
+	dir, err := os.MkdirTemp("", "paydash-sandbox-")
+	if err != nil {
+		return "", nil, err
 	}
-	if err := srv.WriteInfoFile(path); err != nil {
-		fmt.Fprintf(stderr, "paydash sandbox: writing the info file: %v\n", err)
-		return 1
-	}
-	info := srv.Info()
+	return filepath.Join(dir, "info.json"), func() { _ = os.RemoveAll(dir) }, nil
+}
+
+// printSandboxReady says the sandbox is up: what it holds, where, the
+// credentials, and a request to try.
+func printSandboxReady(stdout io.Writer, info sandbox.Info, path string, payments int, took time.Duration) {
 	fmt.Fprintf(stdout, "paydash sandbox: %s payments, merchants %s, ready in %s\n\n",
-		money.Count(int(*payments)), strings.Join(info.MerchantIDs, " "), time.Since(start).Round(time.Millisecond))
+		money.Count(payments), strings.Join(info.MerchantIDs, " "), took.Round(time.Millisecond))
 	fmt.Fprintf(stdout, "  base URL        %s\n", info.BaseURL)
 	fmt.Fprintf(stdout, "  CA certificate  %s\n", info.CAFile)
 	fmt.Fprintf(stdout, "  info file       %s\n", path)
@@ -155,10 +192,6 @@ func runSandbox(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	fmt.Fprintf(stdout, "    %s/api/v2/payments \\\n", info.BaseURL)
 	fmt.Fprintf(stdout, "    -d merchantId=%s -d start=%s -d end=%s\n\nPress Ctrl-C to stop.\n",
 		first(info.MerchantIDs), today.AddDate(0, 0, -1).Format(time.DateOnly), today.AddDate(0, 0, 1).Format(time.DateOnly))
-
-	<-ctx.Done()
-	fmt.Fprintln(stdout, "\nstopping the sandbox")
-	return 0
 }
 
 // int64Flag defines a whole-number flag that refuses, with the range, a

@@ -34,11 +34,12 @@ type vt struct {
 	state   byte
 	p       *ansi.Parser
 	pending []byte
-	total   int // bytes fed
+	total   int           // bytes fed
+	changed chan struct{} // closed by the next Write, then replaced
 }
 
 func newVT(w, h int) *vt {
-	v := &vt{w: w, h: h, p: ansi.NewParser()}
+	v := &vt{w: w, h: h, p: ansi.NewParser(), changed: make(chan struct{})}
 	v.reset()
 	return v
 }
@@ -65,6 +66,7 @@ func (v *vt) Write(b []byte) (int, error) {
 	v.mu.Lock()
 	defer v.mu.Unlock()
 	v.total += len(b)
+	defer v.announce()
 	buf := append(v.pending, b...)
 	v.pending = nil
 	for len(buf) > 0 {
@@ -110,6 +112,17 @@ func (v *vt) AltScreen() bool { v.mu.Lock(); defer v.mu.Unlock(); return v.altSc
 
 // Bytes is how much output has been fed so far.
 func (v *vt) Bytes() int { v.mu.Lock(); defer v.mu.Unlock(); return v.total }
+
+// Changed is closed by the next Write: a test takes it, reads the screen,
+// and waits on it for output that may change what it read, without
+// polling (take it before reading the screen, so that no write is missed).
+func (v *vt) Changed() <-chan struct{} { v.mu.Lock(); defer v.mu.Unlock(); return v.changed }
+
+// announce wakes whoever waits on Changed (v.mu held).
+func (v *vt) announce() {
+	close(v.changed)
+	v.changed = make(chan struct{})
+}
 
 func (v *vt) handle(seq []byte, width int) {
 	if len(seq) == 0 {
@@ -428,4 +441,25 @@ func TestVTEmulatesWhatTheRendererSends(t *testing.T) {
 	assert.Equal(t, "abcd\ne", v.Screen())
 	w("\x1b[?7l\x1b[1;1Hwxyz!")
 	assert.Equal(t, "wxy!\ne", v.Screen(), "without autowrap the last column is overwritten")
+}
+
+func TestVTChangedIsClosedByTheNextWrite(t *testing.T) {
+	v := newVT(4, 2)
+	changed := v.Changed()
+	select {
+	case <-changed:
+		t.Fatal("closed before any write")
+	default:
+	}
+	_, _ = v.Write([]byte("a"))
+	select {
+	case <-changed:
+	default:
+		t.Fatal("a write does not close the channel taken before it")
+	}
+	select {
+	case <-v.Changed():
+		t.Fatal("the next channel is already closed")
+	default:
+	}
 }

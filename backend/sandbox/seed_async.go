@@ -401,12 +401,12 @@ func (s *Store) stopSeed(sd *seeder, err error) {
 	s.seeder = nil
 	s.broadcast()
 	s.mu.openGate()
-	made := 0
+	made, of := 0, len(s.payments) // read under the lock: an arrival may append once it is released
 	for _, p := range s.payments {
 		if p != nil {
 			made++
 		}
 	}
 	s.mu.Unlock()
-	s.log.Info("sandbox seeding stopped", "reason", err.Error(), "made", made, "of", len(s.payments))
+	s.log.Info("sandbox seeding stopped", "reason", err.Error(), "made", made, "of", of)
 }
