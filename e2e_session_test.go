@@ -38,15 +38,14 @@ type e2eSession struct {
 	srv *sandbox.Server
 }
 
-// newSoloE2ESession starts a `paydash sandbox` process of the test's own
-// with the faults given (a test that changes what the service holds), for
-// a test that runs alone, before the parallel ones.
-func newSoloE2ESession(t *testing.T, faults string, withV1 bool) *e2eSession {
+// newOwnSession starts a `paydash sandbox` process of the test's own (a
+// test that changes what the service holds), beside the other tests.
+func newOwnSession(t *testing.T, withV1 bool) *e2eSession {
 	t.Helper()
-	skipWithoutPTY(t)
+	skipUnlessE2E(t)
 	dir := t.TempDir()
 	bin := paydashBinary(t)
-	return sessionOn(t, bin, dir, startSandboxProcess(t, bin, dir, "--faults", faults), withV1)
+	return sessionOn(t, bin, dir, startSandboxProcess(t, bin, dir), withV1)
 }
 
 // newFaultSession starts a sandbox of the test's own in the test's

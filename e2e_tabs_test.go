@@ -26,13 +26,7 @@ import (
 // line for each action, and nothing sent twice.
 
 func TestEndToEndTokensStickersAndPaymentLink(t *testing.T) {
-	// Alone, not beside the other end-to-end tests: on a busy machine the
-	// forms' window-size requests (huh's Form.Init, which views/forms
-	// calls again on each restart) run Bubble Tea's checkResize in two
-	// goroutines at once, which write the same fields unsynchronized
-	// (bubbletea v2.1.1 tty.go), and -race reports it. Parallel again once
-	// the dashboard no longer asks that way.
-	s := newSoloE2ESession(t, "latency=0s", false)
+	s := newOwnSession(t, false)
 	start := time.Now()
 	ctx := context.Background()
 
