@@ -434,8 +434,10 @@ func TestChecksOfAnUnknownOutcomeBackOff(t *testing.T) {
 func TestPendingActionsAreFoundOutAtStart(t *testing.T) {
 	t.Parallel()
 	// The first run: a refund made at the service, its answer never read;
-	// a capture sent but never arrived.
-	first := startedEnv(t, viewtest.Opts{}, 80, 24)
+	// a capture sent but never arrived. The service's clock stands still,
+	// so the refund's status is the same when it is found out and when the
+	// test reads it (on the real clock it settles after a moment).
+	first := startedEnv(t, viewtest.Opts{Fixed: viewtest.GoldenNow}, 80, 24)
 	paid := first.NewPayment(false, "700.00")
 	held := first.NewPayment(true, "55.00")
 	refund := action.New(backend.ActionRefund, paid.ID, paid.Amount, backend.V2)
