@@ -14,16 +14,27 @@ run: build
 build:
 	$(GO) build -ldflags '$(LDFLAGS)' -o $(BIN) .
 
-## test: vet, every test with the race detector (without it, saying why, where cgo or a C compiler is missing), then a few thousand inputs of each fuzzer
+## test: vet, every test with the race detector (without it, saying why, where cgo or a C compiler is missing), and beside them a few thousand inputs of each fuzzer
 test:
 	@why=$$($(RACE_WHY_NOT)); if [ -n "$$why" ]; then \
 		echo "make test: running the tests without the race detector: $$why"; \
 		export CGO_ENABLED=0; race=; \
 	else race=-race; fi; \
-	set -ex; \
-	$(GO) vet ./...; \
-	$(GO) test $$race -count=1 ./...; \
-	$(MAKE) fuzz FUZZTIME=$(TEST_FUZZTIME)
+	set -x; \
+	$(GO) vet ./... || exit 1; \
+	fuzzlog=$$(mktemp); \
+	$(MAKE) fuzz FUZZTIME=$(TEST_FUZZTIME) --no-print-directory >"$$fuzzlog" 2>&1 & fuzz=$$!; \
+	$(GO) test $$race -count=1 -p $(TEST_PACKAGES) ./...; tests=$$?; \
+	wait $$fuzz; fuzzed=$$?; \
+	set +x; echo "--- make fuzz (ran beside the tests):"; cat "$$fuzzlog"; rm -f "$$fuzzlog"; \
+	[ $$tests -eq 0 ] && [ $$fuzzed -eq 0 ]
+
+# TEST_PACKAGES is how many packages' tests run at once. The end-to-end
+# tests (the root package) and backend/action mostly wait, on a terminal
+# or a timer: with one more package than the two cores, a package that
+# computes runs while they wait. The fuzzers run beside the tests for the
+# same reason: building them mostly waits on one core.
+TEST_PACKAGES ?= 3
 
 # RACE_WHY_NOT is shell code that prints why go test -race cannot run here,
 # or nothing: it needs a C compiler (go env CC) and cgo on. Without them
