@@ -1,3 +1,8 @@
+// Package payments is the Payments tab: a merchant's payments of the
+// period, their detail pane with the payment's refunds and token, the jump
+// to a payment by id or order number (jump.go), and the actions capture,
+// cancel hold, refund, revoke the payment's saved card and a new payment
+// link (actions.go), each behind a confirmation.
 package payments
 
 import (

@@ -1,3 +1,6 @@
+// Package refunds is the Refunds tab: the refunds of the period with the
+// order number and customer of each refund's payment, a detail pane, and a
+// way to the refunded payment. It has no actions.
 package refunds
 
 import (

@@ -1,3 +1,6 @@
+// Package registers is the Registers tab: the transfers to the merchant
+// and their registers (XML) in a viewer pane, and the merchant's documents,
+// through the legacy interface.
 package registers
 
 import (

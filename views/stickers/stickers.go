@@ -1,3 +1,5 @@
+// Package stickers is the Stickers tab: the merchant's payment stickers,
+// their payload as a QR code, switching one on or off, and new ones.
 package stickers
 
 import (

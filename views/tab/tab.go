@@ -1,3 +1,10 @@
+// Package tab is what the dashboard's tabs share: the paged list of a tab
+// (PagedList), its detail pane (Detail), the routing of keys and the mouse
+// (KeyRoute), a tab's table of keys (KeyTable), the part every list tab
+// embeds (ListTab), the stamps that drop answers that come too late (Stamp,
+// Reader), the read before a confirmation (Preparation), the tracker that
+// follows every action to its outcome (Tracker), and the formatting of
+// times, amounts and statuses. docs/architecture.md draws how they fit.
 package tab
 
 import (

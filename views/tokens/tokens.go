@@ -1,3 +1,6 @@
+// Package tokens is the Tokens tab: the saved card tokens paydash knows
+// (the service cannot list them), looked up by id, revoked, and new
+// card-saving links.
 package tokens
 
 import (

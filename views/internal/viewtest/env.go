@@ -1,3 +1,6 @@
+// Package viewtest is the views tests' world: a sandbox, a backend, a
+// journal and a tab, driven as the shell drives it (Env), with helpers for
+// dialogs, goldens and the tabs' own checks.
 package viewtest
 
 import (
