@@ -15,11 +15,7 @@ type env struct{ *viewtest.Env }
 
 func newEnv(t *testing.T, o viewtest.Opts) *env { return &env{viewtest.New(t, o)} }
 
-// startedEnv is a test's env with the tab sized w × h and started (Init),
-// as most tests begin.
+// startedEnv is newEnv with the tab sized w × h and started.
 func startedEnv(t *testing.T, o viewtest.Opts, w, h int) *env {
-	e := newEnv(t, o)
-	e.Size(w, h)
-	e.Init()
-	return e
+	return &env{viewtest.New(t, o).Start(w, h)}
 }

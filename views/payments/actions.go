@@ -71,7 +71,7 @@ func (ps *Payments) keyTable() tab.KeyTable {
 	}
 	return append(kt,
 		tab.KeyAction{Key: keys.ActRevoke, When: ps.mayRevokeToken, Start: ps.startRevoke, Target: ps.revokeTarget},
-		tab.KeyAction{Key: keys.ActNew, Start: ps.startNew, Target: func() string { return "New payment link" },
+		tab.KeyAction{Key: keys.ActNew, Start: ps.StartCreate(tab.CreateInvoice), Target: func() string { return "New payment link" },
 			When: func() (bool, string) { return tab.MayAct(ps.src, ps.Deps.Journal, backend.ActionCreateInvoice) }})
 }
 
@@ -309,11 +309,6 @@ func (ps *Payments) startRevoke(ticket int) tea.Cmd {
 	return tab.ReadAgain(&ps.Prep, ticket, keys.ActRevoke, func(ctx context.Context) (backend.Token, error) {
 		return src.GetToken(ctx, id)
 	})
-}
-
-// startNew opens the form of a new payment link.
-func (ps *Payments) startNew(ticket int) tea.Cmd {
-	return tab.OpenCreate(ticket, tab.CreateInvoice, tab.FormDefaults(ps.Scope, ps.Theme, ps.Deps.TimeNow), ps.Deps.Keys, ps.Acts)
 }
 
 // onTokenRead opens the confirmation of revoking the pane's payment's

@@ -77,7 +77,7 @@ func (ss *Stickers) keyTable() tab.KeyTable {
 	}
 	kt := append(ss.ListKeys("sticker", refresh, ss.copyMore, ss.export),
 		tab.KeyAction{Key: keys.ActToggleSticker, When: ss.mayToggleTarget, Start: ss.startToggle, Target: ss.toggleTarget},
-		tab.KeyAction{Key: keys.ActNew, Start: ss.startNew, Target: func() string { return "New sticker" },
+		tab.KeyAction{Key: keys.ActNew, Start: ss.StartCreate(tab.CreateSticker), Target: func() string { return "New sticker" },
 			When: func() (bool, string) { return tab.MayAct(ss.src, ss.Deps.Journal, backend.ActionCreateSticker) }})
 	// Without v2 the tab has no stickers to act on.
 	return kt.Gate(func() string { return ss.noV2 }, tab.Unguarded...)
@@ -315,11 +315,6 @@ func (ss *Stickers) startToggle(ticket int) tea.Cmd {
 	return tab.ReadAgain(&ss.Prep, ticket, keys.ActToggleSticker, func(ctx context.Context) (backend.Sticker, error) {
 		return src.GetSticker(ctx, id)
 	})
-}
-
-// startNew opens the form of a new sticker.
-func (ss *Stickers) startNew(ticket int) tea.Cmd {
-	return tab.OpenCreate(ticket, tab.CreateSticker, tab.FormDefaults(ss.Scope, ss.Theme, ss.Deps.TimeNow), ss.Deps.Keys, ss.Acts)
 }
 
 // onReadAgain opens the confirmation of a switch on the sticker as it is

@@ -102,6 +102,15 @@ func (lt *ListTab[T]) NewMerchant(s ui.Scope, why string) bool {
 	return true
 }
 
+// StartCreate is the Start of a key that opens the form of a create
+// (kind: CreateInvoice, CreateSticker, CreateTokenization), filled in for
+// the tab's scope.
+func (lt *ListTab[T]) StartCreate(kind createKind) func(ticket int) tea.Cmd {
+	return func(ticket int) tea.Cmd {
+		return OpenCreate(ticket, kind, FormDefaults(lt.Scope, lt.Theme, lt.Deps.TimeNow), lt.Deps.Keys, lt.Acts)
+	}
+}
+
 // Layout sizes the list and its pane for the tab's area.
 func (lt *ListTab[T]) Layout() { Arrange(lt.List, lt.Pane, lt.W, lt.H) }
 

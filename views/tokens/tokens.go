@@ -99,7 +99,7 @@ func (ts *Tokens) keyTable() tab.KeyTable {
 	}
 	kt := append(ts.ListKeys("token", refresh, ts.copyMore, ts.export),
 		tab.KeyAction{Key: keys.ActRevoke, When: ts.mayRevoke, Start: ts.startRevoke, Target: ts.revokeTarget},
-		tab.KeyAction{Key: keys.ActNew, Start: ts.startNew, Target: func() string { return "New card-saving link" },
+		tab.KeyAction{Key: keys.ActNew, Start: ts.StartCreate(tab.CreateTokenization), Target: func() string { return "New card-saving link" },
 			When: func() (bool, string) { return tab.MayAct(ts.src, ts.Deps.Journal, backend.ActionCreateTokenization) }})
 	// Without v2 the tab has no tokens to act on.
 	return kt.Gate(func() string { return ts.noV2 }, tab.Unguarded...)
@@ -176,11 +176,6 @@ func (ts *Tokens) startRevoke(ticket int) tea.Cmd {
 	return tab.ReadAgain(&ts.Prep, ticket, keys.ActRevoke, func(ctx context.Context) (backend.Token, error) {
 		return src.GetToken(ctx, id)
 	})
-}
-
-// startNew opens the form of a card-saving link.
-func (ts *Tokens) startNew(ticket int) tea.Cmd {
-	return tab.OpenCreate(ticket, tab.CreateTokenization, tab.FormDefaults(ts.Scope, ts.Theme, ts.Deps.TimeNow), ts.Deps.Keys, ts.Acts)
 }
 
 // TokenColumns are the list's columns; rowMark overrides the status while

@@ -476,6 +476,13 @@ func Main(m *testing.M, defaultTab func(tab.Deps) ui.Tab) {
 	os.Exit(m.Run())
 }
 
+// Start sizes the tab w × h and starts it (Init), as most tests begin.
+func (e *Env) Start(w, h int) *Env {
+	e.Size(w, h)
+	e.Init()
+	return e
+}
+
 // Flat is a view without styles, its runs of spaces and its line ends
 // made one space: text that wraps or is padded still reads as one line.
 func Flat(view string) string { return strings.Join(strings.Fields(ansi.Strip(view)), " ") }
