@@ -118,6 +118,7 @@ func New(d tab.Deps) ui.Tab {
 	list.FailText = "Could not load this period (the reason is below); press r to try again"
 	pane := tab.NewDetail(t.readPayment, t.DetailLines, func(p backend.Payment) []string { return paymentRawLines(p, t.Theme) })
 	t.ListTab = tab.NewListTab(d, list, pane)
+	t.PaneTitle = func(o backend.Payment) string { return "Payment " + textsafe.Clean(o.ID) }
 	t.Acts = tab.NewTracker(d, func(ref tab.ObjectRef) {
 		if ref.Kind == "payment" {
 			t.List.Table.Redraw(ref.ID)
@@ -432,15 +433,4 @@ func (ps *Payments) onRefunds(msg payRefundsMsg) {
 		return
 	}
 	ps.refunds = paneRefunds{items: msg.refunds, loaded: true}
-}
-
-// --- view --------------------------------------------------------------------
-
-// View implements ui.Tab.
-func (ps *Payments) View(w, h int) string {
-	var pane []string
-	if ps.Pane.IsOpen() {
-		pane = ps.Pane.Lines(ps.Theme, "Payment "+textsafe.Clean(ps.Pane.Obj.ID))
-	}
-	return tab.Frame(ps.Theme, ps.List, pane, w, h)
 }

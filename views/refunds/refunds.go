@@ -63,6 +63,7 @@ func New(d tab.Deps) ui.Tab {
 	list.FailText = "Could not load this period (the reason is below); press r to try again"
 	pane := tab.NewDetail(t.readRefund, t.detailLines, func(r backend.Refund) []string { return t.rawDetailLines(r) })
 	t.ListTab = tab.NewListTab(d, list, pane)
+	t.PaneTitle = func(o backend.Refund) string { return "Refund " + textsafe.Clean(o.ID) }
 	// The refresh key re-reads the list only (a RefreshMsg re-reads the
 	// open pane too), and tries the payments that failed again.
 	refresh := func() tea.Cmd {
@@ -260,15 +261,6 @@ func (rs *Refunds) readRefund(ctx context.Context, r backend.Refund) (backend.Re
 		got.MerchantID = r.MerchantID
 	}
 	return got, nil
-}
-
-// View implements ui.Tab.
-func (rs *Refunds) View(w, h int) string {
-	var pane []string
-	if rs.Pane.IsOpen() {
-		pane = rs.Pane.Lines(rs.Theme, "Refund "+textsafe.Clean(rs.Pane.Obj.ID))
-	}
-	return tab.Frame(rs.Theme, rs.List, pane, w, h)
 }
 
 // rawDetailLines is the raw view: the body the refund was read with, if any.

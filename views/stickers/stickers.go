@@ -55,6 +55,7 @@ func New(d tab.Deps) ui.Tab {
 	list.Search = stickerSearch()
 	pane := tab.NewDetail(t.readSticker, t.detailLines, func(s backend.Sticker) []string { return tab.RawOrNote(s.Raw, t.Theme) })
 	t.ListTab = tab.NewListTab(d, list, pane)
+	t.PaneTitle = func(o backend.Sticker) string { return "Sticker " + textsafe.Clean(o.ID) }
 	t.Acts = tab.NewTracker(d, func(ref tab.ObjectRef) {
 		if ref.Kind == "sticker" {
 			t.List.Table.Redraw(ref.ID)
@@ -196,15 +197,6 @@ func (ss *Stickers) readSticker(ctx context.Context, s backend.Sticker) (backend
 		got.MerchantID = s.MerchantID
 	}
 	return got, nil
-}
-
-// View implements ui.Tab.
-func (ss *Stickers) View(w, h int) string {
-	var pane []string
-	if ss.Pane.IsOpen() {
-		pane = ss.Pane.Lines(ss.Theme, "Sticker "+textsafe.Clean(ss.Pane.Obj.ID))
-	}
-	return tab.Frame(ss.Theme, ss.List, pane, w, h)
 }
 
 // detailLines is the sticker, one fact a line, and its payload as a QR

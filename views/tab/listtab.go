@@ -27,6 +27,8 @@ type ListTab[T any] struct {
 	Keys    KeyTable
 	Dialogs DialogSlot // the dialog a key opens, for the shell to open at once
 	Hooks   ListHooks[T]
+	// PaneTitle is the pane's title for its object ("Payment 7000123").
+	PaneTitle func(T) string
 }
 
 // ListHooks are what a tab adds to the shared handling of a message; each
@@ -109,6 +111,15 @@ func (lt *ListTab[T]) StartCreate(kind createKind) func(ticket int) tea.Cmd {
 	return func(ticket int) tea.Cmd {
 		return OpenCreate(ticket, kind, FormDefaults(lt.Scope, lt.Theme, lt.Deps.TimeNow), lt.Deps.Keys, lt.Acts)
 	}
+}
+
+// View implements ui.Tab: the list, and the pane beside or over it.
+func (lt *ListTab[T]) View(w, h int) string {
+	var pane []string
+	if lt.Pane.IsOpen() {
+		pane = lt.Pane.Lines(lt.Theme, lt.PaneTitle(lt.Pane.Obj))
+	}
+	return Frame(lt.Theme, lt.List, pane, w, h)
 }
 
 // Layout sizes the list and its pane for the tab's area.

@@ -76,6 +76,7 @@ func New(d tab.Deps) ui.Tab {
 		return tab.RawOrNote(v.Read.Raw, t.Theme)
 	})
 	t.ListTab = tab.NewListTab(d, list, pane)
+	t.PaneTitle = func(o tab.TokenView) string { return "Token " + textsafe.Clean(o.ID) }
 	t.Acts = tab.NewTracker(d, func(ref tab.ObjectRef) {
 		if ref.Kind == "token" {
 			t.List.Table.Redraw(ref.ID)
@@ -409,15 +410,6 @@ func (ts *Tokens) showOutcome(msg tab.OutcomeMsg) tea.Cmd {
 }
 
 // --- view -----------------------------------------------------------------------
-
-// View implements ui.Tab.
-func (ts *Tokens) View(w, h int) string {
-	var pane []string
-	if ts.Pane.IsOpen() {
-		pane = ts.Pane.Lines(ts.Theme, "Token "+textsafe.Clean(ts.Pane.Obj.ID))
-	}
-	return tab.Frame(ts.Theme, ts.List, pane, w, h)
-}
 
 // detailLines is the token, one fact a line: its status, card and expiry
 // as the service last said, and the payments known to use it.
