@@ -73,3 +73,26 @@ func TestDrawSetsBothColours(t *testing.T) {
 		assert.Equal(t, c.Lines(Options{LightInk: dark}), plain, "no colour: the plain lines, ink as the terminal's text is")
 	}
 }
+
+// qrtest reads a code at the first of several sizes that reads it (a few
+// correct codes fool gozxing's detector at one size); a code drawn wrong
+// reads at none of them.
+func TestACodeWithAWrongModuleReadsAtNoSize(t *testing.T) {
+	link := "https://127.0.0.1:33223/pay/43132579" // fools the detector at 4 pixels a module
+	c, err := Encode(link)
+	require.NoError(t, err)
+	lines := c.Lines(Options{})
+	got, err := qrtest.Decode(lines, false)
+	require.NoError(t, err)
+	assert.Equal(t, link, got)
+
+	// A finder pattern's centre blanked: no phone finds the code.
+	broken := append([]string(nil), lines...)
+	row := []rune(broken[QuietZone/2+2])
+	for x := QuietZone + 2; x <= QuietZone+4; x++ {
+		row[x] = ' '
+	}
+	broken[QuietZone/2+2] = string(row)
+	_, err = qrtest.Decode(broken, false)
+	assert.Error(t, err)
+}

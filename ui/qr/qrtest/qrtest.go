@@ -18,11 +18,35 @@ import (
 // Decode reads drawn lines (plain text, as qr.Code.Lines gives them) back
 // into the payload; lightInk says the glyphs are the light colour.
 func Decode(lines []string, lightInk bool) (string, error) {
-	img, err := Render(lines, lightInk, 4)
-	if err != nil {
-		return "", err
+	return atSomeSize(func(scale int) (*image.Gray, error) { return Render(lines, lightInk, scale) })
+}
+
+// scales are the sizes a code is looked at, largest first, in pixels a
+// module. A phone sees a code at many sizes as it moves; gozxing's
+// detector, which sees one picture, misjudges the version of a few
+// correct codes at one size and reads them at another (the same picture
+// decodes when it is told where the code is), so a code counts as
+// readable when some size reads it. A code drawn wrong reads at none.
+var scales = []int{4, 3, 2, 1}
+
+// atSomeSize decodes the image paint gives at each of scales, and gives
+// the first text read, or the error at the largest size.
+func atSomeSize(paint func(scale int) (*image.Gray, error)) (string, error) {
+	var first error
+	for _, scale := range scales {
+		img, err := paint(scale)
+		if err != nil {
+			return "", err
+		}
+		text, err := decodeImage(img)
+		if err == nil {
+			return text, nil
+		}
+		if first == nil {
+			first = err
+		}
 	}
-	return decodeImage(img)
+	return "", first
 }
 
 // decodeImage reads the QR code in an image, as a phone would.
@@ -194,9 +218,5 @@ func Screen(lines []string, t Terminal, scale int) (*image.Gray, error) {
 // DecodeScreen reads the QR code in lines of styled text back into its
 // payload, as a phone would from terminal t's screen (Screen).
 func DecodeScreen(lines []string, t Terminal) (string, error) {
-	img, err := Screen(lines, t, 4)
-	if err != nil {
-		return "", err
-	}
-	return decodeImage(img)
+	return atSomeSize(func(scale int) (*image.Gray, error) { return Screen(lines, t, scale) })
 }
