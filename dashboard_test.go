@@ -38,12 +38,7 @@ func newTestSystem(t *testing.T) *testSystem {
 }
 
 func (ts *testSystem) sys() config.System {
-	return config.System{
-		Getenv:        func(k string) string { return ts.env[k] },
-		UserConfigDir: func() (string, error) { return ts.configHome, nil },
-		UserHomeDir:   func() (string, error) { return ts.home, nil },
-		GOOS:          "linux",
-	}
+	return config.FakeSystem(ts.env, ts.home, ts.configHome)
 }
 
 // writeConfig writes the default config file with mode perm.
