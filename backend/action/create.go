@@ -38,6 +38,42 @@ func validateCreate(req Request, merchant, key string, amount *money.Amount) err
 	return nil
 }
 
+// linkMaker is what the two kinds that make a link (invoice.go,
+// tokenization.go) share: a v2-only create that acts on no existing
+// object, makes one with a page, and is found out by sending it again.
+type linkMaker struct {
+	Base
+	object string // the type of what it makes, as ObjectRef names it: "payment", "token"
+	link   string // what it is called in a replay's warning: "payment link"
+	where  string // where what it made is listed
+	// made is the ID and the page of what an outcome says was made.
+	made func(Outcome) (id, url string)
+}
+
+func (linkMaker) V2Only() bool                    { return true }
+func (linkMaker) Locks(Request) (ObjectRef, bool) { return ObjectRef{}, false }
+func (l linkMaker) Where() string                 { return l.where }
+
+func (l linkMaker) DoneText(r Request, o Outcome) string {
+	id, url := l.made(o)
+	return madeText(r, l.object, id, url)
+}
+
+func (l linkMaker) Check(ctx context.Context, r *Runner, req Request) Outcome {
+	return checkCreate(ctx, r, KindOf(req.Kind), req, l.link)
+}
+
+// Result is what was made and its page: "payment 43149999 https://…".
+func (l linkMaker) Result(_ Request, o Outcome) string {
+	id, url := l.made(o)
+	return createdResult(l.object, id, 60, url, 500)
+}
+
+func (l linkMaker) Made(_ Request, o Outcome) (ObjectRef, bool) {
+	id, _ := l.made(o)
+	return ObjectRef{l.object, id}, true
+}
+
 // checkCreate sends a create of kind k again with the same key and body;
 // what names what a replay after the key expired could make a second of.
 func checkCreate(ctx context.Context, r *Runner, k Kind, req Request, what string) Outcome {

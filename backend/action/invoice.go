@@ -11,9 +11,12 @@ import (
 )
 
 // createInvoice makes a payment link (invoice): a payment and its page.
-type createInvoice struct{ Base }
+type createInvoice struct{ linkMaker }
 
-func init() { Register(createInvoice{}) }
+func init() {
+	Register(createInvoice{linkMaker{object: ObjectPayment, link: "payment link", where: "the merchant's payments",
+		made: func(o Outcome) (string, string) { return o.Invoice.PaymentID, o.Invoice.URL }}})
+}
 
 // invoiceParams is a payment link's journal params: everything its request
 // sends but the idempotency key (the line's idempotencyKey).
@@ -46,7 +49,6 @@ func invoiceOf(req Request) backend.InvoiceLinkRequest {
 }
 
 func (createInvoice) Action() backend.ActionName { return backend.ActionCreateInvoice }
-func (createInvoice) V2Only() bool               { return true }
 
 func (createInvoice) Validate(req Request) error {
 	p := invoiceOf(req)
@@ -73,24 +75,9 @@ func (createInvoice) Describe(r Request) string {
 	return s
 }
 
-func (createInvoice) DoneText(r Request, o Outcome) string {
-	return madeText(r, "payment", o.Invoice.PaymentID, o.Invoice.URL)
-}
-
-func (createInvoice) Where() string { return "the merchant's payments" }
-
 func (createInvoice) Send(ctx context.Context, r *Runner, req Request) (o Outcome, err error) {
 	o.Invoice, err = r.Backend.CreateInvoiceLink(ctx, invoiceOf(req))
 	return o, err
-}
-
-func (k createInvoice) Check(ctx context.Context, r *Runner, req Request) Outcome {
-	return checkCreate(ctx, r, k, req, "payment link")
-}
-
-// Result is the payment made and its page: "payment 43149999 https://…".
-func (createInvoice) Result(_ Request, o Outcome) string {
-	return createdResult("payment", o.Invoice.PaymentID, 60, o.Invoice.URL, 500)
 }
 
 func (createInvoice) Params(req Request) any {
@@ -110,12 +97,6 @@ func (createInvoice) ReadParams(raw json.RawMessage, r *Request) error {
 		CustomerPhone: p.CustomerPhone, ReturnURL: p.ReturnURL, CallbackURL: p.CallbackURL,
 		IdempotencyKey: r.IdempotencyKey}
 	return nil
-}
-
-func (createInvoice) Locks(Request) (ObjectRef, bool) { return ObjectRef{}, false }
-
-func (createInvoice) Made(_ Request, o Outcome) (ObjectRef, bool) {
-	return ObjectRef{ObjectPayment, o.Invoice.PaymentID}, true
 }
 
 func (createInvoice) Created(req Request, o Outcome) (Created, bool) {

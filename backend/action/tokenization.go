@@ -10,9 +10,12 @@ import (
 
 // createTokenization makes a card-saving (tokenization) link: a token,
 // Created until the customer saves a card on its page.
-type createTokenization struct{ Base }
+type createTokenization struct{ linkMaker }
 
-func init() { Register(createTokenization{}) }
+func init() {
+	Register(createTokenization{linkMaker{object: ObjectToken, link: "card-saving link", where: "the merchant's tokens",
+		made: func(o Outcome) (string, string) { return o.Tokenization.TokenID, o.Tokenization.URL }}})
+}
 
 // tokenizationParams is a card-saving link's journal params: everything
 // its request sends but the idempotency key.
@@ -42,7 +45,6 @@ func tokenizationOf(req Request) backend.TokenizationLinkRequest {
 }
 
 func (createTokenization) Action() backend.ActionName { return backend.ActionCreateTokenization }
-func (createTokenization) V2Only() bool               { return true }
 
 func (createTokenization) Validate(req Request) error {
 	p := tokenizationOf(req)
@@ -67,24 +69,9 @@ func (createTokenization) Describe(r Request) string {
 	return s
 }
 
-func (createTokenization) DoneText(r Request, o Outcome) string {
-	return madeText(r, "token", o.Tokenization.TokenID, o.Tokenization.URL)
-}
-
-func (createTokenization) Where() string { return "the merchant's tokens" }
-
 func (createTokenization) Send(ctx context.Context, r *Runner, req Request) (o Outcome, err error) {
 	o.Tokenization, err = r.Backend.CreateTokenizationLink(ctx, tokenizationOf(req))
 	return o, err
-}
-
-func (k createTokenization) Check(ctx context.Context, r *Runner, req Request) Outcome {
-	return checkCreate(ctx, r, k, req, "card-saving link")
-}
-
-// Result is the token made and its page: "token 9000031 https://…".
-func (createTokenization) Result(_ Request, o Outcome) string {
-	return createdResult("token", o.Tokenization.TokenID, 60, o.Tokenization.URL, 500)
 }
 
 func (createTokenization) Params(req Request) any {
@@ -102,12 +89,6 @@ func (createTokenization) ReadParams(raw json.RawMessage, r *Request) error {
 		CustomerAccount: p.CustomerAccount, CustomerEmail: p.CustomerEmail, ReturnURL: p.ReturnURL,
 		CallbackURL: p.CallbackURL, IdempotencyKey: r.IdempotencyKey}
 	return nil
-}
-
-func (createTokenization) Locks(Request) (ObjectRef, bool) { return ObjectRef{}, false }
-
-func (createTokenization) Made(_ Request, o Outcome) (ObjectRef, bool) {
-	return ObjectRef{ObjectToken, o.Tokenization.TokenID}, true
 }
 
 // TokenAfter is the token made, Created (as the creation answers) until
