@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"paydash/backend/internal/testkit"
+
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -81,7 +83,7 @@ func (c *v1Client) v1WithSlash(method, op string, params ...string) tV1 {
 	c.t.Helper()
 	nonce := tNonce()
 	var values []string
-	for _, name := range tHashed[op] {
+	for _, name := range testkit.V1Hashed[op] {
 		v := ""
 		for i := 0; i+1 < len(params); i += 2 {
 			if strings.EqualFold(params[i], name) {

@@ -12,26 +12,13 @@ import (
 	"strings"
 	"testing"
 
+	"paydash/backend/internal/testkit"
+
 	"github.com/stretchr/testify/require"
 )
 
 // A raw v1 caller for the tests: its own signing, straight from the spec
 // (not the server's code, nor the paydash v1 client).
-
-// tHashed are the hashed parameters of each operation, in order (contract).
-var tHashed = map[string][]string{
-	"getPayment":            {"paymentID"},
-	"getPaymentByInvoiceID": {"invoiceID", "siteAlias"},
-	"listPaymentsFilter":    {"accountID", "siteAlias", "periodFrom", "periodTo", "invoiceID", "state"},
-	"refundPayment":         {"paymentID", "amount", "externalID"},
-	"listRefunds":           {"accountID", "paymentID", "periodFrom", "periodTo", "externalID"},
-	"confirmPayment":        {"paymentID", "amount"},
-	"cancelPayment":         {"paymentID", "error"},
-	"listDocuments":         {"accountID", "periodFrom", "periodTo"},
-	"getDocumentContent":    {"documentID"},
-	"listTransfers":         {"accountID", "periodFrom", "periodTo"},
-	"getTransferRegister":   {"registerID"},
-}
 
 func tSign(login, password, nonce string, values []string) string {
 	sum := sha1.Sum([]byte(strings.Join(append([]string{login, password, nonce}, values...), ";")))
@@ -88,7 +75,7 @@ func (c *v1Client) send(q v1Req) (*http.Response, []byte) {
 	}
 	if q.hash == "" {
 		var values []string
-		for _, name := range tHashed[q.op] {
+		for _, name := range testkit.V1Hashed[q.op] {
 			v := ""
 			for i := 0; i+1 < len(q.params); i += 2 {
 				if strings.EqualFold(q.params[i], name) {

@@ -13,6 +13,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"paydash/backend/internal/testkit"
 	v1 "paydash/backend/v1"
 )
 
@@ -130,7 +131,7 @@ func TestSecretsStayOutOfErrorsAndLogs(t *testing.T) {
 		case 2:
 			reply(http.StatusOK, `{"ErrorCode":0,"Payment":{"Amount":"`+testPassword+`"}}`)(w, r, n)
 		default:
-			dropConnection(w)
+			testkit.DropConnection(w)
 		}
 	})
 	var entries []v1.RequestLogEntry

@@ -95,14 +95,6 @@ func reply(status int, body string) func(http.ResponseWriter, *http.Request, int
 	}
 }
 
-// dropConnection closes the connection without an answer.
-func dropConnection(w http.ResponseWriter) {
-	conn, _, err := http.NewResponseController(w).Hijack()
-	if err == nil {
-		_ = conn.Close()
-	}
-}
-
 // newClient makes a client of s that trusts its certificate, with tiny
 // backoffs so retry tests run fast. Later options override earlier ones.
 func newClient(t *testing.T, s *server, opts ...v1.Option) *v1.Client {

@@ -3,6 +3,7 @@ package v1_test
 import (
 	"context"
 	"net/http"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -13,21 +14,6 @@ import (
 	"paydash/backend/internal/testkit"
 	v1 "paydash/backend/v1"
 )
-
-// hashedNames gives, per path, the parameters the server checks the hash with.
-var hashedNames = map[string][]string{
-	"/api/v1/getPayment":            {"paymentID"},
-	"/api/v1/getPaymentByInvoiceID": {"invoiceID", "siteAlias"},
-	"/api/v1/listPaymentsFilter":    {"accountID", "siteAlias", "periodFrom", "periodTo", "invoiceID", "state"},
-	"/api/v1/refundPayment":         {"paymentID", "amount", "externalID"},
-	"/api/v1/listRefunds":           {"accountID", "paymentID", "periodFrom", "periodTo", "externalID"},
-	"/api/v1/confirmPayment":        {"paymentID", "amount"},
-	"/api/v1/cancelPayment":         {"paymentID", "error"},
-	"/api/v1/listDocuments":         {"accountID", "periodFrom", "periodTo"},
-	"/api/v1/getDocumentContent":    {"documentID"},
-	"/api/v1/listTransfers":         {"accountID", "periodFrom", "periodTo"},
-	"/api/v1/getTransferRegister":   {"registerID"},
-}
 
 var reads = map[string]bool{
 	"getPayment": true, "getPaymentByInvoiceID": true, "listPaymentsFilter": true, "listRefunds": true,
@@ -70,7 +56,7 @@ func TestRetriesOnlyReadsEachWithAFreshNonce(t *testing.T) {
 			nonces := map[string]bool{}
 			for _, r := range reqs {
 				nonces[r.Form.Get("nonce")] = true
-				assert.Equal(t, wantHash(r.Form, hashedNames[r.Path]...), r.Form.Get("hash"), "the hash matches the attempt's nonce")
+				assert.Equal(t, wantHash(r.Form, testkit.V1Hashed[strings.TrimPrefix(r.Path, "/api/v1/")]...), r.Form.Get("hash"), "the hash matches the attempt's nonce")
 			}
 			assert.Len(t, nonces, 3, "a fresh nonce on every attempt")
 			mu.Lock()
@@ -91,7 +77,7 @@ func TestRetriesOnlyReadsEachWithAFreshNonce(t *testing.T) {
 }
 
 func TestWritesAreNotRetriedOnADroppedConnection(t *testing.T) {
-	s := newServer(t, func(w http.ResponseWriter, r *http.Request, n int) { dropConnection(w) })
+	s := newServer(t, func(w http.ResponseWriter, r *http.Request, n int) { testkit.DropConnection(w) })
 	c := newClient(t, s)
 	ctx := context.Background()
 	_, resp, err := c.RefundPayment(ctx, v1.RefundRequest{PaymentID: "1", Amount: "1.00", ExternalID: "X"})
@@ -190,21 +176,12 @@ func TestRetryWaitsRespectTheContext(t *testing.T) {
 
 // A per-attempt timeout turns a hung server into a retry.
 func TestPerAttemptTimeout(t *testing.T) {
-	stop := make(chan struct{})
 	s := newServer(t, func(w http.ResponseWriter, r *http.Request, n int) {
 		if n == 0 {
-			// A server that never answers: no response at all, not even an
-			// empty 200, may reach the client from this attempt. It lets
-			// go when the test ends, before the server is closed.
-			select {
-			case <-r.Context().Done():
-			case <-stop:
-			}
-			panic(http.ErrAbortHandler)
+			testkit.NeverAnswer(t, r)
 		}
 		reply(http.StatusOK, answerPayment)(w, r, n)
 	})
-	t.Cleanup(func() { close(stop) }) // before the server's Close: cleanups run last first
 	// A second per attempt: the retry's TLS handshake and answer fit in it
 	// on a loaded machine too.
 	c := newClient(t, s, v1.WithTimeout(time.Second))
@@ -222,7 +199,7 @@ func TestPerAttemptTimeout(t *testing.T) {
 func TestReadIsRetriedAfterADroppedConnection(t *testing.T) {
 	s := newServer(t, func(w http.ResponseWriter, r *http.Request, n int) {
 		if n == 0 {
-			dropConnection(w)
+			testkit.DropConnection(w)
 			return
 		}
 		reply(http.StatusOK, answerPayment)(w, r, n)
@@ -251,7 +228,7 @@ func TestReadIsRetriedAfterNonceReused(t *testing.T) {
 		case seenBefore:
 			reply(http.StatusOK, `{"ErrorCode":-14,"Message":"nonce already used"}`)(w, r, n)
 		case n == 1:
-			dropConnection(w) // processed, then the answer is lost
+			testkit.DropConnection(w) // processed, then the answer is lost
 		default:
 			reply(http.StatusOK, answerPayment)(w, r, n)
 		}

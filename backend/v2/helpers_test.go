@@ -70,14 +70,6 @@ func reply(status int, body string) func(http.ResponseWriter, *http.Request, int
 	}
 }
 
-// dropConnection closes the connection without an answer.
-func dropConnection(w http.ResponseWriter) {
-	conn, _, err := http.NewResponseController(w).Hijack()
-	if err == nil {
-		_ = conn.Close()
-	}
-}
-
 // newClient makes a client of s that trusts its certificate, with tiny
 // backoffs so retry tests run fast. Later options override earlier ones.
 func newClient(t *testing.T, s *server, opts ...v2.Option) *v2.Client {

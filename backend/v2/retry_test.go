@@ -64,7 +64,7 @@ func TestKeyedPOSTIsRetriedWithTheSameKeyAndBody(t *testing.T) {
 		case 0:
 			reply(http.StatusInternalServerError, `{"code":"internal","message":"boom"}`)(w, r, n)
 		case 1:
-			dropConnection(w)
+			testkit.DropConnection(w)
 		default:
 			reply(http.StatusOK, refundAnswer)(w, r, n)
 		}
@@ -115,7 +115,7 @@ func TestPUTIsNotRetried(t *testing.T) {
 		assert.Len(t, s.requests(), 5, "one request per call")
 	})
 	t.Run("dropped connection", func(t *testing.T) {
-		s := newServer(t, func(w http.ResponseWriter, _ *http.Request, _ int) { dropConnection(w) })
+		s := newServer(t, func(w http.ResponseWriter, _ *http.Request, _ int) { testkit.DropConnection(w) })
 		resp, err := newClient(t, s).Payments.Confirm(context.Background(), "p1", &money.Amount{Value: 1, Currency: "RUB"})
 		require.Error(t, err)
 		var e *v2.Error
@@ -132,7 +132,7 @@ func TestDroppedBodyIsRetried(t *testing.T) {
 			w.Header().Set("Content-Length", "500")
 			w.WriteHeader(http.StatusOK)
 			_, _ = w.Write([]byte(`{"id":"p1",`))
-			dropConnection(w)
+			testkit.DropConnection(w)
 			return
 		}
 		reply(http.StatusOK, paymentAnswer)(w, r, n)
@@ -144,22 +144,12 @@ func TestDroppedBodyIsRetried(t *testing.T) {
 }
 
 func TestAttemptTimeoutIsRetried(t *testing.T) {
-	stop := make(chan struct{})
 	s := newServer(t, func(w http.ResponseWriter, r *http.Request, n int) {
 		if n == 0 {
-			// A server that never answers: whatever happens, no response
-			// (not even an empty 200) may reach the client from this
-			// attempt. It lets go when the test ends, before the server
-			// is closed.
-			select {
-			case <-r.Context().Done():
-			case <-stop:
-			}
-			panic(http.ErrAbortHandler)
+			testkit.NeverAnswer(t, r)
 		}
 		reply(http.StatusOK, paymentAnswer)(w, r, n)
 	})
-	t.Cleanup(func() { close(stop) }) // before the server's Close: cleanups run last first
 	// A second per attempt: the retry's TLS handshake and answer fit in it
 	// on a loaded machine too.
 	c := newClient(t, s, v2.WithTimeout(time.Second))
@@ -258,7 +248,7 @@ func TestCancelledContextSendsNothing(t *testing.T) {
 }
 
 func TestKeyIsReturnedWhenNoAnswerCame(t *testing.T) {
-	s := newServer(t, func(w http.ResponseWriter, _ *http.Request, _ int) { dropConnection(w) })
+	s := newServer(t, func(w http.ResponseWriter, _ *http.Request, _ int) { testkit.DropConnection(w) })
 	_, resp, err := newClient(t, s, v2.WithRetries(1, time.Millisecond)).Stickers.Create(context.Background(),
 		&v2.StickerRequest{MerchantID: "m1"}, &v2.CreateOptions{IdempotencyKey: "k-9"})
 	require.Error(t, err)

@@ -1,10 +1,12 @@
 // Package testkit holds what the tests of the backend packages share: a
-// clock moved by hand, a bound on waits that must not happen, and a
-// buffer safe for concurrent use. It is for tests only.
+// clock moved by hand, a bound on waits that must not happen, a buffer
+// safe for concurrent use, and test servers' ways of failing to answer. It
+// is for tests only.
 package testkit
 
 import (
 	"bytes"
+	"net/http"
 	"sync"
 	"testing"
 	"time"
@@ -73,4 +75,42 @@ func (b *Buffer) String() string {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	return b.buf.String()
+}
+
+// NeverAnswer keeps a test server's handler from answering r at all: no
+// response, not even an empty 200, reaches the client from it. It lets go
+// when the client gives up on r or the test ends (t.Context is done before
+// the test's cleanups, the server's Close among them, run).
+func NeverAnswer(t testing.TB, r *http.Request) {
+	select {
+	case <-r.Context().Done():
+	case <-t.Context().Done():
+	}
+	panic(http.ErrAbortHandler)
+}
+
+// DropConnection closes a test server's connection without an answer.
+func DropConnection(w http.ResponseWriter) {
+	conn, _, err := http.NewResponseController(w).Hijack()
+	if err == nil {
+		_ = conn.Close()
+	}
+}
+
+// V1Hashed is, for each v1 operation, the parameters its hash covers, in
+// the order they are hashed, as the service's documentation of v1 lists
+// them (docs/service.md): the tests' own reading, kept apart from the
+// sandbox's and the client's tables so that a test checks them against it.
+var V1Hashed = map[string][]string{
+	"getPayment":            {"paymentID"},
+	"getPaymentByInvoiceID": {"invoiceID", "siteAlias"},
+	"listPaymentsFilter":    {"accountID", "siteAlias", "periodFrom", "periodTo", "invoiceID", "state"},
+	"refundPayment":         {"paymentID", "amount", "externalID"},
+	"listRefunds":           {"accountID", "paymentID", "periodFrom", "periodTo", "externalID"},
+	"confirmPayment":        {"paymentID", "amount"},
+	"cancelPayment":         {"paymentID", "error"},
+	"listDocuments":         {"accountID", "periodFrom", "periodTo"},
+	"getDocumentContent":    {"documentID"},
+	"listTransfers":         {"accountID", "periodFrom", "periodTo"},
+	"getTransferRegister":   {"registerID"},
 }
