@@ -23,30 +23,21 @@ import (
 // command around them (exit codes, stderr, --help) and the session they
 // open.
 
-// testSystem is a machine of its own: an environment map and a home and
-// config directory under t.TempDir(), so tests never read the real ones.
-type testSystem struct {
-	env              map[string]string
-	home, configHome string
-}
+// testSystem is a machine of its own (see config.FakeMachine), under t.TempDir().
+type testSystem struct{ *config.FakeMachine }
 
 func newTestSystem(t *testing.T) *testSystem {
-	base := t.TempDir()
-	ts := &testSystem{env: map[string]string{}, home: filepath.Join(base, "home"), configHome: filepath.Join(base, "config")}
-	require.NoError(t, os.MkdirAll(ts.home, 0o700))
-	return ts
+	m, err := config.NewFakeMachine(t.TempDir())
+	require.NoError(t, err)
+	return &testSystem{m}
 }
 
-func (ts *testSystem) sys() config.System {
-	return config.FakeSystem(ts.env, ts.home, ts.configHome)
-}
+func (ts *testSystem) sys() config.System { return ts.System() }
 
 // writeConfig writes the default config file with mode perm.
 func (ts *testSystem) writeConfig(t *testing.T, text string, perm os.FileMode) string {
-	path := filepath.Join(ts.configHome, "paydash", "config.toml")
-	require.NoError(t, os.MkdirAll(filepath.Dir(path), 0o700))
-	require.NoError(t, os.WriteFile(path, []byte(text), perm))
-	require.NoError(t, os.Chmod(path, perm))
+	path, err := ts.WriteConfig(text, perm)
+	require.NoError(t, err)
 	return path
 }
 
@@ -152,7 +143,7 @@ func TestOpenSessionOnTheSandbox(t *testing.T) {
 	assert.Equal(t, time.Date(2026, 11, 21, 0, 0, 0, 0, time.Local), sess.scope.Start)
 	assert.Equal(t, now.Add(time.Minute), sess.scope.End, "a rolling period: it ends at the service's now at every refresh")
 	assert.Equal(t, "today", sess.scope.Preset)
-	assert.Equal(t, filepath.Join(ts.home, ".local", "state", "paydash", "sandbox-journal.jsonl"), sess.journal.Path())
+	assert.Equal(t, filepath.Join(ts.Home, ".local", "state", "paydash", "sandbox-journal.jsonl"), sess.journal.Path())
 	require.NoError(t, sess.journal.Record(journal.Entry{Action: "capture", Phase: journal.PhaseSent, ObjectID: "1"}))
 	require.NoError(t, sess.Close())
 
@@ -176,7 +167,7 @@ func TestOpenSessionLive(t *testing.T) {
 	require.ErrorAs(t, err, &ue)
 	assert.Contains(t, err.Error(), config.EnvV2Token)
 
-	ts.env[config.EnvV2Token] = "tok-123"
+	ts.Env[config.EnvV2Token] = "tok-123"
 	s, err = config.Load([]string{"--base-url", "https://pay.example.com", "--merchant", "1001", "--journal", j,
 		"--log", filepath.Join(t.TempDir(), "no", "such", "dir", "req.log")}, ts.sys())
 	require.NoError(t, err)
@@ -208,9 +199,9 @@ func TestRequestLogHasNoSecrets(t *testing.T) {
 	info := srv.Info()
 
 	ts := newTestSystem(t)
-	ts.env[config.EnvV2Token] = info.V2Token
-	ts.env[config.EnvV1Login] = info.V1Users[len(info.V1Users)-1].Login
-	ts.env[config.EnvV1Password] = info.V1Users[len(info.V1Users)-1].Password
+	ts.Env[config.EnvV2Token] = info.V2Token
+	ts.Env[config.EnvV1Login] = info.V1Users[len(info.V1Users)-1].Login
+	ts.Env[config.EnvV1Password] = info.V1Users[len(info.V1Users)-1].Password
 	logPath := filepath.Join(t.TempDir(), "req.log")
 	ca := filepath.Join(t.TempDir(), "ca.pem")
 	require.NoError(t, os.WriteFile(ca, srv.CACertPEM(), 0o600))
@@ -233,7 +224,7 @@ func TestRequestLogHasNoSecrets(t *testing.T) {
 	log := string(raw)
 	assert.Contains(t, log, `"msg":"paydash started"`)
 	assert.Contains(t, log, "v2 request")
-	for _, secret := range []string{info.V2Token, ts.env[config.EnvV1Password]} {
+	for _, secret := range []string{info.V2Token, ts.Env[config.EnvV1Password]} {
 		assert.NotContains(t, log, secret)
 	}
 }
@@ -242,7 +233,7 @@ func TestRequestLogHasNoSecrets(t *testing.T) {
 // file's order.
 func TestMerchantNamesReachTheSession(t *testing.T) {
 	ts := newTestSystem(t)
-	ts.env[config.EnvV2Token] = "tok"
+	ts.Env[config.EnvV2Token] = "tok"
 	ts.writeConfig(t, `base_url = "https://pay.example.com"
 merchants = ["1001", { id = "1002", name = "Page Turner Books" }]
 merchant = "1002"
@@ -261,7 +252,7 @@ journal = "j.jsonl"
 // and its merchants with their names cleaned.
 func TestMerchantWarningsReachTheDashboard(t *testing.T) {
 	ts := newTestSystem(t)
-	ts.env[config.EnvV2Token] = "tok"
+	ts.Env[config.EnvV2Token] = "tok"
 	ts.writeConfig(t, `base_url = "https://pay.example.com"
 journal = "j.jsonl"
 merchants = [

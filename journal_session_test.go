@@ -24,7 +24,7 @@ import (
 // paydash), are listed in the warnings and never sent anywhere.
 func TestOpenSessionFindsOutOnlyTheActionsOfItsService(t *testing.T) {
 	ts := newTestSystem(t)
-	ts.env[config.EnvV2Token] = "tok-123"
+	ts.Env[config.EnvV2Token] = "tok-123"
 	jpath := filepath.Join(t.TempDir(), "j.jsonl")
 	here := action.ServicesOf(backend.Config{BaseURL: "https://pay.example.com", V2Token: "tok-123"})
 	other := journal.NewService("https://other-host", "v2", false, "tok-123")
@@ -58,7 +58,7 @@ func TestOpenSessionFindsOutOnlyTheActionsOfItsService(t *testing.T) {
 	require.NoError(t, sess.Close())
 
 	// Other credentials at the same address: another service.
-	ts.env[config.EnvV2Token] = "tok-456"
+	ts.Env[config.EnvV2Token] = "tok-456"
 	s, err = config.Load([]string{"--base-url", "https://pay.example.com", "--merchant", "1001", "--journal", jpath}, ts.sys())
 	require.NoError(t, err)
 	sess, err = openSession(context.Background(), s, time.Now())
@@ -74,7 +74,7 @@ func TestOpenSessionRefusesAJournalThroughALink(t *testing.T) {
 	for _, which := range []string{"journal", "lock"} {
 		t.Run(which, func(t *testing.T) {
 			ts := newTestSystem(t)
-			ts.env[config.EnvV2Token] = "tok-123"
+			ts.Env[config.EnvV2Token] = "tok-123"
 			dir := t.TempDir()
 			jpath := filepath.Join(dir, "j.jsonl")
 			victim := filepath.Join(dir, "victim")
@@ -103,7 +103,7 @@ func TestOpenSessionRollsTheJournalOver(t *testing.T) {
 	journal.RolloverSize = 512
 	t.Cleanup(func() { journal.RolloverSize = old })
 	ts := newTestSystem(t)
-	ts.env[config.EnvV2Token] = "tok-123"
+	ts.Env[config.EnvV2Token] = "tok-123"
 	jpath := filepath.Join(t.TempDir(), "j.jsonl")
 	here := action.ServicesOf(backend.Config{BaseURL: "https://pay.example.com", V2Token: "tok-123"})
 	var b bytes.Buffer

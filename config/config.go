@@ -55,19 +55,6 @@ func Host() System {
 	return System{Getenv: os.Getenv, UserConfigDir: os.UserConfigDir, UserHomeDir: os.UserHomeDir, GOOS: runtime.GOOS}
 }
 
-// FakeSystem is a made-up linux machine, for tests here and in the command,
-// so that they never read the real one: env is its environment (read at
-// each call, so later changes to the map count), home and configHome the
-// user's home and config directories.
-func FakeSystem(env map[string]string, home, configHome string) System {
-	return System{
-		Getenv:        func(k string) string { return env[k] },
-		UserConfigDir: func() (string, error) { return configHome, nil },
-		UserHomeDir:   func() (string, error) { return home, nil },
-		GOOS:          "linux",
-	}
-}
-
 // Settings is the command line, the environment and the config file
 // merged (flags over environment over file) and checked.
 type Settings struct {

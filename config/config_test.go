@@ -15,28 +15,21 @@ import (
 	"paydash/keys"
 )
 
-// testSystem is a machine of its own: an environment map and a home and
-// config directory under t.TempDir(), so tests never read the real ones.
-type testSystem struct {
-	env              map[string]string
-	home, configHome string
-}
+// testSystem is a machine of its own (see FakeMachine), under t.TempDir().
+type testSystem struct{ *FakeMachine }
 
 func newTestSystem(t *testing.T) *testSystem {
-	base := t.TempDir()
-	ts := &testSystem{env: map[string]string{}, home: filepath.Join(base, "home"), configHome: filepath.Join(base, "config")}
-	require.NoError(t, os.MkdirAll(ts.home, 0o700))
-	return ts
+	m, err := NewFakeMachine(t.TempDir())
+	require.NoError(t, err)
+	return &testSystem{m}
 }
 
-func (ts *testSystem) sys() System { return FakeSystem(ts.env, ts.home, ts.configHome) }
+func (ts *testSystem) sys() System { return ts.System() }
 
 // writeConfig writes the default config file with mode perm.
 func (ts *testSystem) writeConfig(t *testing.T, text string, perm os.FileMode) string {
-	path := filepath.Join(ts.configHome, "paydash", "config.toml")
-	require.NoError(t, os.MkdirAll(filepath.Dir(path), 0o700))
-	require.NoError(t, os.WriteFile(path, []byte(text), perm))
-	require.NoError(t, os.Chmod(path, perm))
+	path, err := ts.WriteConfig(text, perm)
+	require.NoError(t, err)
 	return path
 }
 
@@ -75,18 +68,18 @@ v1_password = "file-password"
 	assert.Equal(t, "1001", s.Merchant)
 	assert.Equal(t, 30*time.Second, s.Refresh)
 	assert.True(t, s.ReadOnly)
-	assert.Equal(t, filepath.Join(ts.configHome, "paydash", "state", "journal.jsonl"), s.JournalPath,
+	assert.Equal(t, filepath.Join(ts.ConfigHome, "paydash", "state", "journal.jsonl"), s.JournalPath,
 		"a relative path in the file is relative to the file")
-	assert.Equal(t, filepath.Join(ts.home, "paydash.log"), s.LogPath)
+	assert.Equal(t, filepath.Join(ts.Home, "paydash.log"), s.LogPath)
 	assert.Equal(t, "file-token", s.V2Token)
 	assert.Equal(t, "file-login", s.V1Login)
 	assert.Equal(t, "file-password", s.V1Password)
 	assert.Empty(t, s.Warnings, "a 0600 file holding secrets is fine")
 
 	// The environment over the file.
-	ts.env[envColorFGBG] = "0;15" // black on white
-	ts.env[EnvV2Token] = "env-token"
-	ts.env[EnvV1Password] = "env-password"
+	ts.Env[envColorFGBG] = "0;15" // black on white
+	ts.Env[EnvV2Token] = "env-token"
+	ts.Env[EnvV1Password] = "env-password"
 	s, err = Load(nil, ts.sys())
 	require.NoError(t, err)
 	assert.Equal(t, "env-token", s.V2Token)
@@ -122,19 +115,19 @@ func TestSettingsDefaults(t *testing.T) {
 	assert.Equal(t, 10*time.Second, s.Refresh)
 	assert.False(t, s.NoColor)
 	assert.Equal(t, keys.Default(), s.Keys)
-	assert.Equal(t, filepath.Join(ts.configHome, "paydash", "config.toml"), s.ConfigName, "advice names the default path")
+	assert.Equal(t, filepath.Join(ts.ConfigHome, "paydash", "config.toml"), s.ConfigName, "advice names the default path")
 
 	p, err := s.Journal(false)
 	require.NoError(t, err)
-	assert.Equal(t, filepath.Join(ts.home, ".local", "state", "paydash", "journal.jsonl"), p)
+	assert.Equal(t, filepath.Join(ts.Home, ".local", "state", "paydash", "journal.jsonl"), p)
 	p, err = s.Journal(true)
 	require.NoError(t, err)
-	assert.Equal(t, filepath.Join(ts.home, ".local", "state", "paydash", "sandbox-journal.jsonl"), p,
+	assert.Equal(t, filepath.Join(ts.Home, ".local", "state", "paydash", "sandbox-journal.jsonl"), p,
 		"actions on the sandbox are kept apart from real ones")
 
-	ts.env["XDG_STATE_HOME"] = "/xdg/state"
-	ts.env["XDG_CONFIG_HOME"] = "/xdg/config"
-	ts.env[envNoColor] = "1"
+	ts.Env["XDG_STATE_HOME"] = "/xdg/state"
+	ts.Env["XDG_CONFIG_HOME"] = "/xdg/config"
+	ts.Env[envNoColor] = "1"
 	s, err = Load(nil, ts.sys())
 	require.NoError(t, err)
 	p, err = s.Journal(false)
@@ -145,8 +138,8 @@ func TestSettingsDefaults(t *testing.T) {
 
 	mac := ts.sys()
 	mac.GOOS = "darwin"
-	delete(ts.env, "XDG_STATE_HOME")
-	assert.Equal(t, filepath.Join(ts.configHome, "paydash"), stateDir(mac))
+	delete(ts.Env, "XDG_STATE_HOME")
+	assert.Equal(t, filepath.Join(ts.ConfigHome, "paydash"), stateDir(mac))
 
 	// No place for the journal: it says what to give.
 	_, err = Settings{}.Journal(false)
@@ -355,32 +348,46 @@ func TestUsageListsEverything(t *testing.T) {
 		"--base-url URL", "--ca-file PATH", "--merchant ID", "--config PATH", "--read-only",
 		"--journal PATH", "--log PATH", "--refresh DURATION",
 		"PAYDASH_V2_TOKEN", "PAYDASH_V1_LOGIN", "PAYDASH_V1_PASSWORD", "NO_COLOR",
-		filepath.Join(ts.configHome, "paydash", "config.toml"),
-		filepath.Join(ts.home, ".local", "state", "paydash", "journal.jsonl"),
+		filepath.Join(ts.ConfigHome, "paydash", "config.toml"),
+		filepath.Join(ts.Home, ".local", "state", "paydash", "journal.jsonl"),
 		"paydash sandbox", "paydash version", "[keys]", "merchants", "never from flags",
 		"capture,", "refund,", "quit,",
 	} {
 		assert.Contains(t, stdout, want)
 	}
 	for i, line := range strings.Split(stdout, "\n") {
-		if !strings.Contains(line, ts.home) && !strings.Contains(line, ts.configHome) {
+		if !strings.Contains(line, ts.Home) && !strings.Contains(line, ts.ConfigHome) {
 			assert.LessOrEqual(t, len([]rune(line)), 80, "line %d fits 80 columns: %q", i+1, line)
 		}
 	}
 }
 
-// FakeSystem's environment is its map as it is when asked, so a test can
-// set a variable after making the System.
-func TestFakeSystem(t *testing.T) {
-	env := map[string]string{}
-	sys := FakeSystem(env, "/home/ann", "/home/ann/.config")
-	env[EnvV2Token] = "later"
+// A FakeMachine's environment is its map as it is when asked, so a test
+// can set a variable after making the System; a config file it writes is
+// where Load looks, with the mode asked for.
+func TestFakeMachine(t *testing.T) {
+	m, err := NewFakeMachine(t.TempDir())
+	require.NoError(t, err)
+	sys := m.System()
+	m.Env[EnvV2Token] = "later"
 	assert.Equal(t, "later", sys.Getenv(EnvV2Token))
 	home, err := sys.UserHomeDir()
 	require.NoError(t, err)
-	assert.Equal(t, "/home/ann", home)
+	assert.Equal(t, m.Home, home)
+	assert.DirExists(t, home)
 	cfg, err := sys.UserConfigDir()
 	require.NoError(t, err)
-	assert.Equal(t, "/home/ann/.config", cfg)
+	assert.Equal(t, m.ConfigHome, cfg)
 	assert.Equal(t, "linux", sys.GOOS)
+
+	_, err = m.WriteConfig("base_url = \"https://a.example.com\"\n", 0o644)
+	require.NoError(t, err)
+	path, err := m.WriteConfig("base_url = \"https://b.example.com\"\nmerchants = [\"1001\"]\n", 0o600)
+	require.NoError(t, err)
+	info, err := os.Stat(path)
+	require.NoError(t, err)
+	assert.Equal(t, os.FileMode(0o600), info.Mode().Perm())
+	s, err := Load(nil, sys)
+	require.NoError(t, err)
+	assert.Equal(t, "https://b.example.com", s.BaseURL)
 }
