@@ -21,8 +21,7 @@ import (
 
 func TestCopyMorePayments(t *testing.T) {
 	t.Parallel()
-	e := startedEnv(t, viewtest.Opts{WithV1: true}, 120, 30)
-	pt := e.Tab.(*Payments)
+	e, pt := started(t, viewtest.Opts{WithV1: true}, 120, 30)
 
 	// From the pane: the payment read in full, with v1's view of the
 	// customer.
@@ -70,8 +69,7 @@ func TestCopyMorePayments(t *testing.T) {
 	e.Press("esc")
 	require.False(t, pt.Pane.IsOpen())
 	e.Press("j")
-	row, ok := pt.List.Selected()
-	require.True(t, ok)
+	row := viewtest.Selected(t, pt.List)
 	text = viewtest.ChooserText(e.CopyChooser())
 	assert.Contains(t, text, "Copy from payment "+row.ID)
 	assert.Contains(t, text, row.OrderNo)
@@ -125,8 +123,7 @@ func TestStatusColours(t *testing.T) {
 	held := e.NewPayment(true, "150.00") // the newest: the first row
 	e.Init()
 	e.Size(160, 48)
-	first, ok := e.Tab.(*Payments).List.Selected()
-	require.True(t, ok)
+	first := viewtest.Selected(t, e.Tab.(*Payments).List)
 	require.Equal(t, held.ID, first.ID)
 	require.Equal(t, backend.PaymentAuthorized, first.Status)
 
@@ -176,8 +173,7 @@ func TestStatusColours(t *testing.T) {
 // of a payment waiting for confirmation, each whole.
 func TestCopyMorePaymentsOffersItsLongTexts(t *testing.T) {
 	t.Parallel()
-	e := startedEnv(t, viewtest.Opts{Fixed: viewtest.GoldenNow}, 120, 30)
-	pt := e.Tab.(*Payments)
+	e, pt := started(t, viewtest.Opts{Fixed: viewtest.GoldenNow}, 120, 30)
 	var id string
 	for _, r := range pt.List.Table.Rows() {
 		if r.Status == backend.PaymentConfirmation {

@@ -111,8 +111,7 @@ func (e *env) stickyErrors() []ui.ErrorMsg {
 
 func TestJumpByIDAndOrderNumber(t *testing.T) {
 	t.Parallel()
-	e := startedEnv(t, viewtest.Opts{}, 80, 24)
-	p := e.Tab.(*Payments)
+	e, p := started(t, viewtest.Opts{}, 80, 24)
 
 	// A payment far down the period, not loaded yet.
 	all, _ := e.Srv.Store().FilterPayments(sandbox.PaymentFilter{

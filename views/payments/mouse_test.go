@@ -14,8 +14,7 @@ import (
 
 func TestNewAboveMarkAfterRefreshAndG(t *testing.T) {
 	t.Parallel()
-	e := startedEnv(t, viewtest.Opts{}, 80, 24)
-	p := e.Tab.(*Payments)
+	e, p := started(t, viewtest.Opts{}, 80, 24)
 	e.Press("pgdown", "pgdown")
 	require.Positive(t, p.List.Table.Offset())
 	selID := p.List.Table.SelectedID()
@@ -50,8 +49,7 @@ func TestNewAboveMarkAfterRefreshAndG(t *testing.T) {
 
 func TestDoubleClickOpensDetail(t *testing.T) {
 	t.Parallel()
-	e := startedEnv(t, viewtest.Opts{}, 80, 24)
-	p := e.Tab.(*Payments)
+	e, p := started(t, viewtest.Opts{}, 80, 24)
 	rows := p.List.Table.Rows()
 	// A click on the third row (line 3: the header is line 0) selects it.
 	e.Send(ui.MouseMsg{Kind: ui.MouseClick, X: 10, Y: 3})

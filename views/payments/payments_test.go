@@ -22,8 +22,7 @@ import (
 
 func TestFirstPageLoads(t *testing.T) {
 	t.Parallel()
-	e := startedEnv(t, viewtest.Opts{}, 80, 24)
-	p := e.Tab.(*Payments)
+	e, p := started(t, viewtest.Opts{}, 80, 24)
 	st := p.Status()
 	assert.Equal(t, 100, st.Rows)
 	assert.Equal(t, 100, st.Shown)
@@ -105,8 +104,7 @@ func TestOldGenerationIsDropped(t *testing.T) {
 
 func TestFilterNarrowsAndEscClears(t *testing.T) {
 	t.Parallel()
-	e := startedEnv(t, viewtest.Opts{}, 80, 24)
-	p := e.Tab.(*Payments)
+	e, p := started(t, viewtest.Opts{}, 80, 24)
 	e.Press("/")
 	assert.Equal(t, keys.ContextFilter, e.Tab.Context())
 	e.TypeText("settled")
@@ -189,8 +187,7 @@ func TestRefreshReadsAsManyPagesAsLoaded(t *testing.T) {
 
 func TestRefreshBringsNewPaymentToTheTop(t *testing.T) {
 	t.Parallel()
-	e := startedEnv(t, viewtest.Opts{}, 80, 24)
-	p := e.Tab.(*Payments)
+	e, p := started(t, viewtest.Opts{}, 80, 24)
 	e.Press("j", "j", "j")
 	selID := p.List.Table.SelectedID()
 	line := viewtest.SelectedLine(e.View(80, 24))
@@ -311,8 +308,7 @@ func TestRawViewToggles(t *testing.T) {
 
 func TestAvailableReasons(t *testing.T) {
 	t.Parallel()
-	e := startedEnv(t, viewtest.Opts{}, 80, 24)
-	p := e.Tab.(*Payments)
+	e, p := started(t, viewtest.Opts{}, 80, 24)
 	pos := -1
 	for i, r := range p.List.Table.Rows() {
 		if r.Status == backend.PaymentSettled {
@@ -493,4 +489,14 @@ func TestPaymentPaneWrapsLongValues(t *testing.T) {
 		assert.Equal(t, url, viewtest.PaneValue(v, "Payment URL"), "%dx%d", sz[0], sz[1])
 		assert.NotContains(t, v, "…", "%dx%d: no value is cut", sz[0], sz[1])
 	}
+}
+
+// started is a fresh env with o's tab (this package's when o names none),
+// sized w × h and started, and that tab.
+func started(t *testing.T, o viewtest.Opts, w, h int) (*env, *Payments) {
+	if o.Tab == nil {
+		o.Tab = New
+	}
+	e := startedEnv(t, o, w, h)
+	return e, e.Tab.(*Payments)
 }

@@ -61,8 +61,7 @@ func shownIDs(p *Payments) map[string]bool {
 // keeps the last search that made sense meanwhile.
 func TestSearchErrorsAtThePrompt(t *testing.T) {
 	t.Parallel()
-	e := startedEnv(t, viewtest.Opts{}, 100, 24)
-	p := e.Tab.(*Payments)
+	e, p := started(t, viewtest.Opts{}, 100, 24)
 	e.Press("/")
 	e.TypeText("status:settled")
 	require.Equal(t, "status:settled", p.Status().Filter)
@@ -106,8 +105,7 @@ func TestSearchErrorsAtThePrompt(t *testing.T) {
 // read.
 func TestSearchFieldsAgainstTheWholePeriod(t *testing.T) {
 	t.Parallel()
-	e := startedEnv(t, viewtest.Opts{}, 120, 30)
-	p := e.Tab.(*Payments)
+	e, p := started(t, viewtest.Opts{}, 120, 30)
 	require.False(t, p.List.Done, "the period is longer than what is loaded at first")
 
 	e.Press("/")
@@ -167,8 +165,7 @@ func TestSearchFieldsAgainstTheWholePeriod(t *testing.T) {
 // was read; enter reads on.
 func TestSearchWhileLoadingAndEscStops(t *testing.T) {
 	t.Parallel()
-	e := startedEnv(t, viewtest.Opts{}, 120, 30)
-	p := e.Tab.(*Payments)
+	e, p := started(t, viewtest.Opts{}, 120, 30)
 	pagesAtStart := e.Count.Pages.Load()
 
 	e.Press("/")

@@ -220,8 +220,7 @@ func TestSortReadingSaysWhatIsSortedAndEscStops(t *testing.T) {
 // period.
 func TestSortReadsANewPeriodWhole(t *testing.T) {
 	t.Parallel()
-	e := startedEnv(t, viewtest.Opts{Fixed: viewtest.GoldenNow}, 120, 40)
-	p := e.Tab.(*Payments)
+	e, p := started(t, viewtest.Opts{Fixed: viewtest.GoldenNow}, 120, 40)
 	e.Press("S")
 	require.True(t, p.List.Done)
 

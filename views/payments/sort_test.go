@@ -128,8 +128,7 @@ func TestSortByALetterOrdersEveryLoadedRow(t *testing.T) {
 
 func TestSortChooserKeysInTheList(t *testing.T) {
 	t.Parallel()
-	e := startedEnv(t, viewtest.Opts{Fixed: viewtest.GoldenNow}, 120, 40)
-	p := e.Tab.(*Payments)
+	e, p := started(t, viewtest.Opts{Fixed: viewtest.GoldenNow}, 120, 40)
 	own := paymentIDs(p.List.Table.Rows())
 
 	// Sorting from the first row shows the sorted list's top.
@@ -185,8 +184,7 @@ func TestSortChooserKeysInTheList(t *testing.T) {
 
 func TestSortReverseOfTheOwnOrder(t *testing.T) {
 	t.Parallel()
-	e := startedEnv(t, viewtest.Opts{Fixed: viewtest.GoldenNow}, 100, 30)
-	p := e.Tab.(*Payments)
+	e, p := started(t, viewtest.Opts{Fixed: viewtest.GoldenNow}, 100, 30)
 	own := p.List.Table.Rows()
 
 	// S on the own order (newest first): oldest first, and it says so.
@@ -212,8 +210,7 @@ func TestSortReverseOfTheOwnOrder(t *testing.T) {
 // keeps its size (the bottom line comes with the sort).
 func TestSortWithThePaneOpen(t *testing.T) {
 	t.Parallel()
-	e := startedEnv(t, viewtest.Opts{Fixed: viewtest.GoldenNow}, 160, 40)
-	p := e.Tab.(*Payments)
+	e, p := started(t, viewtest.Opts{Fixed: viewtest.GoldenNow}, 160, 40)
 	e.Press("j", "enter")
 	require.True(t, p.Pane.IsOpen())
 	e.SortBy("Amount")

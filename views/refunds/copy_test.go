@@ -16,8 +16,7 @@ import (
 func TestCopyMoreRefunds(t *testing.T) {
 	t.Parallel()
 	e := startedEnv(t, viewtest.Opts{Tab: New}, 120, 30)
-	sel, ok := e.Tab.(*Refunds).List.Selected()
-	require.True(t, ok)
+	sel := viewtest.Selected(t, e.Tab.(*Refunds).List)
 	require.NotEmpty(t, sel.PaymentID)
 
 	c := e.CopyChooser()

@@ -16,8 +16,7 @@ import (
 
 func TestRefundsListDetailAndPaymentLink(t *testing.T) {
 	t.Parallel()
-	e := startedEnv(t, viewtest.Opts{Tab: New}, 80, 24)
-	r := e.Tab.(*Refunds)
+	e, r := started(t, viewtest.Opts{}, 80, 24)
 	st := r.Status()
 	require.Positive(t, st.Rows)
 	assert.Empty(t, e.Errors())
@@ -69,8 +68,7 @@ func TestRefundsListDetailAndPaymentLink(t *testing.T) {
 
 func TestRefundsOverV1Only(t *testing.T) {
 	t.Parallel()
-	e := startedEnv(t, viewtest.Opts{Tab: New, V1Only: true}, 100, 30)
-	r := e.Tab.(*Refunds)
+	e, r := started(t, viewtest.Opts{Tab: New, V1Only: true}, 100, 30)
 	require.Empty(t, e.Errors())
 	require.Positive(t, r.Status().Rows)
 	sel, _ := r.List.Table.Selected()
@@ -95,8 +93,7 @@ func TestRefundsOverV1Only(t *testing.T) {
 
 func TestRefundsFilterAndScope(t *testing.T) {
 	t.Parallel()
-	e := startedEnv(t, viewtest.Opts{Tab: New}, 80, 24)
-	r := e.Tab.(*Refunds)
+	e, r := started(t, viewtest.Opts{}, 80, 24)
 	all := r.Status().Rows
 	e.Press("/")
 	e.TypeText("rejected")
@@ -110,4 +107,14 @@ func TestRefundsFilterAndScope(t *testing.T) {
 	for _, x := range r.List.Table.Rows() {
 		assert.Equal(t, other.MerchantID, x.MerchantID)
 	}
+}
+
+// started is a fresh env with o's tab (this package's when o names none),
+// sized w × h and started, and that tab.
+func started(t *testing.T, o viewtest.Opts, w, h int) (*env, *Refunds) {
+	if o.Tab == nil {
+		o.Tab = New
+	}
+	e := startedEnv(t, o, w, h)
+	return e, e.Tab.(*Refunds)
 }

@@ -15,8 +15,7 @@ import (
 func TestCopyMoreStickers(t *testing.T) {
 	t.Parallel()
 	e := startedEnv(t, viewtest.Opts{Tab: New}, 160, 40)
-	s, ok := e.Tab.(*Stickers).List.Selected()
-	require.True(t, ok)
+	s := viewtest.Selected(t, e.Tab.(*Stickers).List)
 	require.NotEmpty(t, s.Payload)
 
 	c := e.CopyChooser()

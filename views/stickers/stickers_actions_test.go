@@ -48,10 +48,8 @@ func (e *env) stickerInService(id string) backend.Sticker {
 
 func TestStickerToggleOffThenOnAgain(t *testing.T) {
 	t.Parallel()
-	e := startedEnv(t, viewtest.Opts{Tab: New}, 120, 40)
-	s := e.Tab.(*Stickers)
-	st, ok := s.List.Selected()
-	require.True(t, ok)
+	e, s := started(t, viewtest.Opts{}, 120, 40)
+	st := viewtest.Selected(t, s.List)
 	require.True(t, st.Active(), "the newest sticker of the seed is Active")
 	id := st.ID
 
@@ -153,8 +151,7 @@ func TestStickerToggleOffThenOnAgain(t *testing.T) {
 // pressed: switched off behind the tab's back, it offers to switch it on.
 func TestStickerToggleReadsTheStickerAgain(t *testing.T) {
 	t.Parallel()
-	e := startedEnv(t, viewtest.Opts{Tab: New}, 120, 40)
-	s := e.Tab.(*Stickers)
+	e, s := started(t, viewtest.Opts{}, 120, 40)
 	st, _ := s.List.Selected()
 	require.True(t, st.Active())
 	_, err := e.Srv.Store().SetStickerActive(st.ID, false) // a colleague switched it off
@@ -173,10 +170,8 @@ func TestStickerToggleReadsTheStickerAgain(t *testing.T) {
 
 func TestStickerToggleReadOnlyIsRefused(t *testing.T) {
 	t.Parallel()
-	e := startedEnv(t, viewtest.Opts{Tab: New, ReadOnly: true}, 120, 40)
-	s := e.Tab.(*Stickers)
-	st, ok := s.List.Selected()
-	require.True(t, ok)
+	e, s := started(t, viewtest.Opts{Tab: New, ReadOnly: true}, 120, 40)
+	st := viewtest.Selected(t, s.List)
 	const readOnly = "paydash was started read-only (--read-only)"
 
 	ok, why := e.Tab.Available(keys.ActToggleSticker)

@@ -15,8 +15,7 @@ import (
 
 func TestStickersListAndQRDecodesToPayload(t *testing.T) {
 	t.Parallel()
-	e := startedEnv(t, viewtest.Opts{Tab: New}, 200, 50)
-	s := e.Tab.(*Stickers)
+	e, s := started(t, viewtest.Opts{}, 200, 50)
 	require.NotZero(t, s.List.Table.Len(), "the merchant's stickers are listed")
 	assert.True(t, s.List.Done, "the end of the list is reached")
 	v := ansi.Strip(e.View(200, 50))
@@ -69,4 +68,14 @@ func TestGoldenStickerPaneShowsThePayloadWhole(t *testing.T) {
 		assert.Equal(t, payload, viewtest.PaneValue(v, "Payload"), "%dx%d: the payload whole", sz[0], sz[1])
 		viewtest.GoldenCheck(t, fmt.Sprintf("stickers_pane_payload_%dx%d", sz[0], sz[1]), v)
 	}
+}
+
+// started is a fresh env with o's tab (this package's when o names none),
+// sized w × h and started, and that tab.
+func started(t *testing.T, o viewtest.Opts, w, h int) (*env, *Stickers) {
+	if o.Tab == nil {
+		o.Tab = New
+	}
+	e := startedEnv(t, o, w, h)
+	return e, e.Tab.(*Stickers)
 }

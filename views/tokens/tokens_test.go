@@ -159,8 +159,7 @@ func TestTokenLookupOpensItAndRemembersIt(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "known-tokens.json")
 	store, err := known.Open(path)
 	require.NoError(t, err)
-	e := startedEnv(t, viewtest.Opts{Tab: withKnown(store)}, 140, 30)
-	tt := e.Tab.(*Tokens)
+	e, tt := started(t, viewtest.Opts{Tab: withKnown(store)}, 140, 30)
 	assert.Zero(t, tt.List.Table.Len(), "nothing is known yet")
 	assert.Contains(t, strings.Join(strings.Fields(ansi.Strip(e.View(140, 30))), " "), "No tokens known yet")
 
@@ -218,8 +217,7 @@ func TestTokenLookupOpensItAndRemembersIt(t *testing.T) {
 func TestTokenLookupOfAnUnknownIDSaysSo(t *testing.T) {
 	t.Parallel()
 	store := known.NewMemory()
-	e := startedEnv(t, viewtest.Opts{Tab: withKnown(store)}, 120, 30)
-	tt := e.Tab.(*Tokens)
+	e, tt := started(t, viewtest.Opts{Tab: withKnown(store)}, 120, 30)
 
 	e.Send(ui.JumpMsg{Query: "5199999"})
 	errs := e.Errors()
@@ -247,8 +245,7 @@ func TestTokenLookupOfAnUnknownIDSaysSo(t *testing.T) {
 func TestRevokeTokenHappyPath(t *testing.T) {
 	t.Parallel()
 	store := known.NewMemory()
-	e := startedEnv(t, viewtest.Opts{Tab: withKnown(store)}, 140, 30)
-	tt := e.Tab.(*Tokens)
+	e, tt := started(t, viewtest.Opts{Tab: withKnown(store)}, 140, 30)
 	tok := e.NewToken()
 	e.Send(ui.JumpMsg{Query: tok.ID})
 	require.True(t, tt.Pane.IsOpen())
@@ -322,8 +319,7 @@ func TestRevokeTokenHappyPath(t *testing.T) {
 
 func TestRevokeRefusedForARevokedToken(t *testing.T) {
 	t.Parallel()
-	e := startedEnv(t, viewtest.Opts{Tab: New}, 140, 30)
-	tt := e.Tab.(*Tokens)
+	e, tt := started(t, viewtest.Opts{}, 140, 30)
 	tok := e.NewToken()
 	_, err := e.Srv.Store().RevokePaymentToken(tok.ID)
 	require.NoError(t, err)
@@ -352,8 +348,7 @@ func TestRevokeRefusedForARevokedToken(t *testing.T) {
 func TestRevokeRefusedWhenRevokedMeanwhile(t *testing.T) {
 	t.Parallel()
 	store := known.NewMemory()
-	e := startedEnv(t, viewtest.Opts{Tab: withKnown(store)}, 140, 30)
-	tt := e.Tab.(*Tokens)
+	e, tt := started(t, viewtest.Opts{Tab: withKnown(store)}, 140, 30)
 	tok := e.NewToken()
 	e.Send(ui.JumpMsg{Query: tok.ID})
 	e.Press("esc") // back to the list: the row is the target
@@ -381,8 +376,7 @@ func TestRevokeRefusedWhenRevokedMeanwhile(t *testing.T) {
 
 func TestRevokeRefusedWithAReadOnlyToken(t *testing.T) {
 	t.Parallel()
-	e := startedEnv(t, viewtest.Opts{Tab: New, ReadOnly: true}, 140, 30)
-	tt := e.Tab.(*Tokens)
+	e, tt := started(t, viewtest.Opts{Tab: New, ReadOnly: true}, 140, 30)
 	tok := e.NewToken()
 	e.Send(ui.JumpMsg{Query: tok.ID})
 	require.True(t, tt.Pane.IsOpen(), "reading is allowed")
@@ -657,8 +651,7 @@ func TestRevokeFromAPaymentsPaneRefusals(t *testing.T) {
 func TestRevokeSendsTheTokenOfTheDialog(t *testing.T) {
 	t.Parallel()
 	store := known.NewMemory()
-	e := startedEnv(t, viewtest.Opts{Tab: withKnown(store)}, 140, 30)
-	tt := e.Tab.(*Tokens)
+	e, tt := started(t, viewtest.Opts{Tab: withKnown(store)}, 140, 30)
 	first, second := e.NewToken(), e.NewToken()
 	e.Send(ui.JumpMsg{Query: second.ID})
 	e.Send(ui.JumpMsg{Query: first.ID})
@@ -701,4 +694,14 @@ func TestRevokeSendsTheTokenOfTheDialog(t *testing.T) {
 	g2, _ := store.Get(e.host(), e.Scope.MerchantID, second.ID)
 	assert.Equal(t, backend.TokenRevoked, g1.Status)
 	assert.Equal(t, backend.TokenActive, g2.Status)
+}
+
+// started is a fresh env with o's tab (this package's when o names none),
+// sized w × h and started, and that tab.
+func started(t *testing.T, o viewtest.Opts, w, h int) (*env, *Tokens) {
+	if o.Tab == nil {
+		o.Tab = New
+	}
+	e := startedEnv(t, o, w, h)
+	return e, e.Tab.(*Tokens)
 }

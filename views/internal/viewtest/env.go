@@ -486,3 +486,12 @@ func (e *Env) Start(w, h int) *Env {
 // Flat is a view without styles, its runs of spaces and its line ends
 // made one space: text that wraps or is padded still reads as one line.
 func Flat(view string) string { return strings.Join(strings.Fields(ansi.Strip(view)), " ") }
+
+// Selected is the row under the cursor of l; the test fails at once when
+// there is none.
+func Selected[T any](t testing.TB, l *tab.PagedList[T]) T {
+	t.Helper()
+	row, ok := l.Selected()
+	require.True(t, ok, "a row is selected")
+	return row
+}
