@@ -226,12 +226,12 @@ func TestTextMaximaV1(t *testing.T) {
 	v1.wantCode(-1, "siteAlias is longer than 64 characters", v1Req{op: "listPaymentsFilter", params: []string{"siteAlias", strings.Repeat("1", 65)}})
 }
 
-// Thousands of keyed requests, refused ones with big bodies among them,
+// Hundreds of keyed requests, refused ones with big bodies among them,
 // leave the idempotency store under its cap, holding answers and digests.
 func TestIdempotencyStoreIsBounded(t *testing.T) {
 	srv := start(t, Options{SettleDelay: time.Hour})
 	c := newClient(t, srv)
-	const limit = 300
+	const limit = 100
 	srv.idem.mu.Lock()
 	srv.idem.max = limit
 	srv.idem.mu.Unlock()
@@ -261,7 +261,7 @@ func TestIdempotencyStoreIsBounded(t *testing.T) {
 			}
 		}()
 	}
-	const n = 2000
+	const n = 700
 	for i := range n {
 		work <- i
 	}
@@ -351,15 +351,15 @@ func TestPagesAreBoundedInBytes(t *testing.T) {
 	c := newClient(t, srv)
 	st := srv.Store()
 	// Forty big descriptions, made through the store (requests are capped
-	// at 1,000 characters now), as the hostile client did with 1 MiB
-	// each against the 4 MiB budget: here 256 KiB against 1 MiB, the same
-	// proportions with a quarter of the bytes (the race detector is slow).
+	// at 1,000 characters), as a hostile client might send 1 MiB each
+	// against the 4 MiB budget: here 64 KiB against 256 KiB, the same
+	// proportions with a sixteenth of the bytes (the race detector is slow).
 	require.EqualValues(t, 4<<20, v2PageBytes.Load(), "the budget")
 	require.EqualValues(t, 4<<20, v1ListBytes.Load(), "the budget")
-	v2PageBytes.Store(1 << 20)
-	v1ListBytes.Store(1 << 20)
+	v2PageBytes.Store(256 << 10)
+	v1ListBytes.Store(256 << 10)
 	t.Cleanup(func() { v2PageBytes.Store(4 << 20); v1ListBytes.Store(4 << 20) })
-	big := strings.Repeat("d", 256<<10)
+	big := strings.Repeat("d", 64<<10)
 	want := map[string]bool{}
 	for i := range 40 {
 		p, err := st.CreateInvoice(InvoiceRequest{MerchantID: "1001", Amount: &money.Amount{Value: money.MustParse("10"), Currency: "RUB"},

@@ -170,13 +170,16 @@ func TestResetBringsBackTheSeed(t *testing.T) {
 
 func TestResetWhileSeeding(t *testing.T) {
 	clock := newFakeClock()
+	release := holdSeed(t)
 	srv := start(t, Options{Payments: bigSeed, Now: clock.Now})
 	st := srv.Store()
 	c := newClient(t, srv)
 	_, first := c.rawGet(v2PaymentsPath("1003", time.Time{}, time.Time{}))
+	require.False(t, st.Seeded(), "reset while the seed is being made")
 	require.NoError(t, st.Reset(t.Context()))
 	_, again := c.rawGet(v2PaymentsPath("1003", time.Time{}, time.Time{}))
 	assert.Equal(t, first, again)
+	release()
 	require.NoError(t, st.WaitSeeded(t.Context()))
 	assert.Equal(t, bigSeed, st.PaymentCount())
 	_, again = c.rawGet(v2PaymentsPath("1003", time.Time{}, time.Time{}))

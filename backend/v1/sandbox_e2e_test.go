@@ -554,7 +554,7 @@ func (e *e2eEnv) checkRegisterOperations(t *testing.T, reg *v1.Register) {
 	wg.Wait()
 }
 
-// 10,000 signed requests from 64 goroutines: every one is accepted, so no
+// 2,500 signed requests from 32 goroutines: every one is accepted, so no
 // two nonces collided. Retries are off so that a -14 could not hide.
 func TestE2EConcurrentSignedRequests(t *testing.T) {
 	e := sharedEnv(t)
@@ -567,7 +567,7 @@ func TestE2EConcurrentSignedRequests(t *testing.T) {
 			nonceErrors.Add(1)
 		}
 	}))
-	const total, workers = 10000, 64
+	const total, workers = 2500, 32
 	var next, ok atomic.Int64
 	var wg sync.WaitGroup
 	errs := make(chan error, workers)

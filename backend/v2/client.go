@@ -66,6 +66,7 @@ type Client struct {
 	maxBackoff    time.Duration
 	maxRetryAfter time.Duration
 	logRequest    func(RequestLogEntry)
+	answerLimit   int64 // the largest answer read: maxBodyBytes (tests make it smaller)
 
 	// What the options set; only read while NewClient builds the client.
 	cfg transport.Settings
@@ -164,6 +165,8 @@ func NewClient(baseURL, token string, opts ...Option) (*Client, error) {
 		base:  base,
 		token: token,
 		cfg:   transport.NewSettings("v2", defaultUserAgent),
+
+		answerLimit: maxBodyBytes,
 	}
 	for _, opt := range opts {
 		if opt == nil {
@@ -398,7 +401,7 @@ func (c *Client) send(ctx context.Context, r call, payload []byte, attempt int) 
 	}
 	resp.Response = hr
 	status = hr.StatusCode
-	resp.Body, err = readBody(hr)
+	resp.Body, err = c.readBody(hr)
 	if err != nil {
 		if errors.Is(err, transport.ErrAnswerTooLarge) {
 			// A complete answer, too big to read: not a lost one, and
@@ -429,11 +432,11 @@ func (c *Client) networkError(ctx, actx context.Context, r call, err error) erro
 	return fmt.Errorf("v2: %s %s: %w", r.method, r.path, err)
 }
 
-// readBody reads an answer of at most maxBodyBytes; a larger one is a
-// *transport.TooLargeError (errors.Is transport.ErrAnswerTooLarge), whose
+// readBody reads an answer of at most c.answerLimit bytes; a larger one is
+// a *transport.TooLargeError (errors.Is transport.ErrAnswerTooLarge), whose
 // message tells the user to ask for less.
-func readBody(hr *http.Response) ([]byte, error) {
-	return transport.ReadAnswer(hr.Body, hr.ContentLength, maxBodyBytes)
+func (c *Client) readBody(hr *http.Response) ([]byte, error) {
+	return transport.ReadAnswer(hr.Body, hr.ContentLength, c.answerLimit)
 }
 
 // retryWait says how long to wait before attempt+1, or false when waiting is

@@ -19,7 +19,10 @@ import (
 // the user can act on: not a lost answer or a network failure, and not
 // retried (the same question gets the same answer).
 func TestAnswerLargerThanTheLimitIsTypedAndNotRetried(t *testing.T) {
-	const limit = 32 << 20
+	// The limit itself, and the client's behaviour at a smaller one (the
+	// same code, with a thirty-second of the bytes).
+	assert.EqualValues(t, 32<<20, v2.MaxAnswerBytes)
+	const limit = 1 << 20
 	huge := `{"items":[{"id":"` + strings.Repeat("x", limit) + `"}]}`
 	for _, declared := range []bool{true, false} {
 		t.Run("declared length "+strconv.FormatBool(declared), func(t *testing.T) {
@@ -33,13 +36,14 @@ func TestAnswerLargerThanTheLimitIsTypedAndNotRetried(t *testing.T) {
 				_, _ = w.Write([]byte(huge))
 			})
 			c := newClient(t, s)
+			v2.SetAnswerLimit(c, limit)
 			_, resp, err := c.Payments.List(context.Background(), v2.ListParams{MerchantID: "m1"})
 			require.Error(t, err)
 			assert.True(t, errors.Is(err, transport.ErrAnswerTooLarge), "%v", err)
 			var tl *transport.TooLargeError
 			require.True(t, errors.As(err, &tl))
 			assert.EqualValues(t, limit, tl.Limit)
-			assert.Contains(t, err.Error(), "the service's answer is larger than 32 MiB, more than paydash reads; choose a shorter period")
+			assert.Contains(t, err.Error(), "the service's answer is larger than 1 MiB, more than paydash reads; choose a shorter period")
 			assert.False(t, errors.Is(err, v2.ErrMalformedResponse))
 			assert.Len(t, s.requests(), 1, "not retried")
 			require.NotNil(t, resp)
@@ -51,6 +55,8 @@ func TestAnswerLargerThanTheLimitIsTypedAndNotRetried(t *testing.T) {
 	atLimit := `{"items":[],"pad":"` + strings.Repeat("x", limit-len(`{"items":[],"pad":""}`)) + `"}`
 	require.Len(t, atLimit, limit)
 	s := newServer(t, reply(http.StatusOK, atLimit))
-	_, _, err := newClient(t, s).Payments.List(context.Background(), v2.ListParams{MerchantID: "m1"})
+	c := newClient(t, s)
+	v2.SetAnswerLimit(c, limit)
+	_, _, err := c.Payments.List(context.Background(), v2.ListParams{MerchantID: "m1"})
 	require.NoError(t, err)
 }
