@@ -120,57 +120,65 @@ func keyMap() *huh.KeyMap {
 // every style is the theme's plain one (bold and reverse at most), so no
 // colour escapes appear: the focused field is marked by its bar and bold
 // title, the chosen button by reverse video.
+//
+// The styles are made once: huh asks for them at every field's every
+// View, only reads them, and the dashboard's theme decides light or dark
+// (huh's guess, the argument, is not asked).
 func huhTheme(t ui.Theme) huh.Theme {
-	return huh.ThemeFunc(func(bool) *huh.Styles {
-		s := huh.ThemeBase(t.Dark)
-		plain := lipgloss.NewStyle()
-		bar := plain.PaddingLeft(1).BorderStyle(lipgloss.ThickBorder()).BorderLeft(true)
-		if !t.NoColor {
-			bar = bar.BorderForeground(t.Accent.GetForeground())
-		}
-		button := func(st lipgloss.Style) lipgloss.Style { return st.Padding(0, 1).MarginRight(1) }
+	styles := huhStyles(t)
+	return huh.ThemeFunc(func(bool) *huh.Styles { return styles })
+}
 
-		s.Form.Base = plain
-		s.Group.Base = plain
-		s.Group.Title = t.Title
-		s.Group.Description = t.Muted
-		s.FieldSeparator = plain.SetString("\n\n")
+// huhStyles are huhTheme's styles.
+func huhStyles(t ui.Theme) *huh.Styles {
+	s := huh.ThemeBase(t.Dark)
+	plain := lipgloss.NewStyle()
+	bar := plain.PaddingLeft(1).BorderStyle(lipgloss.ThickBorder()).BorderLeft(true)
+	if !t.NoColor {
+		bar = bar.BorderForeground(t.Accent.GetForeground())
+	}
+	button := func(st lipgloss.Style) lipgloss.Style { return st.Padding(0, 1).MarginRight(1) }
 
-		fo := &s.Focused
-		fo.Base, fo.Card = bar, bar
-		fo.Title = t.Accent
-		fo.NoteTitle = t.Text
-		fo.Description = t.Muted
-		fo.ErrorIndicator = t.Danger.SetString(" *")
-		fo.ErrorMessage = t.Danger
-		fo.SelectSelector = t.Accent.SetString("> ")
-		fo.Option = t.Text
-		fo.SelectedOption = t.Text.Bold(true)
-		fo.NextIndicator = t.Accent.MarginLeft(1).SetString("→")
-		fo.PrevIndicator = t.Accent.MarginRight(1).SetString("←")
-		fo.MultiSelectSelector = t.Accent.SetString("> ")
-		fo.SelectedPrefix = t.Text.SetString("[x] ")
-		fo.UnselectedPrefix = t.Text.SetString("[ ] ")
-		fo.UnselectedOption = t.Text
-		fo.FocusedButton = button(t.Selected)
-		fo.BlurredButton = button(t.Text)
-		fo.Next = fo.FocusedButton
-		fo.TextInput = huh.TextInputStyles{
-			Cursor: t.Accent, CursorText: t.Text, Placeholder: t.Muted, Prompt: t.Accent, Text: t.Text,
-		}
+	s.Form.Base = plain
+	s.Group.Base = plain
+	s.Group.Title = t.Title
+	s.Group.Description = t.Muted
+	s.FieldSeparator = plain.SetString("\n\n")
 
-		s.Blurred = s.Focused
-		bl := &s.Blurred
-		bl.Base = bar.BorderStyle(lipgloss.HiddenBorder())
-		bl.Card = bl.Base
-		bl.Title = t.Text
-		bl.NextIndicator = plain
-		bl.PrevIndicator = plain
-		bl.SelectedOption = t.Text
-		bl.FocusedButton = button(t.Accent)
-		bl.TextInput.Prompt = t.Muted
+	fo := &s.Focused
+	fo.Base, fo.Card = bar, bar
+	fo.Title = t.Accent
+	fo.NoteTitle = t.Text
+	fo.Description = t.Muted
+	fo.ErrorIndicator = t.Danger.SetString(" *")
+	fo.ErrorMessage = t.Danger
+	fo.SelectSelector = t.Accent.SetString("> ")
+	fo.Option = t.Text
+	fo.SelectedOption = t.Text.Bold(true)
+	fo.NextIndicator = t.Accent.MarginLeft(1).SetString("→")
+	fo.PrevIndicator = t.Accent.MarginRight(1).SetString("←")
+	fo.MultiSelectSelector = t.Accent.SetString("> ")
+	fo.SelectedPrefix = t.Text.SetString("[x] ")
+	fo.UnselectedPrefix = t.Text.SetString("[ ] ")
+	fo.UnselectedOption = t.Text
+	fo.FocusedButton = button(t.Selected)
+	fo.BlurredButton = button(t.Text)
+	fo.Next = fo.FocusedButton
+	fo.TextInput = huh.TextInputStyles{
+		Cursor: t.Accent, CursorText: t.Text, Placeholder: t.Muted, Prompt: t.Accent, Text: t.Text,
+	}
 
-		s.Help = helpStyles(t)
-		return s
-	})
+	s.Blurred = s.Focused
+	bl := &s.Blurred
+	bl.Base = bar.BorderStyle(lipgloss.HiddenBorder())
+	bl.Card = bl.Base
+	bl.Title = t.Text
+	bl.NextIndicator = plain
+	bl.PrevIndicator = plain
+	bl.SelectedOption = t.Text
+	bl.FocusedButton = button(t.Accent)
+	bl.TextInput.Prompt = t.Muted
+
+	s.Help = helpStyles(t)
+	return s
 }
