@@ -14,7 +14,7 @@ run: build
 build:
 	$(GO) build -ldflags '$(LDFLAGS)' -o $(BIN) .
 
-## test: vet, every test with the race detector (without it, saying why, where cgo or a C compiler is missing), and beside them a few thousand inputs of each fuzzer
+## test: vet, every test with the race detector (without it, saying why, where cgo or a C compiler is missing), and beside them a few thousand inputs of each fuzzer; the end-to-end tests run bin/paydash as built (see e2e_harness_test.go)
 test:
 	@why=$$($(RACE_WHY_NOT)); if [ -n "$$why" ]; then \
 		echo "make test: running the tests without the race detector: $$why"; \
@@ -22,9 +22,10 @@ test:
 	else race=-race; fi; \
 	set -x; \
 	$(GO) vet ./... || exit 1; \
+	$(MAKE) build --no-print-directory || exit 1; \
 	fuzzlog=$$(mktemp); \
 	$(MAKE) fuzz FUZZTIME=$(TEST_FUZZTIME) --no-print-directory >"$$fuzzlog" 2>&1 & fuzz=$$!; \
-	$(GO) test $$race -count=1 -p $(TEST_PACKAGES) ./...; tests=$$?; \
+	PAYDASH_E2E_BINARY=$(CURDIR)/$(BIN) $(GO) test $$race -count=1 -p $(TEST_PACKAGES) ./...; tests=$$?; \
 	wait $$fuzz; fuzzed=$$?; \
 	set +x; echo "--- make fuzz (ran beside the tests):"; cat "$$fuzzlog"; rm -f "$$fuzzlog"; \
 	[ $$tests -eq 0 ] && [ $$fuzzed -eq 0 ]

@@ -3,6 +3,7 @@ package main
 import (
 	"os"
 	"os/exec"
+	"path/filepath"
 	"regexp"
 	"testing"
 
@@ -28,4 +29,33 @@ func TestMakeTestFuzzesByCountNotByTime(t *testing.T) {
 	makefile, err := os.ReadFile("Makefile")
 	require.NoError(t, err)
 	assert.Contains(t, string(makefile), "$(MAKE) fuzz FUZZTIME=$(TEST_FUZZTIME)", "make test passes the count to make fuzz")
+}
+
+// make test builds bin/paydash and has the end-to-end tests run it, and a
+// binary named wrongly is refused, saying why, before any test runs it.
+func TestMakeTestRunsTheBuiltBinaryEndToEnd(t *testing.T) {
+	makefile, err := os.ReadFile("Makefile")
+	require.NoError(t, err)
+	assert.Contains(t, string(makefile), "$(MAKE) build --no-print-directory || exit 1")
+	assert.Contains(t, string(makefile), e2eBinaryEnv+"=$(CURDIR)/$(BIN) $(GO) test")
+
+	dir := t.TempDir()
+	plain := filepath.Join(dir, "plain")
+	require.NoError(t, os.WriteFile(plain, []byte("not a program"), 0o600))
+	exe := filepath.Join(dir, "paydash")
+	require.NoError(t, os.WriteFile(exe, []byte("#!/bin/sh\n"), 0o700))
+	for path, why := range map[string]string{
+		"bin/paydash":                 "not an absolute path",
+		filepath.Join(dir, "missing"): "no such file",
+		dir:                           "not an executable file",
+		plain:                         "not an executable file",
+	} {
+		_, err := givenBinary(path)
+		require.Error(t, err, path)
+		assert.Contains(t, err.Error(), why)
+		assert.Contains(t, err.Error(), e2eBinaryEnv)
+	}
+	got, err := givenBinary(exe)
+	require.NoError(t, err)
+	assert.Equal(t, exe, got)
 }
