@@ -39,7 +39,7 @@ func TestCreateFormAbortedWithEscSendsNothing(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			e := startedEnv(t, viewtest.Opts{Tab: tab}, 80, 24)
 			e.Shell = nil
-			payments, tokens := e.Srv.Store().PaymentCount(), len(e.Srv.Store().TokensOf(e.Scope.MerchantID))
+			payments, tokens := e.Store().PaymentCount(), len(e.Store().TokensOf(e.Scope.MerchantID))
 			stickers := len(e.StickersOf(e.Scope.MerchantID))
 
 			d := e.OpenNew()
@@ -70,8 +70,8 @@ func TestCreateFormAbortedWithEscSendsNothing(t *testing.T) {
 
 			assert.Empty(t, e.Shell, "no toast, no dialog")
 			assert.Empty(t, e.Journal(), "nothing journaled")
-			assert.Equal(t, payments, e.Srv.Store().PaymentCount())
-			assert.Len(t, e.Srv.Store().TokensOf(e.Scope.MerchantID), tokens)
+			assert.Equal(t, payments, e.Store().PaymentCount())
+			assert.Len(t, e.Store().TokensOf(e.Scope.MerchantID), tokens)
 			assert.Len(t, e.StickersOf(e.Scope.MerchantID), stickers)
 			assert.Zero(t, e.Tab.Status().Sending)
 		})
@@ -96,13 +96,13 @@ func TestCreateConfirmationCancelledSendsNothing(t *testing.T) {
 	t.Parallel()
 	e := startedEnv(t, viewtest.Opts{}, 80, 24)
 	e.Shell = nil
-	before := e.Srv.Store().PaymentCount()
+	before := e.Store().PaymentCount()
 	d := e.OpenNew()
 	fillPaymentLink(d, "ORD-NO")
 	d.Wait(ui.ConfirmGuard)
 	d.Press("n")
 	assert.True(t, d.Closed)
-	assert.Equal(t, before, e.Srv.Store().PaymentCount())
+	assert.Equal(t, before, e.Store().PaymentCount())
 	assert.Empty(t, e.Journal())
 	assert.Empty(t, e.Shell)
 }
@@ -112,8 +112,8 @@ func TestCreateConfirmationCancelledSendsNothing(t *testing.T) {
 // payment is made.
 func TestCreateConfirmTwiceSendsOnce(t *testing.T) {
 	t.Parallel()
-	e := startedEnv(t, viewtest.Opts{}, 80, 24)
-	before := e.Srv.Store().PaymentCount()
+	e := startedEnv(t, viewtest.Opts{Changes: true}, 80, 24)
+	before := e.Store().PaymentCount()
 	d := e.OpenNew()
 	fillPaymentLink(d, "ORD-TWICE")
 
@@ -140,7 +140,7 @@ func TestCreateConfirmTwiceSendsOnce(t *testing.T) {
 		assert.True(t, closed)
 	}
 
-	assert.Equal(t, before+1, e.Srv.Store().PaymentCount(), "one payment")
+	assert.Equal(t, before+1, e.Store().PaymentCount(), "one payment")
 	j := e.Journal()
 	require.Len(t, j, 2, "one action: sent, done")
 	assert.Len(t, e.Toasts(), 1)
@@ -152,8 +152,8 @@ func TestCreateConfirmTwiceSendsOnce(t *testing.T) {
 // idempotency key.
 func TestCreateSpecConfirmedTwiceMakesOneObject(t *testing.T) {
 	t.Parallel()
-	e := startedEnv(t, viewtest.Opts{}, 80, 24)
-	before := e.Srv.Store().PaymentCount()
+	e := startedEnv(t, viewtest.Opts{Changes: true}, 80, 24)
+	before := e.Store().PaymentCount()
 	d := e.OpenNew()
 	fm := d.M.(*tab.FormModal)
 	fillPaymentLink(d, "ORD-SPEC")
@@ -165,7 +165,7 @@ func TestCreateSpecConfirmedTwiceMakesOneObject(t *testing.T) {
 	if second != nil {
 		e.Run(second)
 	}
-	assert.Equal(t, before+1, e.Srv.Store().PaymentCount(), "one payment")
+	assert.Equal(t, before+1, e.Store().PaymentCount(), "one payment")
 	sent := 0
 	for _, l := range e.Journal() {
 		if l.Phase == journal.PhaseSent {
@@ -236,7 +236,7 @@ func TestGoldenCreateFormsOnOnePage(t *testing.T) {
 // sandbox's random port is masked (in the code too).
 func TestGoldenPaymentLinkResult80x24(t *testing.T) {
 	t.Parallel()
-	e := startedEnv(t, viewtest.Opts{Fixed: viewtest.GoldenNow}, 80, 24)
+	e := startedEnv(t, viewtest.Opts{Changes: true, Fixed: viewtest.GoldenNow}, 80, 24)
 	d := e.OpenNew()
 	fillPaymentLink(d, "ORD-GOLDEN")
 	d.Confirm()
@@ -272,7 +272,7 @@ func fieldValue(screen, title string) string {
 func TestCreateFormBurstGoesToTheFieldInFocus(t *testing.T) {
 	t.Parallel()
 	e := startedEnv(t, viewtest.Opts{}, 80, 24)
-	before := e.Srv.Store().PaymentCount()
+	before := e.Store().PaymentCount()
 
 	d := e.OpenNew()
 	fm := d.M.(*tab.FormModal)
@@ -297,6 +297,6 @@ func TestCreateFormBurstGoesToTheFieldInFocus(t *testing.T) {
 	assert.NotContains(t, scr, "yy")
 	assert.Equal(t, "Create this payment link?", viewtest.Body(scr)[0])
 	assert.Contains(t, scr, "ignored", "the confirmation counted the keys it did not take:\n%s", scr)
-	assert.Equal(t, before, e.Srv.Store().PaymentCount(), "nothing was sent")
+	assert.Equal(t, before, e.Store().PaymentCount(), "nothing was sent")
 	assert.Empty(t, e.Journal())
 }

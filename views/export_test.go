@@ -87,7 +87,7 @@ func TestRefundsTokensStickersExport(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
 
-	e := startedEnv(t, viewtest.Opts{Fixed: viewtest.GoldenNow, Tab: refunds.New}, 120, 40)
+	e := startedEnv(t, viewtest.Opts{Changes: true, Fixed: viewtest.GoldenNow, Tab: refunds.New}, 120, 40)
 	r := e.Tab.(*refunds.Refunds)
 	recs := e.exportTab(dir, "refunds.csv")
 	assert.Equal(t, []string{"id", "status", "amount", "currency", "payment_id", "merchant_id", "created_utc",
@@ -96,11 +96,11 @@ func TestRefundsTokensStickersExport(t *testing.T) {
 	require.Len(t, recs, 1+len(shown))
 	assert.Equal(t, shown[0].ID, recs[1][0])
 	assert.Equal(t, shown[0].PaymentID, recs[1][4])
-	sr, err := e.Srv.Store().GetRefund(shown[0].ID)
+	sr, err := e.Store().GetRefund(shown[0].ID)
 	require.NoError(t, err)
 	assert.Equal(t, sr.Amount.Value.StringFixed(money.Decimals(sr.Amount.Currency)), recs[1][2])
 
-	e = newEnv(t, viewtest.Opts{Fixed: viewtest.GoldenNow, Tab: stickers.New})
+	e = newEnv(t, viewtest.Opts{Changes: true, Fixed: viewtest.GoldenNow, Tab: stickers.New})
 	e.Size(120, 40)
 	e.Init()
 	s := e.Tab.(*stickers.Stickers)
@@ -110,7 +110,7 @@ func TestRefundsTokensStickersExport(t *testing.T) {
 	require.Len(t, recs, 1+s.List.Table.Filtered())
 	assert.Equal(t, s.List.Table.Shown()[0].ID, recs[1][0])
 
-	e = newEnv(t, viewtest.Opts{Tab: tokens.New})
+	e = newEnv(t, viewtest.Opts{Changes: true, Tab: tokens.New})
 	e.Size(120, 40)
 	e.Init()
 	ok, why := e.Tab.Available(keys.ActExport)

@@ -41,7 +41,7 @@ func (h *holdingBackend) GetPayment(ctx context.Context, id string) (backend.Pay
 // and sends nothing.
 func TestGivingUpCancelsTheReadBeforeTheConfirmation(t *testing.T) {
 	hold := &holdingBackend{arrived: make(chan struct{}), ended: make(chan error, 1)}
-	e := startedEnv(t, viewtest.Opts{Wrap: func(b backend.Backend) backend.Backend { hold.Backend = b; return hold }}, 80, 24)
+	e := startedEnv(t, viewtest.Opts{Changes: true, Wrap: func(b backend.Backend) backend.Backend { hold.Backend = b; return hold }}, 80, 24)
 	e.HeldOrPaid(true, "700.00")
 	e.Shell = nil
 

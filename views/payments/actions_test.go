@@ -26,7 +26,7 @@ import (
 
 func TestCaptureHappyPath(t *testing.T) {
 	t.Parallel()
-	e := startedEnv(t, viewtest.Opts{}, 80, 24)
+	e := startedEnv(t, viewtest.Opts{Changes: true}, 80, 24)
 	held := e.HeldOrPaid(true, "1250.00")
 	p := e.Tab.(*Payments)
 	assert.Equal(t, "Capture payment "+held.ID, p.ActionTarget(keys.ActCapture), "the preparing dialog's title")
@@ -63,7 +63,7 @@ func TestCaptureHappyPath(t *testing.T) {
 	row, _ := p.List.Table.Selected()
 	assert.Equal(t, backend.PaymentSettled, row.Status)
 	assert.Equal(t, part.Value, row.Amount.Value)
-	got, err := e.Srv.Store().GetPayment(held.ID)
+	got, err := e.Store().GetPayment(held.ID)
 	require.NoError(t, err)
 	assert.Equal(t, sandbox.PaymentSettled, got.Status)
 	assert.Equal(t, part.Value, got.Captured)
@@ -90,12 +90,12 @@ func TestCaptureHappyPath(t *testing.T) {
 // stays above the status bar; it is not a toast that vanishes.
 func TestCaptureRefusedIsShownWhole(t *testing.T) {
 	t.Parallel()
-	e := startedEnv(t, viewtest.Opts{}, 80, 24)
+	e := startedEnv(t, viewtest.Opts{Changes: true}, 80, 24)
 	held := e.HeldOrPaid(true, "500.00")
 	e.Act(keys.ActCapture)
 	spec, found := e.ConfirmSpec()
 	require.True(t, found)
-	_, err := e.Srv.Store().CapturePayment(held.ID, nil) // captured behind the tab's back
+	_, err := e.Sandbox().Store().CapturePayment(held.ID, nil) // captured behind the tab's back
 	require.NoError(t, err)
 
 	e.Run(spec.Confirm(spec.Amount.Value))
@@ -116,7 +116,7 @@ func TestCaptureRefusedIsShownWhole(t *testing.T) {
 
 func TestRefundPartialThenOverRefundRefused(t *testing.T) {
 	t.Parallel()
-	e := startedEnv(t, viewtest.Opts{}, 80, 24)
+	e := startedEnv(t, viewtest.Opts{Changes: true}, 80, 24)
 	paid := e.HeldOrPaid(false, "400.00")
 	p := e.Tab.(*Payments)
 	cur := paid.Amount.Currency
@@ -135,7 +135,7 @@ func TestRefundPartialThenOverRefundRefused(t *testing.T) {
 
 	part := money.Amount{Value: money.MustParse("150"), Currency: cur}
 	e.Run(spec.Confirm(part))
-	made, err := e.Srv.Store().RefundsOfPayment(paid.ID)
+	made, err := e.Store().RefundsOfPayment(paid.ID)
 	require.NoError(t, err)
 	require.Len(t, made, 1)
 	ts := e.Toasts()
@@ -159,7 +159,7 @@ func TestRefundPartialThenOverRefundRefused(t *testing.T) {
 
 	// Someone else refunds 100.00 meanwhile: 250.00 is now too much.
 	other := money.Amount{Value: money.MustParse("100"), Currency: cur}
-	_, err = e.Srv.Store().CreateRefund(sandbox.RefundRequest{PaymentID: paid.ID, Amount: &other})
+	_, err = e.Sandbox().Store().CreateRefund(sandbox.RefundRequest{PaymentID: paid.ID, Amount: &other})
 	require.NoError(t, err)
 	e.Run(spec.Confirm(spec.Amount.Value))
 	errs := e.Errors()
@@ -170,13 +170,13 @@ func TestRefundPartialThenOverRefundRefused(t *testing.T) {
 	require.Len(t, j, 4)
 	assert.Equal(t, journal.PhaseFailed, j[3].Phase)
 	assert.NotEqual(t, j[0].IdempotencyKey, j[2].IdempotencyKey, "a new refund has a new key")
-	made, _ = e.Srv.Store().RefundsOfPayment(paid.ID)
+	made, _ = e.Store().RefundsOfPayment(paid.ID)
 	assert.Len(t, made, 2, "no refund was made by the refused one")
 }
 
 func TestCancelHoldNamesTheHoldItReleases(t *testing.T) {
 	t.Parallel()
-	e := startedEnv(t, viewtest.Opts{}, 80, 24)
+	e := startedEnv(t, viewtest.Opts{Changes: true}, 80, 24)
 	held := e.HeldOrPaid(true, "60.00")
 	e.Act(keys.ActCancelHold)
 	spec, found := e.ConfirmSpec()
@@ -194,13 +194,13 @@ func TestCancelHoldNamesTheHoldItReleases(t *testing.T) {
 	require.Len(t, j, 2)
 	assert.Equal(t, "cancel_hold", j[0].Action)
 	assert.Equal(t, "60.00", j[0].Amount)
-	got, _ := e.Srv.Store().GetPayment(held.ID)
+	got, _ := e.Store().GetPayment(held.ID)
 	assert.Equal(t, sandbox.PaymentCancelled, got.Status)
 }
 
 func TestJournalFailureSendsNothing(t *testing.T) {
 	t.Parallel()
-	e := startedEnv(t, viewtest.Opts{}, 80, 24)
+	e := startedEnv(t, viewtest.Opts{Changes: true}, 80, 24)
 	held := e.HeldOrPaid(true, "70.00")
 	e.Act(keys.ActCapture)
 	spec, found := e.ConfirmSpec()
@@ -212,7 +212,7 @@ func TestJournalFailureSendsNothing(t *testing.T) {
 	assert.Contains(t, errs[0].Err.Error(), "was not sent: the journal could not record the action first")
 	assert.Equal(t, "nothing was sent; make the journal writable (see the error), then try again", errs[0].Hint,
 		"the error says what to do")
-	got, err := e.Srv.Store().GetPayment(held.ID)
+	got, err := e.Store().GetPayment(held.ID)
 	require.NoError(t, err)
 	assert.Equal(t, sandbox.PaymentAuthorized, got.Status, "nothing was sent")
 	assert.Empty(t, e.Journal())
@@ -223,7 +223,7 @@ func TestJournalFailureSendsNothing(t *testing.T) {
 // payment the key was pressed on, whatever happens to the list meanwhile.
 func TestTheDialogStaysBoundToThePaymentOfTheKey(t *testing.T) {
 	t.Parallel()
-	e := startedEnv(t, viewtest.Opts{}, 80, 24)
+	e := startedEnv(t, viewtest.Opts{Changes: true}, 80, 24)
 	held := e.HeldOrPaid(true, "90.00")
 	e.Ticket++
 	prepare := e.SendHold(ui.ActionMsg{Action: keys.ActCapture, Ticket: e.Ticket})
@@ -237,19 +237,19 @@ func TestTheDialogStaysBoundToThePaymentOfTheKey(t *testing.T) {
 	require.True(t, found)
 	assert.Equal(t, "Capture payment "+held.ID, spec.Title)
 	e.Run(spec.Confirm(spec.Amount.Value))
-	got, _ := e.Srv.Store().GetPayment(held.ID)
+	got, _ := e.Store().GetPayment(held.ID)
 	assert.Equal(t, sandbox.PaymentSettled, got.Status, "the payment the dialog named was captured")
 	assert.Equal(t, held.ID, e.Journal()[0].ObjectID)
 }
 
 func TestPreparationRefusesWithTheReason(t *testing.T) {
 	t.Parallel()
-	e := startedEnv(t, viewtest.Opts{}, 80, 24)
+	e := startedEnv(t, viewtest.Opts{Changes: true}, 80, 24)
 	held := e.HeldOrPaid(true, "80.00")
 	ticket := e.Ticket + 1
 	prepare := e.SendHold(ui.ActionMsg{Action: keys.ActCapture, Ticket: ticket})
 	e.Ticket = ticket
-	_, err := e.Srv.Store().CancelPayment(held.ID) // it moved before the dialog could open
+	_, err := e.Sandbox().Store().CancelPayment(held.ID) // it moved before the dialog could open
 	require.NoError(t, err)
 	e.Run(prepare)
 	_, found := e.ConfirmSpec()
@@ -261,9 +261,9 @@ func TestPreparationRefusesWithTheReason(t *testing.T) {
 
 	// A payment that cannot be read: the preparation says why.
 	e.Count.Fail.Store(0)
-	srvClosed := startedEnv(t, viewtest.Opts{}, 80, 24)
+	srvClosed := startedEnv(t, viewtest.Opts{Changes: true}, 80, 24)
 	srvClosed.HeldOrPaid(true, "10.00")
-	require.NoError(t, srvClosed.Srv.Close())
+	require.NoError(t, srvClosed.Sandbox().Close())
 	srvClosed.Act(keys.ActCapture)
 	r = srvClosed.Refused()
 	require.Len(t, r, 1)
@@ -323,7 +323,7 @@ func TestALostRefundAnswerIsFoundOutNotFailed(t *testing.T) {
 	for _, iface := range []string{"v2", "v1"} {
 		t.Run(iface, func(t *testing.T) {
 			lossy := &lossyBackend{lose: 1, do: true}
-			e := startedEnv(t, viewtest.Opts{V1Only: iface == "v1", Wrap: func(b backend.Backend) backend.Backend {
+			e := startedEnv(t, viewtest.Opts{Changes: true, V1Only: iface == "v1", Wrap: func(b backend.Backend) backend.Backend {
 				lossy.Backend = b
 				return lossy
 			}}, 80, 24)
@@ -344,7 +344,7 @@ func TestALostRefundAnswerIsFoundOutNotFailed(t *testing.T) {
 			assert.Contains(t, why, "is not known yet; paydash is finding it out")
 			e.Run(due)
 
-			made, err := e.Srv.Store().RefundsOfPayment(paid.ID)
+			made, err := e.Store().RefundsOfPayment(paid.ID)
 			require.NoError(t, err)
 			require.Len(t, made, 1, "exactly one refund: the check never makes a second")
 			ts := e.Toasts()
@@ -380,7 +380,7 @@ func TestALostRefundAnswerIsFoundOutNotFailed(t *testing.T) {
 func TestALostV1RefundThatWasNotMadeIsSaidSo(t *testing.T) {
 	t.Parallel()
 	lossy := &lossyBackend{lose: 1, do: false}
-	e := startedEnv(t, viewtest.Opts{V1Only: true, Wrap: func(b backend.Backend) backend.Backend {
+	e := startedEnv(t, viewtest.Opts{Changes: true, V1Only: true, Wrap: func(b backend.Backend) backend.Backend {
 		lossy.Backend = b
 		return lossy
 	}}, 80, 24)
@@ -388,7 +388,7 @@ func TestALostV1RefundThatWasNotMadeIsSaidSo(t *testing.T) {
 	e.Act(keys.ActRefund)
 	spec, _ := e.ConfirmSpec()
 	e.Run(spec.Confirm(spec.Amount.Value))
-	made, _ := e.Srv.Store().RefundsOfPayment(paid.ID)
+	made, _ := e.Store().RefundsOfPayment(paid.ID)
 	assert.Empty(t, made)
 	errs := e.Errors()
 	require.Len(t, errs, 1)
@@ -400,7 +400,7 @@ func TestALostV1RefundThatWasNotMadeIsSaidSo(t *testing.T) {
 func TestALostCaptureAnswerIsFoundOutByReadingThePayment(t *testing.T) {
 	t.Parallel()
 	lossy := &lossyBackend{lose: 1, do: true}
-	e := startedEnv(t, viewtest.Opts{Wrap: func(b backend.Backend) backend.Backend { lossy.Backend = b; return lossy }}, 80, 24)
+	e := startedEnv(t, viewtest.Opts{Changes: true, Wrap: func(b backend.Backend) backend.Backend { lossy.Backend = b; return lossy }}, 80, 24)
 	held := e.HeldOrPaid(true, "120.00")
 	e.Act(keys.ActCapture)
 	spec, _ := e.ConfirmSpec()
@@ -437,7 +437,7 @@ func TestPendingActionsAreFoundOutAtStart(t *testing.T) {
 	// a capture sent but never arrived. The service's clock stands still,
 	// so the refund's status is the same when it is found out and when the
 	// test reads it (on the real clock it settles after a moment).
-	first := startedEnv(t, viewtest.Opts{Fixed: viewtest.GoldenNow}, 80, 24)
+	first := startedEnv(t, viewtest.Opts{Changes: true, Fixed: viewtest.GoldenNow}, 80, 24)
 	paid := first.NewPayment(false, "700.00")
 	held := first.NewPayment(true, "55.00")
 	refund := action.New(backend.ActionRefund, paid.ID, paid.Amount, backend.V2)
@@ -449,7 +449,7 @@ func TestPendingActionsAreFoundOutAtStart(t *testing.T) {
 	capture.Sent = time.Now()
 
 	// The next start, on the same service.
-	e := newEnvOn(t, first, viewtest.Opts{Pending: []action.Request{refund, capture}})
+	e := newEnvOn(t, first, viewtest.Opts{Changes: true, Pending: []action.Request{refund, capture}})
 	e.Size(80, 24)
 	for _, id := range []string{paid.ID, held.ID} {
 		p := backend.Payment{ID: id, Status: backend.PaymentSettled}
@@ -472,7 +472,7 @@ func TestPendingActionsAreFoundOutAtStart(t *testing.T) {
 	}
 	require.Len(t, byID[refund.ID], 2, "checking…, then what became of it")
 	assert.Contains(t, byID[refund.ID][0].Text, "finding out what became of it")
-	made, _ := e.Srv.Store().RefundsOfPayment(paid.ID)
+	made, _ := e.Store().RefundsOfPayment(paid.ID)
 	require.Len(t, made, 1, "still exactly one refund")
 	assert.Equal(t, "Refund "+made[0].ID+" of 700.00 "+paid.Amount.Currency+" made for payment "+paid.ID+" — "+
 		string(made[0].Status), byID[refund.ID][1].Text)
@@ -497,7 +497,7 @@ func TestAbandonJournalsActionsStillSent(t *testing.T) {
 	t.Parallel()
 	hold := make(chan struct{})
 	slow := &slowBackend{release: hold, arrived: make(chan struct{})}
-	e := startedEnv(t, viewtest.Opts{Wrap: func(b backend.Backend) backend.Backend { slow.Backend = b; return slow }}, 80, 24)
+	e := startedEnv(t, viewtest.Opts{Changes: true, Wrap: func(b backend.Backend) backend.Backend { slow.Backend = b; return slow }}, 80, 24)
 	paid := e.HeldOrPaid(false, "40.00")
 	e.Act(keys.ActRefund)
 	spec, _ := e.ConfirmSpec()
@@ -543,7 +543,7 @@ func (s *slowBackend) RefundPayment(ctx context.Context, r backend.RefundRequest
 // digits.
 func TestLargeAmountsAskForTypedDigits(t *testing.T) {
 	t.Parallel()
-	e := startedEnv(t, viewtest.Opts{TypedOver: map[string]money.Decimal{"*": money.MustParse("100")}}, 80, 24)
+	e := startedEnv(t, viewtest.Opts{Changes: true, TypedOver: map[string]money.Decimal{"*": money.MustParse("100")}}, 80, 24)
 	paid := e.HeldOrPaid(false, "250.00")
 	e.Act(keys.ActRefund)
 	spec, _ := e.ConfirmSpec()
@@ -552,7 +552,7 @@ func TestLargeAmountsAskForTypedDigits(t *testing.T) {
 	assert.Equal(t, paid.ID[len(paid.ID)-4:], spec.Check.Digits)
 	assert.Equal(t, "payment "+paid.ID, spec.Check.Of)
 
-	small := startedEnv(t, viewtest.Opts{TypedOver: map[string]money.Decimal{"USD": money.MustParse("1")}}, 80, 24)
+	small := startedEnv(t, viewtest.Opts{Changes: true, TypedOver: map[string]money.Decimal{"USD": money.MustParse("1")}}, 80, 24)
 	small.HeldOrPaid(false, "250.00")
 	small.Act(keys.ActRefund)
 	spec, _ = small.ConfirmSpec()
@@ -567,7 +567,8 @@ func newEnvOn(t *testing.T, base *env, o viewtest.Opts) *env {
 	j, err := journal.Open(jpath)
 	require.NoError(t, err)
 	t.Cleanup(func() { _ = j.Close() })
-	e := &env{&viewtest.Env{T: t, Srv: base.Srv, B: base.B, Count: base.Count, J: j, Jpath: jpath, Now: base.Now, Scope: base.Scope}}
+	e := &env{base.Another(t, nil)}
+	e.J, e.Jpath = j, jpath
 	e.Tab = New(tab.Deps{Backend: base.Count, Keys: keys.Default(), Journal: j, Now: base.Now,
 		Theme: ui.NewTheme(true, true), Pending: o.Pending, TypedOver: o.TypedOver, CheckAfter: viewtest.NoCheckWait})
 	return e
@@ -607,7 +608,7 @@ func (r *reportsFinerRefund) RefundsOfPayment(ctx context.Context, p backend.Pay
 // sends exactly that.
 func TestRefundOfARemainderFinerThanTheCurrency(t *testing.T) {
 	t.Parallel()
-	e := startedEnv(t, viewtest.Opts{Wrap: func(b backend.Backend) backend.Backend {
+	e := startedEnv(t, viewtest.Opts{Changes: true, Wrap: func(b backend.Backend) backend.Backend {
 		return &reportsFinerRefund{Backend: b, extra: money.MustParse("0.011")}
 	}}, 80, 24)
 	paid := e.HeldOrPaid(false, "83.00")

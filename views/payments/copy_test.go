@@ -119,7 +119,7 @@ func statusLine(view string, st backend.PaymentStatus) string {
 
 func TestStatusColours(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, viewtest.Opts{})
+	e := newEnv(t, viewtest.Opts{Changes: true})
 	held := e.NewPayment(true, "150.00") // the newest: the first row
 	e.Init()
 	e.Size(160, 48)

@@ -37,9 +37,9 @@ func quietLines(screen string) int {
 
 func TestCreatePaymentLinkFromPaymentsTab(t *testing.T) {
 	t.Parallel()
-	e := startedEnv(t, viewtest.Opts{}, 80, 24)
+	e := startedEnv(t, viewtest.Opts{Changes: true}, 80, 24)
 	merchant := e.Scope.MerchantID
-	before := e.Srv.Store().PaymentCount()
+	before := e.Store().PaymentCount()
 	assert.Equal(t, "New payment link", e.Tab.(viewtest.ActionTargeter).ActionTarget(keys.ActNew))
 	ok, why := e.Tab.Available(keys.ActNew)
 	require.True(t, ok, why)
@@ -77,7 +77,7 @@ func TestCreatePaymentLinkFromPaymentsTab(t *testing.T) {
 	d.Press("enter", "enter", "enter") // the service's expiry, no hold, no return page
 	d.Field("http://shop.example.com/notify")
 	d.Shows("Callback address (optional, https)", "a callback address must start with https://")
-	assert.Equal(t, before, e.Srv.Store().PaymentCount(), "nothing is sent while a field is wrong")
+	assert.Equal(t, before, e.Store().PaymentCount(), "nothing is sent while a field is wrong")
 	assert.Empty(t, e.Journal())
 	d.Clear()
 	d.Field("https://shop.example.com/notify")
@@ -96,12 +96,12 @@ func TestCreatePaymentLinkFromPaymentsTab(t *testing.T) {
 	scr := d.Confirms(fm.Form, "Create this payment link?", summary)
 	assert.Contains(t, scr, "Create 1,500.50 RUB", "the button names the amount")
 	assert.Equal(t, keys.ContextModal, d.M.Context())
-	assert.Equal(t, before, e.Srv.Store().PaymentCount(), "nothing is sent before y")
+	assert.Equal(t, before, e.Store().PaymentCount(), "nothing is sent before y")
 	assert.Empty(t, e.Journal())
 
 	d.Confirm()
-	assert.Equal(t, before+1, e.Srv.Store().PaymentCount(), "exactly one payment made")
-	made, err := e.Srv.Store().PaymentByOrderNo(merchant, "ORD-77")
+	assert.Equal(t, before+1, e.Store().PaymentCount(), "exactly one payment made")
+	made, err := e.Store().PaymentByOrderNo(merchant, "ORD-77")
 	require.NoError(t, err)
 	assert.True(t, made.IsInvoice)
 	assert.Equal(t, sandbox.PaymentPending, made.Status)
@@ -117,7 +117,7 @@ func TestCreatePaymentLinkFromPaymentsTab(t *testing.T) {
 	require.NoError(t, err, "the backend reads it")
 	assert.Equal(t, made.Amount, got.Amount)
 	assert.Equal(t, "ORD-77", got.OrderNo)
-	link := e.Srv.Store().PaymentPageURL(made.ID)
+	link := e.Store().PaymentPageURL(made.ID)
 
 	ts := e.Toasts()
 	require.Len(t, ts, 1)

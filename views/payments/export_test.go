@@ -52,7 +52,7 @@ func TestPaymentsExportAfterFilterAndSort(t *testing.T) {
 	// detailed one.
 	e.Press("g")
 	for _, r := range p.List.Table.Shown() {
-		sp, err := e.Srv.Store().GetPayment(r.ID)
+		sp, err := e.Store().GetPayment(r.ID)
 		require.NoError(t, err)
 		if sp.Instrument != nil && sp.Instrument.Card != nil && sp.Refunded.IsPositive() && sp.Customer != nil {
 			break
@@ -116,7 +116,7 @@ func TestPaymentsExportAfterFilterAndSort(t *testing.T) {
 
 	// The open payment, read in full: every field of its pane.
 	row := recs[1+slices.IndexFunc(shown, func(r backend.Payment) bool { return r.ID == open.ID })]
-	sp, err := e.Srv.Store().GetPayment(open.ID)
+	sp, err := e.Store().GetPayment(open.ID)
 	require.NoError(t, err)
 	cur := sp.Amount.Currency
 	assert.Equal(t, sp.Refunded.StringFixed(money.Decimals(cur)), row[col["refunded"]])
@@ -131,7 +131,7 @@ func TestPaymentsExportAfterFilterAndSort(t *testing.T) {
 
 	// A sample, as the sandbox has it.
 	for _, r := range recs[1:min(len(recs), 21)] {
-		sp, err := e.Srv.Store().GetPayment(r[col["id"]])
+		sp, err := e.Store().GetPayment(r[col["id"]])
 		require.NoError(t, err)
 		assert.Equal(t, sp.Captured.StringFixed(money.Decimals(sp.Amount.Currency)), r[col["amount"]])
 		assert.Equal(t, sp.Invoice.OrderNo, r[col["order_no"]])

@@ -32,12 +32,12 @@ func searchHeld(t *testing.T, e *env) *Payments {
 // refresh: a payment captured elsewhere leaves it.
 func TestANarrowedListDropsARowThatNoLongerMatchesAtARefresh(t *testing.T) {
 	t.Parallel()
-	e := startedEnv(t, viewtest.Opts{WithV1: true}, 120, 30)
+	e := startedEnv(t, viewtest.Opts{Changes: true, WithV1: true}, 120, 30)
 	held := e.NewPayment(true, "8000.00")
 	p := searchHeld(t, e)
 	require.Contains(t, loadedIDs(p), held.ID)
 
-	_, err := e.Srv.Store().CapturePayment(held.ID, &money.Amount{Value: money.MustParse("5000"), Currency: held.Amount.Currency})
+	_, err := e.Sandbox().Store().CapturePayment(held.ID, &money.Amount{Value: money.MustParse("5000"), Currency: held.Amount.Currency})
 	require.NoError(t, err)
 	e.Send(ui.RefreshMsg{})
 	assert.NotContains(t, loadedIDs(p), held.ID, "captured: no longer held")
@@ -50,7 +50,7 @@ func TestANarrowedListDropsARowThatNoLongerMatchesAtARefresh(t *testing.T) {
 // narrowed to held payments, a captured one leaves it.
 func TestACapturedPaymentLeavesAListOfHeldOnesAtOnce(t *testing.T) {
 	t.Parallel()
-	e := startedEnv(t, viewtest.Opts{WithV1: true}, 120, 30)
+	e := startedEnv(t, viewtest.Opts{Changes: true, WithV1: true}, 120, 30)
 	held := e.NewPayment(true, "8000.00")
 	p := searchHeld(t, e)
 	require.True(t, p.List.Table.SelectByID(held.ID))
@@ -60,7 +60,7 @@ func TestACapturedPaymentLeavesAListOfHeldOnesAtOnce(t *testing.T) {
 	require.True(t, found)
 	e.Run(spec.Confirm(money.Amount{Value: money.MustParse("5000"), Currency: held.Amount.Currency}))
 	assert.NotContains(t, loadedIDs(p), held.ID, "captured: it left the held ones")
-	got, err := e.Srv.Store().GetPayment(held.ID)
+	got, err := e.Store().GetPayment(held.ID)
 	require.NoError(t, err)
 	assert.Equal(t, money.MustParse("5000"), got.Captured)
 }
@@ -69,7 +69,7 @@ func TestACapturedPaymentLeavesAListOfHeldOnesAtOnce(t *testing.T) {
 // read with the pane, before anyone revoked it.
 func TestThePaymentPaneShowsItsTokensState(t *testing.T) {
 	t.Parallel()
-	e := startedEnv(t, viewtest.Opts{}, 160, 40)
+	e := startedEnv(t, viewtest.Opts{Changes: true}, 160, 40)
 	tok := e.NewToken()
 	paid := e.PayWithToken(tok.ID, "321.00")
 	e.Send(ui.RefreshMsg{})
@@ -83,7 +83,7 @@ func TestThePaymentPaneShowsItsTokensState(t *testing.T) {
 	assert.Regexp(t, `Status\s+✓ Active`, view[i:], "the token's state, read with the pane")
 
 	// Revoked elsewhere (another person): the next refresh reads it again.
-	_, err := e.Srv.Store().RevokePaymentToken(tok.ID)
+	_, err := e.Sandbox().Store().RevokePaymentToken(tok.ID)
 	require.NoError(t, err)
 	e.Send(ui.RefreshMsg{})
 	view = ansi.Strip(e.View(160, 40))

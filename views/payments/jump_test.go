@@ -71,7 +71,7 @@ func newLookupEnv(t *testing.T, o viewtest.Opts) (*env, *lookups) {
 // ago, the newest with that number (what a lookup answers).
 func (e *env) oldPayment(merchant string, daysAgo int) sandbox.Payment {
 	e.T.Helper()
-	st := e.Srv.Store()
+	st := e.Store()
 	now := e.Now()
 	ps, _ := st.FilterPayments(sandbox.PaymentFilter{MerchantIDs: []string{merchant},
 		Start: now.AddDate(0, 0, -daysAgo), End: now.AddDate(0, 0, -daysAgo+3), Limit: 100})
@@ -114,13 +114,13 @@ func TestJumpByIDAndOrderNumber(t *testing.T) {
 	e, p := started(t, viewtest.Opts{}, 80, 24)
 
 	// A payment far down the period, not loaded yet.
-	all, _ := e.Srv.Store().FilterPayments(sandbox.PaymentFilter{
+	all, _ := e.Store().FilterPayments(sandbox.PaymentFilter{
 		MerchantIDs: []string{e.Scope.MerchantID}, Start: e.Scope.Start, End: e.Scope.End, Limit: 1000})
 	require.Greater(t, len(all), 250)
 	far := all[len(all)-10]
 
 	// By order number, not loaded: found by searching back.
-	want, err := e.Srv.Store().PaymentByOrderNo(e.Scope.MerchantID, far.Invoice.OrderNo)
+	want, err := e.Store().PaymentByOrderNo(e.Scope.MerchantID, far.Invoice.OrderNo)
 	require.NoError(t, err)
 	before := e.Count.Pages.Load()
 	e.Send(ui.JumpMsg{Query: far.Invoice.OrderNo})
@@ -179,7 +179,7 @@ func TestJumpByIDWidensThePeriod(t *testing.T) {
 	t.Parallel()
 	e, l := newLookupEnv(t, viewtest.Opts{})
 	p := e.Tab.(*Payments)
-	merchants := e.Srv.Info().MerchantIDs
+	merchants := e.Info().MerchantIDs
 
 	// Of the merchant, 60 days old: the period starts on its UTC day.
 	old := e.oldPayment(e.Scope.MerchantID, 60)
@@ -198,7 +198,7 @@ func TestJumpByIDWidensThePeriod(t *testing.T) {
 
 	// Another merchant's, in the period: that merchant, and its row selected once loaded.
 	wider := p.Scope
-	other := e.Srv.Store()
+	other := e.Store()
 	ps, _ := other.FilterPayments(sandbox.PaymentFilter{MerchantIDs: []string{merchants[1]}, Start: e.Now().AddDate(0, 0, -3), Limit: 5})
 	require.NotEmpty(t, ps)
 	e.Send(ui.JumpMsg{Query: ps[2].ID})
@@ -355,7 +355,7 @@ func TestJumpStaleResultAfterScopeChangeIsDropped(t *testing.T) {
 	e, _ := newLookupEnv(t, viewtest.Opts{})
 	p := e.Tab.(*Payments)
 	old := e.oldPayment(e.Scope.MerchantID, 60)
-	other := ui.Scope{MerchantID: e.Srv.Info().MerchantIDs[1], Start: e.Scope.Start, End: e.Scope.End, Preset: e.Scope.Preset}
+	other := ui.Scope{MerchantID: e.Info().MerchantIDs[1], Start: e.Scope.Start, End: e.Scope.End, Preset: e.Scope.Preset}
 
 	// The answer comes after the user changed the scope.
 	cmd := e.SendHold(ui.JumpMsg{Query: old.ID})

@@ -14,7 +14,7 @@ import (
 
 func TestNewAboveMarkAfterRefreshAndG(t *testing.T) {
 	t.Parallel()
-	e, p := started(t, viewtest.Opts{}, 80, 24)
+	e, p := started(t, viewtest.Opts{Changes: true}, 80, 24)
 	e.Press("pgdown", "pgdown")
 	require.Positive(t, p.List.Table.Offset())
 	selID := p.List.Table.SelectedID()

@@ -118,7 +118,7 @@ func TestANinthKindRunsTheWholePath(t *testing.T) {
 	t.Parallel()
 	viewtest.TipLose.Store(1)
 	t.Cleanup(func() { viewtest.TipLose.Store(0) })
-	e, pay := started(t, viewtest.Opts{}, 100, 30)
+	e, pay := started(t, viewtest.Opts{Changes: true}, 100, 30)
 	amount := money.Amount{Value: money.MustParse("50.00"), Currency: "RUB"}
 	req := newTip(e.Scope.MerchantID, amount)
 

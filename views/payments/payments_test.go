@@ -88,7 +88,7 @@ func TestOldGenerationIsDropped(t *testing.T) {
 	stale := first() // the answer for the first merchant, not yet delivered
 
 	other := e.Scope
-	other.MerchantID = e.Srv.Info().MerchantIDs[1]
+	other.MerchantID = e.Info().MerchantIDs[1]
 	e.Send(ui.ScopeMsg{Scope: other})
 	p := e.Tab.(*Payments)
 	require.Equal(t, 100, p.Status().Rows)
@@ -187,7 +187,7 @@ func TestRefreshReadsAsManyPagesAsLoaded(t *testing.T) {
 
 func TestRefreshBringsNewPaymentToTheTop(t *testing.T) {
 	t.Parallel()
-	e, p := started(t, viewtest.Opts{}, 80, 24)
+	e, p := started(t, viewtest.Opts{Changes: true}, 80, 24)
 	e.Press("j", "j", "j")
 	selID := p.List.Table.SelectedID()
 	line := viewtest.SelectedLine(e.View(80, 24))
@@ -206,7 +206,7 @@ func TestRefreshBringsNewPaymentToTheTop(t *testing.T) {
 	held := e.NewPayment(true, "99.00")
 	e.Send(ui.RefreshMsg{})
 	require.Equal(t, held.ID, p.List.Table.Rows()[0].ID)
-	_, err := e.Srv.Store().CapturePayment(held.ID, nil)
+	_, err := e.Sandbox().Store().CapturePayment(held.ID, nil)
 	require.NoError(t, err)
 	e.Send(ui.RefreshMsg{})
 	got := p.List.Table.Rows()[0]
@@ -220,7 +220,7 @@ func TestRefreshBringsNewPaymentToTheTop(t *testing.T) {
 // findSettledWithRefund is a Settled payment of the scope with a refund.
 func (e *env) findSettledWithRefund() sandbox.Payment {
 	e.T.Helper()
-	st := e.Srv.Store()
+	st := e.Store()
 	refunds, _ := st.FilterRefunds(sandbox.RefundFilter{MerchantIDs: []string{e.Scope.MerchantID}, Start: e.Scope.Start, End: e.Scope.End})
 	for _, r := range refunds {
 		p, err := st.GetPayment(r.PaymentID)
@@ -237,7 +237,7 @@ func TestDetailShowsRefundsAndV1View(t *testing.T) {
 	t.Parallel()
 	e := startedEnv(t, viewtest.Opts{WithV1: true}, 160, 48)
 	sp := e.findSettledWithRefund()
-	refunds, err := e.Srv.Store().RefundsOfPayment(sp.ID)
+	refunds, err := e.Store().RefundsOfPayment(sp.ID)
 	require.NoError(t, err)
 
 	e.Send(ui.JumpMsg{Query: sp.ID})

@@ -19,8 +19,8 @@ import (
 // list.
 func TestTheRawViewWrapsLongLines(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, viewtest.Opts{})
-	st := e.Srv.Store()
+	e := newEnv(t, viewtest.Opts{Changes: true})
+	st := e.Sandbox().Store()
 	m, ok := st.Merchant(e.Scope.MerchantID)
 	require.True(t, ok)
 	long := "Order for the office: " + strings.Repeat("flat white, ", 12) + "and a receipt to accounts@example.com"

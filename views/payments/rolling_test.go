@@ -20,8 +20,8 @@ func loadedIDs(t *Payments) []string { return paymentIDs(t.List.Table.Rows()) }
 // although the period was chosen before it.
 func TestARollingPeriodShowsPaymentsMadeAfterItWasChosen(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, viewtest.Opts{Fixed: viewtest.GoldenNow})
-	clock := e.Srv.Store()
+	e := newEnv(t, viewtest.Opts{Changes: true, Fixed: viewtest.GoldenNow})
+	clock := e.Sandbox().Store()
 	e.Scope = ui.PresetScope(e.Scope.MerchantID, ui.PresetToday, clock.Now())
 	e.Size(120, 30)
 	e.Init()
@@ -45,8 +45,8 @@ func TestARollingPeriodShowsPaymentsMadeAfterItWasChosen(t *testing.T) {
 // stays selected.
 func TestRowsOlderThanARollingPeriodsNewStartLeave(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, viewtest.Opts{Fixed: viewtest.GoldenNow})
-	clock := e.Srv.Store()
+	e := newEnv(t, viewtest.Opts{Changes: true, Fixed: viewtest.GoldenNow})
+	clock := e.Sandbox().Store()
 	e.Scope = ui.PresetScope(e.Scope.MerchantID, ui.PresetToday, clock.Now())
 	e.Size(120, 30)
 	e.Init()
@@ -75,8 +75,8 @@ func TestRowsOlderThanARollingPeriodsNewStartLeave(t *testing.T) {
 // A fixed period does not move at a refresh, whatever the service's time.
 func TestAFixedPeriodDoesNotMoveAtARefresh(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, viewtest.Opts{Fixed: viewtest.GoldenNow})
-	clock := e.Srv.Store()
+	e := newEnv(t, viewtest.Opts{Changes: true, Fixed: viewtest.GoldenNow})
+	clock := e.Sandbox().Store()
 	now := clock.Now()
 	e.Scope = ui.CustomScope(e.Scope.MerchantID, now.AddDate(0, 0, -2), now)
 	e.Size(120, 30)

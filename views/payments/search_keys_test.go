@@ -18,7 +18,7 @@ import (
 // are above value, from the sandbox's own store.
 func (e *env) heldOver(value string) int {
 	e.T.Helper()
-	ps, _ := e.Srv.Store().FilterPayments(sandbox.PaymentFilter{MerchantIDs: []string{e.Scope.MerchantID},
+	ps, _ := e.Store().FilterPayments(sandbox.PaymentFilter{MerchantIDs: []string{e.Scope.MerchantID},
 		Start: e.Scope.Start, End: e.Scope.End, Limit: 100000})
 	n := 0
 	for _, p := range ps {
@@ -44,7 +44,7 @@ func TestSearchAmountWithoutColonGivesRows(t *testing.T) {
 	for _, tc := range []struct {
 		name string
 		o    viewtest.Opts
-	}{{"v2", viewtest.Opts{}}, {"both", viewtest.Opts{WithV1: true}}} {
+	}{{"v2", viewtest.Opts{Changes: true}}, {"both", viewtest.Opts{Changes: true, WithV1: true}}} {
 		t.Run(tc.name, func(t *testing.T) {
 			e := newEnv(t, tc.o)
 			big := e.NewPayment(true, "1500")

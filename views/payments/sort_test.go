@@ -65,7 +65,7 @@ const sortedMark = `(↑ [\d,]+ sorted above · g  )?`
 
 func TestSortByALetterOrdersEveryLoadedRow(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, viewtest.Opts{Fixed: viewtest.GoldenNow})
+	e := newEnv(t, viewtest.Opts{Changes: true, Fixed: viewtest.GoldenNow})
 	e.Scope.Start = viewtest.GoldenNow.AddDate(0, 0, -30)
 	e.Size(120, 40)
 	e.Init()

@@ -22,7 +22,7 @@ func withRefundsTab(t *testing.T, e *env) *Refunds {
 	t.Helper()
 	for range 2 * e.H {
 		paid := e.NewPayment(false, "50.00")
-		_, err := e.Srv.Store().CreateRefund(sandbox.RefundRequest{PaymentID: paid.ID, Amount: &paid.Amount})
+		_, err := e.Sandbox().Store().CreateRefund(sandbox.RefundRequest{PaymentID: paid.ID, Amount: &paid.Amount})
 		require.NoError(t, err)
 	}
 	rt := New(e.Deps).(*Refunds)
@@ -48,7 +48,7 @@ func withRefundsTab(t *testing.T, e *env) *Refunds {
 // "↑ N new".
 func TestYourOwnNewRefundIsSelectedInTheRefundsTab(t *testing.T) {
 	t.Parallel()
-	e := startedEnv(t, viewtest.Opts{}, 100, 24)
+	e := startedEnv(t, viewtest.Opts{Changes: true}, 100, 24)
 	rt := withRefundsTab(t, e)
 	paid := e.HeldOrPaid(false, "290.00")
 
@@ -62,7 +62,7 @@ func TestYourOwnNewRefundIsSelectedInTheRefundsTab(t *testing.T) {
 	// Someone else's refund comes with a refresh: it waits above.
 	tb.SetCursor(tb.Filtered() - 1)
 	other := e.HeldOrPaid(false, "100.00")
-	_, err := e.Srv.Store().CreateRefund(sandbox.RefundRequest{PaymentID: other.ID, Amount: &other.Amount})
+	_, err := e.Sandbox().Store().CreateRefund(sandbox.RefundRequest{PaymentID: other.ID, Amount: &other.Amount})
 	require.NoError(t, err)
 	sel := tb.SelectedID()
 	var cmd tea.Cmd
@@ -77,8 +77,8 @@ func TestYourOwnNewRefundIsSelectedInTheRefundsTab(t *testing.T) {
 // the refresh that moves the period on brings it.
 func TestYourOwnRefundBeyondAStaleRollingPeriodIsSelectedWhenItComes(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, viewtest.Opts{Fixed: viewtest.GoldenNow})
-	clock := e.Srv.Store()
+	e := newEnv(t, viewtest.Opts{Changes: true, Fixed: viewtest.GoldenNow})
+	clock := e.Sandbox().Store()
 	e.Scope = ui.PresetScope(e.Scope.MerchantID, ui.Preset7Days, clock.Now())
 	e.Size(100, 24)
 	e.Init()
@@ -105,7 +105,7 @@ func refundOf(t *testing.T, e *env, paid sandbox.Payment, value string) []sandbo
 	spec, found := e.ConfirmSpec()
 	require.True(t, found)
 	e.Run(spec.Confirm(money.Amount{Value: money.MustParse(value), Currency: paid.Amount.Currency}))
-	made, err := e.Srv.Store().RefundsOfPayment(paid.ID)
+	made, err := e.Store().RefundsOfPayment(paid.ID)
 	require.NoError(t, err)
 	require.Len(t, made, 1)
 	return made

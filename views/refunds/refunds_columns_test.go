@@ -296,7 +296,7 @@ func TestRefundFactReadsOfAnOldScopeAreDropped(t *testing.T) {
 	r := e.Tab.(*Refunds)
 	old := r.reads.Scopes.Stamp()
 	other := e.Scope
-	other.MerchantID = e.Srv.Info().MerchantIDs[1]
+	other.MerchantID = e.Info().MerchantIDs[1]
 	e.Send(ui.ScopeMsg{Scope: other})
 	e.Deliver(tab.PaymentFactMsg{Stamp: old, ID: "x-old", P: backend.Payment{ID: "x-old", OrderNo: "OLD"}})
 	_, known := r.facts.Get("x-old")

@@ -102,7 +102,7 @@ func TestRefundsFilterAndScope(t *testing.T) {
 	assert.Equal(t, all, r.Status().Shown)
 
 	other := e.Scope
-	other.MerchantID = e.Srv.Info().MerchantIDs[1]
+	other.MerchantID = e.Info().MerchantIDs[1]
 	e.Send(ui.ScopeMsg{Scope: other})
 	for _, x := range r.List.Table.Rows() {
 		assert.Equal(t, other.MerchantID, x.MerchantID)

@@ -105,13 +105,13 @@ func (e *env) selectOperation(i int) {
 // sandboxTransfers are the transfers the sandbox lists for the tab's days.
 func (e *env) sandboxTransfers() []sandbox.Transfer {
 	days := dayQuery(e.Tab.(*Registers).OwnScope())
-	return e.Srv.Store().Transfers(days.From, days.To.AddDate(0, 0, 1))
+	return e.Store().Transfers(days.From, days.To.AddDate(0, 0, 1))
 }
 
 // sandboxRegister is the sandbox's own register.
 func (e *env) sandboxRegister(id string) sandbox.Register {
 	e.T.Helper()
-	reg, err := e.Srv.Store().Register(id)
+	reg, err := e.Store().Register(id)
 	require.NoError(e.T, err)
 	return reg
 }
@@ -939,7 +939,7 @@ func TestRegistersDocumentsShowsACSVAsATableAndSavesUnderItsName(t *testing.T) {
 		}
 	}
 	require.NotEmpty(t, doc.ID, "an acceptance report was listed: %v", docs)
-	_, content, err := e.Srv.Store().DocumentContent(doc.ID)
+	_, content, err := e.Store().DocumentContent(doc.ID)
 	require.NoError(t, err)
 	records, err := csv.NewReader(bytes.NewReader(content)).ReadAll()
 	require.NoError(t, err)
@@ -1051,14 +1051,14 @@ func TestRegistersWithACashierLoginSaysWhy(t *testing.T) {
 	t.Parallel()
 	e := newRegistersEnv(t, viewtest.Opts{})
 	var cashier sandbox.V1User
-	for _, u := range e.Srv.Info().V1Users {
+	for _, u := range e.Info().V1Users {
 		if u.Role == sandbox.RoleCashier {
 			cashier = u
 		}
 	}
 	require.NotEmpty(t, cashier.Login)
-	b, err := backend.Open(backend.Config{BaseURL: e.Srv.BaseURL(), RootCAs: e.Srv.CertPool(), V1Login: cashier.Login,
-		V1Password: cashier.Password, MerchantIDs: e.Srv.Info().MerchantIDs, Sandbox: true})
+	b, err := backend.Open(backend.Config{BaseURL: e.Info().BaseURL, RootCAs: e.CertPool(), V1Login: cashier.Login,
+		V1Password: cashier.Password, MerchantIDs: e.Info().MerchantIDs, Sandbox: true})
 	require.NoError(t, err)
 	require.NoError(t, b.Probe(context.Background()), "a Cashier's login is a good login")
 	ok, _ := b.Can(backend.ReadRegisters)
@@ -1111,7 +1111,7 @@ func TestRegistersKeepsItsOwnPeriod(t *testing.T) {
 	assert.Equal(t, own, r.OwnScope())
 	assert.Contains(t, strings.Split(ansi.Strip(e.View(120, 30)), "\n")[0], "Transfers of the v1 account · 10 Nov – 15 Nov 2026 (UTC days)")
 	got := e.transfersShown()
-	want := e.Srv.Store().Transfers(time.Date(2026, 11, 10, 0, 0, 0, 0, time.UTC), time.Date(2026, 11, 16, 0, 0, 0, 0, time.UTC))
+	want := e.Store().Transfers(time.Date(2026, 11, 10, 0, 0, 0, 0, time.UTC), time.Date(2026, 11, 16, 0, 0, 0, 0, time.UTC))
 	require.NotEmpty(t, want)
 	require.Len(t, got, len(want))
 	for i, tr := range got {

@@ -22,7 +22,7 @@ import (
 
 func TestCreateStickerFromStickersTab(t *testing.T) {
 	t.Parallel()
-	e := startedEnv(t, viewtest.Opts{Tab: New}, 120, 40)
+	e := startedEnv(t, viewtest.Opts{Changes: true, Tab: New}, 120, 40)
 	merchant := e.Scope.MerchantID
 	before := e.StickersOf(merchant)
 	assert.Equal(t, "New sticker", e.Tab.(viewtest.ActionTargeter).ActionTarget(keys.ActNew))
@@ -131,7 +131,7 @@ func TestCreateStickerWithALostAnswerIsFoundOut(t *testing.T) {
 	t.Parallel()
 	lossy := &lossyCreates{}
 	lossy.lose.Store(1)
-	e := startedEnv(t, viewtest.Opts{Tab: New, Wrap: func(b backend.Backend) backend.Backend {
+	e := startedEnv(t, viewtest.Opts{Changes: true, Tab: New, Wrap: func(b backend.Backend) backend.Backend {
 		lossy.Backend = b
 		return lossy
 	}}, 120, 40)

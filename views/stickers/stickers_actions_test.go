@@ -48,7 +48,7 @@ func (e *env) stickerInService(id string) backend.Sticker {
 
 func TestStickerToggleOffThenOnAgain(t *testing.T) {
 	t.Parallel()
-	e, s := started(t, viewtest.Opts{}, 120, 40)
+	e, s := started(t, viewtest.Opts{Changes: true}, 120, 40)
 	st := viewtest.Selected(t, s.List)
 	require.True(t, st.Active(), "the newest sticker of the seed is Active")
 	id := st.ID
@@ -94,7 +94,7 @@ func TestStickerToggleOffThenOnAgain(t *testing.T) {
 	assert.Empty(t, e.Errors())
 	assert.Zero(t, e.Tab.Status().Sending)
 	assert.Equal(t, "Inactive", e.stickerInService(id).Status, "the service agrees")
-	inStore, err := e.Srv.Store().GetSticker(id)
+	inStore, err := e.Store().GetSticker(id)
 	require.NoError(t, err)
 	assert.Equal(t, sandbox.StickerInactive, inStore.Status)
 	assert.Equal(t, "Inactive", s.Pane.Obj.Status, "the pane shows it")
@@ -151,10 +151,10 @@ func TestStickerToggleOffThenOnAgain(t *testing.T) {
 // pressed: switched off behind the tab's back, it offers to switch it on.
 func TestStickerToggleReadsTheStickerAgain(t *testing.T) {
 	t.Parallel()
-	e, s := started(t, viewtest.Opts{}, 120, 40)
+	e, s := started(t, viewtest.Opts{Changes: true}, 120, 40)
 	st, _ := s.List.Selected()
 	require.True(t, st.Active())
-	_, err := e.Srv.Store().SetStickerActive(st.ID, false) // a colleague switched it off
+	_, err := e.Sandbox().Store().SetStickerActive(st.ID, false) // a colleague switched it off
 	require.NoError(t, err)
 	assert.Equal(t, "Switch off sticker "+st.ID, s.ActionTarget(keys.ActToggleSticker), "the list does not know yet")
 
@@ -219,7 +219,7 @@ func newHoldingStickers() *holdingStickers {
 func newHeldToggleEnv(t *testing.T) (*env, *holdingStickers, *Stickers, backend.Sticker) {
 	t.Helper()
 	hold := newHoldingStickers()
-	e := startedEnv(t, viewtest.Opts{Tab: New, Wrap: func(b backend.Backend) backend.Backend {
+	e := startedEnv(t, viewtest.Opts{Changes: true, Tab: New, Wrap: func(b backend.Backend) backend.Backend {
 		hold.Backend = b
 		return hold
 	}}, 120, 40)
@@ -317,7 +317,7 @@ func TestStickerSecondToggleWhileSentIsRefused(t *testing.T) {
 // A double y in the shell's dialog confirms once.
 func TestStickerToggleDoubleYSendsOnce(t *testing.T) {
 	t.Parallel()
-	e := startedEnv(t, viewtest.Opts{Tab: New}, 120, 40)
+	e := startedEnv(t, viewtest.Opts{Changes: true, Tab: New}, 120, 40)
 	st, _ := e.Tab.(*Stickers).List.Selected()
 	e.Act(keys.ActToggleSticker)
 	spec, found := e.ConfirmSpec()
@@ -352,7 +352,7 @@ func TestStickerToggleAnsweredAfterTheMerchantChanged(t *testing.T) {
 	hold.waitSent(t)
 
 	other := e.Scope
-	other.MerchantID = e.Srv.Info().MerchantIDs[1]
+	other.MerchantID = e.Info().MerchantIDs[1]
 	require.NotEqual(t, e.Scope.MerchantID, other.MerchantID)
 	e.Send(ui.ScopeMsg{Scope: other})
 	require.NotZero(t, s.List.Table.Len(), "the other merchant's stickers are listed")

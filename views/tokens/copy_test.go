@@ -18,7 +18,7 @@ import (
 func TestCopyMoreTokens(t *testing.T) {
 	t.Parallel()
 	store := known.NewMemory()
-	e := startedEnv(t, viewtest.Opts{Tab: withKnown(store)}, 140, 30)
+	e := startedEnv(t, viewtest.Opts{Changes: true, Tab: withKnown(store)}, 140, 30)
 	ok, why := e.Tab.Available(keys.ActCopyMore)
 	assert.False(t, ok)
 	assert.Equal(t, "no token is selected", why)

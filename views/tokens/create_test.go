@@ -20,9 +20,9 @@ import (
 
 func TestCreateTokenizationLinkFromTokensTab(t *testing.T) {
 	t.Parallel()
-	e := startedEnv(t, viewtest.Opts{Tab: New}, 80, 24)
+	e := startedEnv(t, viewtest.Opts{Changes: true, Tab: New}, 80, 24)
 	merchant := e.Scope.MerchantID
-	before := len(e.Srv.Store().TokensOf(merchant))
+	before := len(e.Store().TokensOf(merchant))
 	assert.Equal(t, "New card-saving link", e.Tab.(viewtest.ActionTargeter).ActionTarget(keys.ActNew))
 
 	d := e.OpenNew()
@@ -45,7 +45,7 @@ func TestCreateTokenizationLinkFromTokensTab(t *testing.T) {
 	d.Field("https://shop.example.com/done")
 	d.Field("http://shop.example.com/tokens")
 	d.Shows("Callback address (optional, https)", "a callback address must start with https://")
-	assert.Len(t, e.Srv.Store().TokensOf(merchant), before, "nothing is sent while a field is wrong")
+	assert.Len(t, e.Store().TokensOf(merchant), before, "nothing is sent while a field is wrong")
 	d.Clear()
 	d.Field("https://shop.example.com/tokens")
 
@@ -63,7 +63,7 @@ func TestCreateTokenizationLinkFromTokensTab(t *testing.T) {
 	assert.Empty(t, e.Journal(), "nothing is sent before y")
 
 	d.Confirm()
-	tokens := e.Srv.Store().TokensOf(merchant)
+	tokens := e.Store().TokensOf(merchant)
 	require.Len(t, tokens, before+1, "exactly one token made")
 	made := tokens[0] // newest first
 	assert.Equal(t, sandbox.TokenCreated, made.Status)
@@ -74,7 +74,7 @@ func TestCreateTokenizationLinkFromTokensTab(t *testing.T) {
 	tok, err := e.B.GetToken(context.Background(), made.ID)
 	require.NoError(t, err, "the backend reads the token")
 	assert.Equal(t, made.ID, tok.ID)
-	link := e.Srv.Store().TokenizationPageURL(made.ID)
+	link := e.Store().TokenizationPageURL(made.ID)
 
 	ts := e.Toasts()
 	require.Len(t, ts, 1)

@@ -109,8 +109,7 @@ func newTwoTabs(t *testing.T, o viewtest.Opts) twoTabs {
 	}
 	tt.pay = newEnv(t, o)
 	p := tt.pay
-	tt.tok = &env{&viewtest.Env{T: t, Srv: p.Srv, B: p.B, Count: p.Count, J: p.J, Jpath: p.Jpath, Now: p.Now, Scope: p.Scope,
-		Tab: New(deps)}}
+	tt.tok = &env{p.Another(t, New(deps))}
 	return tt
 }
 
@@ -159,7 +158,7 @@ func TestTokenLookupOpensItAndRemembersIt(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "known-tokens.json")
 	store, err := known.Open(path)
 	require.NoError(t, err)
-	e, tt := started(t, viewtest.Opts{Tab: withKnown(store)}, 140, 30)
+	e, tt := started(t, viewtest.Opts{Changes: true, Tab: withKnown(store)}, 140, 30)
 	assert.Zero(t, tt.List.Table.Len(), "nothing is known yet")
 	assert.Contains(t, strings.Join(strings.Fields(ansi.Strip(e.View(140, 30))), " "), "No tokens known yet")
 
@@ -203,9 +202,8 @@ func TestTokenLookupOpensItAndRemembersIt(t *testing.T) {
 	assert.Empty(t, again.List(e.host(), "another merchant"), "kept under the scope's merchant")
 
 	// A second tab on the same store lists it from the start.
-	e2 := &env{&viewtest.Env{T: t, Srv: e.Srv, B: e.B, Count: e.Count, J: e.J, Jpath: e.Jpath, Now: e.Now, Scope: e.Scope,
-		Tab: New(tab.Deps{Backend: e.B, Keys: keys.Default(), Journal: e.J, Theme: ui.NewTheme(true, true), Known: store,
-			CheckAfter: viewtest.NoCheckWait})}}
+	e2 := &env{e.Another(t, New(tab.Deps{Backend: e.B, Keys: keys.Default(), Journal: e.J, Theme: ui.NewTheme(true, true), Known: store,
+		CheckAfter: viewtest.NoCheckWait}))}
 	e2.Size(140, 30)
 	e2.Init()
 	row, ok = e2.tokenRow(tok.ID)
@@ -245,7 +243,7 @@ func TestTokenLookupOfAnUnknownIDSaysSo(t *testing.T) {
 func TestRevokeTokenHappyPath(t *testing.T) {
 	t.Parallel()
 	store := known.NewMemory()
-	e, tt := started(t, viewtest.Opts{Tab: withKnown(store)}, 140, 30)
+	e, tt := started(t, viewtest.Opts{Changes: true, Tab: withKnown(store)}, 140, 30)
 	tok := e.NewToken()
 	e.Send(ui.JumpMsg{Query: tok.ID})
 	require.True(t, tt.Pane.IsOpen())
@@ -319,9 +317,9 @@ func TestRevokeTokenHappyPath(t *testing.T) {
 
 func TestRevokeRefusedForARevokedToken(t *testing.T) {
 	t.Parallel()
-	e, tt := started(t, viewtest.Opts{}, 140, 30)
+	e, tt := started(t, viewtest.Opts{Changes: true}, 140, 30)
 	tok := e.NewToken()
-	_, err := e.Srv.Store().RevokePaymentToken(tok.ID)
+	_, err := e.Sandbox().Store().RevokePaymentToken(tok.ID)
 	require.NoError(t, err)
 
 	e.Send(ui.JumpMsg{Query: tok.ID})
@@ -348,7 +346,7 @@ func TestRevokeRefusedForARevokedToken(t *testing.T) {
 func TestRevokeRefusedWhenRevokedMeanwhile(t *testing.T) {
 	t.Parallel()
 	store := known.NewMemory()
-	e, tt := started(t, viewtest.Opts{Tab: withKnown(store)}, 140, 30)
+	e, tt := started(t, viewtest.Opts{Changes: true, Tab: withKnown(store)}, 140, 30)
 	tok := e.NewToken()
 	e.Send(ui.JumpMsg{Query: tok.ID})
 	e.Press("esc") // back to the list: the row is the target
@@ -357,7 +355,7 @@ func TestRevokeRefusedWhenRevokedMeanwhile(t *testing.T) {
 	ok, why := tt.Available(keys.ActRevoke)
 	require.True(t, ok, why)
 
-	_, err := e.Srv.Store().RevokePaymentToken(tok.ID) // by a colleague, in the portal
+	_, err := e.Sandbox().Store().RevokePaymentToken(tok.ID) // by a colleague, in the portal
 	require.NoError(t, err)
 	ticket := e.Act(keys.ActRevoke)
 	_, found := e.ConfirmSpec()
@@ -376,7 +374,7 @@ func TestRevokeRefusedWhenRevokedMeanwhile(t *testing.T) {
 
 func TestRevokeRefusedWithAReadOnlyToken(t *testing.T) {
 	t.Parallel()
-	e, tt := started(t, viewtest.Opts{Tab: New, ReadOnly: true}, 140, 30)
+	e, tt := started(t, viewtest.Opts{Changes: true, Tab: New, ReadOnly: true}, 140, 30)
 	tok := e.NewToken()
 	e.Send(ui.JumpMsg{Query: tok.ID})
 	require.True(t, tt.Pane.IsOpen(), "reading is allowed")
@@ -453,7 +451,7 @@ func TestTokensWithoutV2SaysWhy(t *testing.T) {
 func TestRevokeFromAPaymentsPaneIsSeenByTheTokensTab(t *testing.T) {
 	t.Parallel()
 	hold := newHoldRevoke(t)
-	tt := newTwoTabs(t, viewtest.Opts{Wrap: func(b backend.Backend) backend.Backend { hold.Backend = b; return hold }})
+	tt := newTwoTabs(t, viewtest.Opts{Changes: true, Wrap: func(b backend.Backend) backend.Backend { hold.Backend = b; return hold }})
 	pay, tok := tt.pay, tt.tok
 	pay.Size(140, 40)
 	pay.Init()
@@ -577,7 +575,7 @@ func TestRevokeFromAPaymentsPaneIsSeenByTheTokensTab(t *testing.T) {
 // too, though the Tokens tab drew it before (the tabs share InFlight).
 func TestRevokeFromAPaymentsPaneShowsInTheTokensRow(t *testing.T) {
 	t.Parallel()
-	tt := newTwoTabs(t, viewtest.Opts{})
+	tt := newTwoTabs(t, viewtest.Opts{Changes: true})
 	pay, tok := tt.pay, tt.tok
 	pay.Size(140, 40)
 	pay.Init()
@@ -610,7 +608,7 @@ func TestRevokeFromAPaymentsPaneShowsInTheTokensRow(t *testing.T) {
 // A payment without a token, and a pane closed between v and the dialog.
 func TestRevokeFromAPaymentsPaneRefusals(t *testing.T) {
 	t.Parallel()
-	e := startedEnv(t, viewtest.Opts{}, 140, 40)
+	e := startedEnv(t, viewtest.Opts{Changes: true}, 140, 40)
 	plain := e.HeldOrPaid(false, "15.00")
 	e.Press("enter")
 	require.True(t, e.Tab.(*payments.Payments).Pane.IsOpen())
@@ -651,7 +649,7 @@ func TestRevokeFromAPaymentsPaneRefusals(t *testing.T) {
 func TestRevokeSendsTheTokenOfTheDialog(t *testing.T) {
 	t.Parallel()
 	store := known.NewMemory()
-	e, tt := started(t, viewtest.Opts{Tab: withKnown(store)}, 140, 30)
+	e, tt := started(t, viewtest.Opts{Changes: true, Tab: withKnown(store)}, 140, 30)
 	first, second := e.NewToken(), e.NewToken()
 	e.Send(ui.JumpMsg{Query: second.ID})
 	e.Send(ui.JumpMsg{Query: first.ID})

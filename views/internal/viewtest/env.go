@@ -37,7 +37,7 @@ const LongWait = time.Minute
 // Env is one test's sandbox, backend, journal and tab.
 type Env struct {
 	T     *testing.T
-	Srv   *sandbox.Server
+	srv   *sandbox.Server // Store, Info, and Sandbox for a test that changes it
 	B     backend.Backend
 	Count *countingBackend
 	J     *journal.Journal
@@ -57,13 +57,19 @@ type Env struct {
 	// Checks are the tries the tab asked Deps.CheckAfter about, in order:
 	// the tests do not wait between checks of an unknown outcome.
 	Checks []int
+
+	own bool // the sandbox is the test's own (Opts.Changes), not its package's
 }
 
 // NoCheckWait is Deps.CheckAfter for tabs a test makes outside New.
 func NoCheckWait(int) time.Duration { return 0 }
 
 type Opts struct {
-	Fixed    time.Time // fixed clock for the sandbox and the tab (zero: real time)
+	Fixed time.Time // fixed clock for the sandbox and the tab (zero: real time)
+	// Changes: the test changes the service (acts, makes payments or
+	// tokens, moves the sandbox's clock, closes it), so it has a sandbox
+	// of its own; without it, the package's shared one (shared.go).
+	Changes  bool
 	ReadOnly bool
 	WithV1   bool // configure the accountant's v1 login beside the v2 token
 	V1Only   bool // configure only the accountant's v1 login
@@ -79,18 +85,13 @@ type Opts struct {
 
 func New(t *testing.T, o Opts) *Env {
 	t.Helper()
-	ctx, cancel := context.WithCancel(context.Background())
-	t.Cleanup(cancel)
-	sopts := sandbox.Options{Seed: 3, Payments: 3000, SettleDelay: 200 * time.Millisecond}
-	now := time.Now
-	if !o.Fixed.IsZero() {
-		fixed := o.Fixed
-		now = func() time.Time { return fixed }
-		sopts.Now = now
+	var srv *sandbox.Server
+	if o.Changes {
+		srv = ownSandbox(t, o.Fixed)
+	} else {
+		srv = sharedSandbox(t, o.Fixed)
 	}
-	srv, err := sandbox.Start(ctx, sopts)
-	require.NoError(t, err)
-	t.Cleanup(func() { _ = srv.Close() })
+	now := srv.Store().Now
 	info := srv.Info()
 	cfg := backend.Config{
 		BaseURL: srv.BaseURL(), RootCAs: srv.CertPool(), V2Token: info.V2Token,
@@ -109,6 +110,9 @@ func New(t *testing.T, o Opts) *Env {
 	}
 	b, err := backend.Open(cfg)
 	require.NoError(t, err)
+	if !o.Changes {
+		b = readsOnly{Backend: b, t: t}
+	}
 	cb := &countingBackend{Backend: b}
 	jpath := o.journal
 	if jpath == "" {
@@ -120,7 +124,7 @@ func New(t *testing.T, o Opts) *Env {
 
 	n := now()
 	e := &Env{
-		T: t, Srv: srv, B: b, Count: cb, J: j, Jpath: jpath, Now: now,
+		T: t, srv: srv, B: b, Count: cb, J: j, Jpath: jpath, Now: now, own: o.Changes,
 		Scope: ui.Scope{MerchantID: info.MerchantIDs[0], Start: n.AddDate(0, 0, -30), End: n.Add(time.Hour), Preset: "30 days"},
 	}
 	if !o.Fixed.IsZero() {
@@ -407,7 +411,8 @@ func SelectedLine(view string) int {
 // would: settled at once, or held when dual.
 func (e *Env) NewPayment(dual bool, value string) sandbox.Payment {
 	e.T.Helper()
-	st := e.Srv.Store()
+	e.mayChange("NewPayment")
+	st := e.srv.Store()
 	m, ok := st.Merchant(e.Scope.MerchantID)
 	require.True(e.T, ok)
 	amount := money.Amount{Value: money.MustParse(value), Currency: m.Currencies[0]}
@@ -469,11 +474,13 @@ var DefaultTab func(tab.Deps) ui.Tab
 
 // Main runs a package's tests, as its TestMain: times in UTC, so that the
 // goldens do not depend on the machine's zone, and defaultTab the tab of
-// a test that names none.
+// a test that names none; the shared sandboxes are closed after the tests.
 func Main(m *testing.M, defaultTab func(tab.Deps) ui.Tab) {
 	time.Local = time.UTC
 	DefaultTab = defaultTab
-	os.Exit(m.Run())
+	code := m.Run()
+	closeShared()
+	os.Exit(code)
 }
 
 // Start sizes the tab w × h and starts it (Init), as most tests begin.

@@ -21,7 +21,8 @@ import (
 // customer confirming a card-saving page would: the token is Active.
 func (e *Env) NewToken() sandbox.PaymentToken {
 	e.T.Helper()
-	st := e.Srv.Store()
+	e.mayChange("NewToken")
+	st := e.srv.Store()
 	tok, err := st.CreatePaymentToken(sandbox.PaymentTokenRequest{
 		MerchantID: e.Scope.MerchantID, Type: "cof", PaymentMethod: sandbox.MethodBankCard,
 		Card:     &sandbox.CardData{PAN: "4111111111111111", Expiry: "12/30", CVC: "123"},
@@ -38,7 +39,8 @@ func (e *Env) NewToken() sandbox.PaymentToken {
 // PayWithToken makes a payment by a saved card, now.
 func (e *Env) PayWithToken(tokenID, value string) sandbox.Payment {
 	e.T.Helper()
-	st := e.Srv.Store()
+	e.mayChange("PayWithToken")
+	st := e.srv.Store()
 	m, ok := st.Merchant(e.Scope.MerchantID)
 	require.True(e.T, ok)
 	amount := money.Amount{Value: money.MustParse(value), Currency: m.Currencies[0]}
