@@ -83,7 +83,7 @@ func TestEndToEndFilesAreNotWrittenThroughLinksPipesOrDevices(t *testing.T) {
 		tm.waitFor(t, "the path typed", func(sc string) bool { return strings.Contains(sc, "> "+path) })
 		tm.send(t, "\r")
 		tm.waitFor(t, "the refusal", func(sc string) bool {
-			return strings.Contains(squashed(sc), squash("✗ "+path+" is "+is+": exports go only to regular files; give a file name"))
+			return strings.Contains(squash(inBoxes(sc)), squash("✗ "+path+" is "+is+": exports go only to regular files; give a file name"))
 		})
 		assert.NotContains(t, unwrappedScreen(tm.vt.Screen()), "Overwrite", "nothing is asked")
 		tm.send(t, "\x1b") // esc: the dialog closes
@@ -124,10 +124,36 @@ func squash(s string) string {
 
 func squashed(screen string) string { return squash(unwrappedScreen(screen)) }
 
+// inBoxes is the text between the first and the last vertical border of
+// each line of screen: a dialog's lines without the list rows beside it,
+// which would otherwise come between the parts of a wrapped message.
+func inBoxes(screen string) string {
+	var b strings.Builder
+	for _, line := range strings.Split(screen, "\n") {
+		first, last := strings.Index(line, "│"), strings.LastIndex(line, "│")
+		if first >= 0 && last > first {
+			b.WriteString(line[first+len("│") : last])
+			b.WriteByte('\n')
+		}
+	}
+	return b.String()
+}
+
 // lmode is the type of what is at path, not followed.
 func lmode(t *testing.T, path string) fs.FileMode {
 	t.Helper()
 	fi, err := os.Lstat(path)
 	require.NoError(t, err)
 	return fi.Mode().Type()
+}
+
+// A wrapped message in a dialog reads whole between its borders, whatever
+// the list shows beside the dialog.
+func TestInBoxesLeavesOutWhatIsBesideTheDialog(t *testing.T) {
+	screen := "  43001969 27 Nov 10:5╭────────────╮8868******1415\n" +
+		"  43001953 27 Nov 04:3│ ✗ it is a  │0070******1516\n" +
+		"  — end of the period │ named pipe │\n" +
+		"                      ╰────────────╯\n"
+	assert.Contains(t, squash(inBoxes(screen)), "✗itisanamedpipe")
+	assert.NotContains(t, squashed(screen), "✗itisanamedpipe", "the rows beside it come between")
 }
