@@ -165,7 +165,7 @@ func TestSaveRefusesPipesDevicesAndFoldersAtOnce(t *testing.T) {
 	}
 }
 
-// The example of the issue: /dev/null itself. Only enter is pressed (an
+// The device everyone has: /dev/null itself. Only enter is pressed (an
 // overwrite of /dev/null, were the test to fail, would break this machine).
 func TestSaveRefusesDevNull(t *testing.T) {
 	if fi, err := os.Lstat("/dev/null"); err != nil || fi.Mode()&fs.ModeCharDevice == 0 {

@@ -68,7 +68,7 @@ func TestV2RefusesAmountsFinerThanTheCurrency(t *testing.T) {
 	st := srv.Store()
 	const finer = "amount.value 1.001 has 3 decimals; RUB has at most 2 decimals"
 
-	// Refunds: the issue's case. 84 RUB less 1.001 would leave 82.999.
+	// Refunds: 84 RUB less 1.001 would leave 82.999, finer than RUB goes.
 	p := c.pay(cardPayment("1001", "4111111111111111", "84"))
 	for _, body := range []string{
 		`{"paymentId":"` + p.ID + `","amount":{"value":1.001,"currency":"RUB"}}`,
