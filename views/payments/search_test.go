@@ -83,7 +83,7 @@ func TestSearchErrorsAtThePrompt(t *testing.T) {
 		e.Press("backspace")
 	}
 	e.TypeText(" statu:x")
-	assert.Contains(t, ansi.Strip(e.View(100, 24)), "✗ statu: is not a field here; the fields are status: amount: card: email: phone: order: id: desc:")
+	assert.Contains(t, ansi.Strip(e.View(140, 24)), "✗ statu: is not a field here; the fields are status: amount: card: email: phone: order: code: id: desc:")
 	for range len(" statu:x") {
 		e.Press("backspace")
 	}

@@ -14,7 +14,7 @@ import (
 var paymentStatuses = []backend.PaymentStatus{backend.PaymentPending, backend.PaymentConfirmation,
 	backend.PaymentAuthorized, backend.PaymentSettled, backend.PaymentCancelled, backend.PaymentRejected}
 
-// paymentSearch: status, amount, card, email, phone, order, id, desc.
+// paymentSearch: status, amount, card, email, phone, order, code, id, desc.
 func paymentSearch() *tab.SearchSpec[backend.Payment] {
 	return &tab.SearchSpec[backend.Payment]{
 		Fields: []search.Field{
@@ -27,6 +27,7 @@ func paymentSearch() *tab.SearchSpec[backend.Payment] {
 			{Name: "email", Kind: search.Contains, Example: "email:petrov"},
 			{Name: "phone", Kind: search.Digits, Example: "phone:9125550101"},
 			{Name: "order", Kind: search.Exact, Example: "order:ORD-33931 (the whole number)"},
+			{Name: "code", Kind: search.Exact, Example: "code:IssuerUnavailable (the result code)"},
 			tab.IDField,
 			tab.DescField,
 		},
@@ -35,6 +36,7 @@ func paymentSearch() *tab.SearchSpec[backend.Payment] {
 			"email":  func(p *backend.Payment) string { return v1View(p).UserIdentifier },
 			"phone":  func(p *backend.Payment) string { return v1View(p).UserPhoneNumber },
 			"order":  func(p *backend.Payment) string { return p.OrderNo },
+			"code":   func(p *backend.Payment) string { return p.ResultCode },
 			"id":     func(p *backend.Payment) string { return p.ID },
 			"desc":   func(p *backend.Payment) string { return p.Description },
 		},
