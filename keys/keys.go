@@ -28,6 +28,7 @@ const (
 	// Global.
 	ActNextTab Action = "next_tab"
 	ActPrevTab Action = "prev_tab"
+	ActTab0    Action = "tab_0" // the Overview
 	ActTab1    Action = "tab_1"
 	ActTab2    Action = "tab_2"
 	ActTab3    Action = "tab_3"
@@ -87,13 +88,13 @@ const (
 
 // Global holds the bindings that work everywhere outside a modal.
 type Global struct {
-	NextTab, PrevTab             key.Binding
-	Tab1, Tab2, Tab3, Tab4, Tab5 key.Binding
-	Help, Quit, Refresh, Jump    key.Binding
-	Filter, CopyID, Export       key.Binding
-	Sort, SortReverse, CopyMore  key.Binding
-	Period, Merchant, Messages   key.Binding
-	Mouse, Palette               key.Binding
+	NextTab, PrevTab                   key.Binding
+	Tab0, Tab1, Tab2, Tab3, Tab4, Tab5 key.Binding
+	Help, Quit, Refresh, Jump          key.Binding
+	Filter, CopyID, Export             key.Binding
+	Sort, SortReverse, CopyMore        key.Binding
+	Period, Merchant, Messages         key.Binding
+	Mouse, Palette                     key.Binding
 }
 
 // List holds the movement bindings of the list and the detail pane.
@@ -167,6 +168,7 @@ type spec struct {
 var specs = []spec{
 	{ActNextTab, GroupGlobal, "next tab", []string{"tab"}, func(m *Map) *key.Binding { return &m.Global.NextTab }},
 	{ActPrevTab, GroupGlobal, "previous tab", []string{"shift+tab"}, func(m *Map) *key.Binding { return &m.Global.PrevTab }},
+	{ActTab0, GroupGlobal, "overview", []string{"0"}, func(m *Map) *key.Binding { return &m.Global.Tab0 }},
 	{ActTab1, GroupGlobal, "go to tab 1", []string{"1"}, func(m *Map) *key.Binding { return &m.Global.Tab1 }},
 	{ActTab2, GroupGlobal, "go to tab 2", []string{"2"}, func(m *Map) *key.Binding { return &m.Global.Tab2 }},
 	{ActTab3, GroupGlobal, "go to tab 3", []string{"3"}, func(m *Map) *key.Binding { return &m.Global.Tab3 }},

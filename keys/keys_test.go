@@ -51,6 +51,7 @@ func TestDefaultMatchesDesign(t *testing.T) {
 	}{
 		{"next_tab", func(m Map) []string { return m.Global.NextTab.Keys() }, []string{"tab"}},
 		{"prev_tab", func(m Map) []string { return m.Global.PrevTab.Keys() }, []string{"shift+tab"}},
+		{"tab_0", func(m Map) []string { return m.Global.Tab0.Keys() }, []string{"0"}},
 		{"tab_1", func(m Map) []string { return m.Global.Tab1.Keys() }, []string{"1"}},
 		{"tab_2", func(m Map) []string { return m.Global.Tab2.Keys() }, []string{"2"}},
 		{"tab_3", func(m Map) []string { return m.Global.Tab3.Keys() }, []string{"3"}},

@@ -58,6 +58,7 @@ type TabID string
 
 // The dashboard's tabs.
 const (
+	TabOverview  TabID = "overview"
 	TabPayments  TabID = "payments"
 	TabRefunds   TabID = "refunds"
 	TabTokens    TabID = "tokens"
@@ -148,6 +149,9 @@ type (
 	}
 	// JumpMsg asks the tab to show a payment by id or order number (":").
 	JumpMsg struct{ Query string }
+	// SearchMsg asks a list tab to search for Query as if it was typed at
+	// "/" and entered: the Overview opens the rows behind a figure so.
+	SearchMsg struct{ Query string }
 	// TickMsg is the shell's clock tick (about once a second), for flashes
 	// that expire; Now comes from the shell's clock so tests can fix it.
 	TickMsg struct{ Now time.Time }

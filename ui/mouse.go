@@ -145,7 +145,7 @@ func (app *App) tabAt(x int) int {
 	at := 1
 	for i, t := range app.tabs {
 		label := textsafe.Line(t.Title(), 24)
-		if n := tabNumber(t.ID()); n > 0 {
+		if n, ok := tabNumber(t.ID()); ok {
 			label = string(rune('0'+n)) + " " + label
 		}
 		w := ansi.StringWidth(label) + 2

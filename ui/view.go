@@ -104,7 +104,7 @@ func (app *App) drawTabBar(w int) string {
 	b.WriteString(" ")
 	for i, t := range app.tabs {
 		label := textsafe.Line(t.Title(), 24)
-		if n := tabNumber(t.ID()); n > 0 {
+		if n, ok := tabNumber(t.ID()); ok {
 			label = strconv.Itoa(n) + " " + label
 		}
 		if i == app.active {

@@ -63,6 +63,24 @@ func (pl *PagedList[T]) filterKey(msg tea.KeyPressMsg, km keys.Map) tea.Cmd {
 	return cmd
 }
 
+// SearchFor searches for text as if it was typed at "/" and entered. A
+// search that does not make sense stays at the prompt with its message,
+// as it would when typed.
+func (pl *PagedList[T]) SearchFor(text string) tea.Cmd {
+	pl.Filter.SetValue(text)
+	pl.applyFilter()
+	if pl.SearchErr != "" {
+		pl.focusFilter()
+		pl.Filter.SetValue(text)
+		return nil
+	}
+	pl.Filtering = false
+	pl.Filter.Blur()
+	cmd := pl.commitSearch()
+	pl.layout()
+	return tea.Batch(cmd, pl.maybeNext())
+}
+
 // Paste types pasted text into the filter input when it has the focus.
 func (pl *PagedList[T]) Paste(msg tea.PasteMsg) tea.Cmd {
 	if !pl.Filtering {

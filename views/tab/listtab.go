@@ -189,6 +189,10 @@ func (lt *ListTab[T]) Update(msg tea.Msg) (cmd tea.Cmd, ok bool) {
 	case ui.ThemeMsg:
 		lt.Theme = msg.Theme
 		return nil, true
+	case ui.SearchMsg:
+		cmd := lt.List.SearchFor(msg.Query)
+		lt.Layout()
+		return cmd, true
 	case ui.ActionMsg:
 		return lt.Keys.Start(msg.Action, msg.Ticket), true
 	case ui.CancelActionMsg:
