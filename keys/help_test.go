@@ -98,7 +98,7 @@ func TestFullHelpHeightLimit(t *testing.T) {
 	lines := strings.Split(got, "\n")
 	require.Len(t, lines, 12)
 	assert.Equal(t, "Navigation", lines[0])
-	assert.Equal(t, "… 30 more lines: make the window taller", lines[11])
+	assert.Equal(t, "… 32 more lines: make the window taller", lines[11])
 }
 
 // Every line of the help fits its width, styled or not, at any width, and

@@ -62,6 +62,8 @@ const (
 	ActPageDown Action = "page_down"
 	ActTop      Action = "top"
 	ActBottom   Action = "bottom"
+	ActLeft     Action = "left"  // the Overview: the hour before
+	ActRight    Action = "right" // the Overview: the hour after
 	ActOpen     Action = "open"
 	ActClose    Action = "close"
 	ActRaw      Action = "raw"
@@ -101,6 +103,7 @@ type Global struct {
 type List struct {
 	Up, Down, PageUp, PageDown key.Binding
 	Top, Bottom                key.Binding
+	Left, Right                key.Binding
 	Open, Close                key.Binding
 	Raw                        key.Binding
 	Documents                  key.Binding
@@ -196,6 +199,8 @@ var specs = []spec{
 	{ActPageDown, GroupNavigation, "page down", []string{"pgdown"}, func(m *Map) *key.Binding { return &m.List.PageDown }},
 	{ActTop, GroupNavigation, "first row", []string{"g", "home"}, func(m *Map) *key.Binding { return &m.List.Top }},
 	{ActBottom, GroupNavigation, "last row", []string{"G", "end"}, func(m *Map) *key.Binding { return &m.List.Bottom }},
+	{ActLeft, GroupNavigation, "earlier hour", []string{"h", "left"}, func(m *Map) *key.Binding { return &m.List.Left }},
+	{ActRight, GroupNavigation, "later hour", []string{"l", "right"}, func(m *Map) *key.Binding { return &m.List.Right }},
 	{ActOpen, GroupNavigation, "open details", []string{"enter"}, func(m *Map) *key.Binding { return &m.List.Open }},
 	{ActClose, GroupNavigation, "close pane", []string{"esc"}, func(m *Map) *key.Binding { return &m.List.Close }},
 	{ActRaw, GroupNavigation, "raw JSON/XML", []string{"w"}, func(m *Map) *key.Binding { return &m.List.Raw }},

@@ -70,6 +70,8 @@ func TestDefaultMatchesDesign(t *testing.T) {
 		{"page_down", func(m Map) []string { return m.List.PageDown.Keys() }, []string{"pgdown"}},
 		{"top", func(m Map) []string { return m.List.Top.Keys() }, []string{"g", "home"}},
 		{"bottom", func(m Map) []string { return m.List.Bottom.Keys() }, []string{"G", "end"}},
+		{"left", func(m Map) []string { return m.List.Left.Keys() }, []string{"h", "left"}},
+		{"right", func(m Map) []string { return m.List.Right.Keys() }, []string{"l", "right"}},
 		{"open", func(m Map) []string { return m.List.Open.Keys() }, []string{"enter"}},
 		{"close", func(m Map) []string { return m.List.Close.Keys() }, []string{"esc"}},
 		{"capture", func(m Map) []string { return m.Actions.Capture.Keys() }, []string{"c"}},
