@@ -278,7 +278,8 @@ func first(ids []string) string {
 // sandboxControlHelp is the --help text of the testers' endpoints
 // (backend/sandbox/control.go).
 const sandboxControlHelp = `
-Control of time and state (sandbox only, with the full v2 token; -d is the JSON body):
+Control of time and state (sandbox only, with the full v2 token; -d is the
+JSON body):
   POST /_sandbox/clock/advance -d '{"duration":"1h"}'
         move the clock on (a Go duration or seconds, up to 366 days);
         everything due happens now; answers {"now":...,"events":N}
@@ -287,6 +288,19 @@ Control of time and state (sandbox only, with the full v2 token; -d is the JSON 
         keys, v1 nonces and callbacks under way; answers {"reset":true,...}
   POST /_sandbox/callbacks/{payment or token id}/resend
         sends its last callback again; 202 {"deliveryId":...}, 404 if none
+  POST /_sandbox/scenario -d '{"kind":"decline_spike","rate":0.6,
+                              "resultCode":"IssuerUnavailable",
+                              "duration":"30m"}'
+        something goes wrong from now on, for duration (up to 7 days), to
+        a share rate (0 to 1, default 1) of what is made meanwhile:
+        decline_spike       new payments Rejected with resultCode
+                            (default TransactionDeclined)
+        confirmation_stall  new payments awaiting 3-D Secure, SMS or SBP
+                            confirmation never complete
+        refund_delay        new refunds stay Pending until the end
+        answers {"scenario":{...}}; reset clears them
+  GET  /_sandbox/scenario
+        the scenarios not yet over: {"scenarios":[...]}
   e.g. curl --cacert "$CA" -H "Authorization: Bearer $TOKEN" -X POST \
          "$BASE/_sandbox/clock/advance" -d '{"duration":"1h"}'
 `

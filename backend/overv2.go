@@ -407,7 +407,7 @@ func (b *overV2) CreateTokenizationLink(ctx context.Context, r TokenizationLinkR
 func paymentFromV2List(it v2.PaymentListItem) Payment {
 	return Payment{
 		Source: V2, ID: it.ID, MerchantID: it.MerchantID, Created: it.Created, Completed: it.Completed,
-		Status: PaymentStatus(it.Status), Amount: it.Amount,
+		Status: PaymentStatus(it.Status), ResultCode: string(it.ResultCode), Amount: it.Amount,
 		OrderNo: it.Invoice.OrderNo, Description: it.Invoice.Description, InvoiceExpires: it.Invoice.Expires,
 		PaymentMethod: it.PaymentData.PaymentMethod, InstrumentTitle: it.PaymentData.PaymentInstrumentTitle,
 	}

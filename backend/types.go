@@ -63,7 +63,11 @@ type Payment struct {
 	Completed  time.Time // zero while the payment can still move
 	Updated    time.Time // the last status change (v1 LastUpdateTime); zero from v2
 	Status     PaymentStatus
-	ResultCode string // authorization result code; ResultMeaning explains it
+	// ResultCode is the authorization result code; ResultMeaning explains
+	// it. A v2 list item fills it only when the service sends it there (the
+	// sandbox does, the documentation does not say so: docs/service.md);
+	// otherwise only a full read does.
+	ResultCode string
 	Message    string // the service's own text for the result
 	TestMode   bool
 

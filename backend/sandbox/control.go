@@ -18,6 +18,8 @@ import (
 //	POST /_sandbox/clock/advance        {"duration":"1h"} -> {"now":"...","events":N}
 //	POST /_sandbox/reset                                  -> {"reset":true,"now":"..."}
 //	POST /_sandbox/callbacks/{id}/resend                  -> 202 {"deliveryId":"cb_7","id":"...","url":"..."}
+//	POST /_sandbox/scenario  {"kind":"decline_spike","rate":0.6,"duration":"30m"} -> {"scenario":{...}}
+//	GET  /_sandbox/scenario                               -> {"scenarios":[...]}
 //
 // No token or an unknown one is 401, the read-only token 403 (not_authorized,
 // as in v2); an unknown path is 404 and another method 405, in the v2 error
@@ -38,7 +40,8 @@ import (
 // advances are undone), forgets every kept idempotency key and v1 nonce (a
 // tester replaying a recorded script after a reset gets what a fresh sandbox
 // gives), cancels callback deliveries under way and forgets the callbacks
-// sent. Credentials, the base URL, the CA and the faults stay as they are.
+// sent, and forgets the scenarios (scenario.go). Credentials, the base URL,
+// the CA and the faults stay as they are.
 //
 // resend names a payment or payment token by its id and sends its last
 // callback again (the same body to the same address) as a new delivery,
@@ -54,6 +57,8 @@ func (s *Server) controlRoutes() http.Handler {
 	mux.HandleFunc("POST /_sandbox/clock/advance", s.controlAdvance)
 	mux.HandleFunc("POST /_sandbox/reset", s.controlReset)
 	mux.HandleFunc("POST /_sandbox/callbacks/{id}/resend", s.controlResend)
+	mux.HandleFunc("POST /_sandbox/scenario", s.controlSetScenario) // scenario.go
+	mux.HandleFunc("GET /_sandbox/scenario", s.controlListScenarios)
 	return s.controlAuth(trimTrailingSlash(jsonErrorsFor(mux)))
 }
 
@@ -138,7 +143,24 @@ func (s *Server) controlAdvance(w http.ResponseWriter, r *http.Request) {
 // parseAdvance reads a duration: a Go duration string or a JSON number of
 // seconds, more than 0 and at most MaxAdvance.
 func parseAdvance(raw json.RawMessage) (time.Duration, string) {
-	want := `a Go duration such as "90s" or "1h30m", or a number of seconds, more than 0 and at most ` + maxAdvanceText
+	d, problem := readDuration(raw, `a Go duration such as "90s" or "1h30m", or a number of seconds, more than 0 and at most `+maxAdvanceText)
+	switch {
+	case problem != "":
+		return 0, problem
+	case d < 0:
+		return 0, fmt.Sprintf("duration %s is negative: the sandbox clock only moves forward", d)
+	case d == 0:
+		return 0, "duration must be more than 0"
+	case d > MaxAdvance:
+		return 0, fmt.Sprintf("duration %s is out of range: at most %s per call", d, maxAdvanceText)
+	}
+	return d, ""
+}
+
+// readDuration reads the member duration: a Go duration string or a JSON
+// number of seconds; want says what it must be, for the messages. The
+// range is the caller's to check.
+func readDuration(raw json.RawMessage, want string) (time.Duration, string) {
 	v := bytes.TrimSpace(raw)
 	if len(v) == 0 || string(v) == "null" {
 		return 0, "duration is required: " + want
@@ -156,15 +178,8 @@ func parseAdvance(raw json.RawMessage) (time.Duration, string) {
 		text = num.String() + "s" // 1.5 -> "1.5s": exact, and an overflow is caught
 	}
 	d, err := time.ParseDuration(strings.TrimSpace(text))
-	switch {
-	case err != nil:
+	if err != nil {
 		return 0, fmt.Sprintf("duration %q is not %s", clean(text, 64), want)
-	case d < 0:
-		return 0, fmt.Sprintf("duration %s is negative: the sandbox clock only moves forward", d)
-	case d == 0:
-		return 0, "duration must be more than 0"
-	case d > MaxAdvance:
-		return 0, fmt.Sprintf("duration %s is out of range: at most %s per call", d, maxAdvanceText)
 	}
 	return d, ""
 }

@@ -106,6 +106,11 @@
 //     whether it is over. An empty or made-up code ("Pending") would break
 //     clients that read the code into the spec's list. A refund Rejected
 //     later carries its reason (OperationNotAllowed).
+//   - A v2 payment list item carries resultCode when the payment has one
+//     (not while it is Pending or awaiting confirmation), so a list shows
+//     why payments were declined without a read each. The service's
+//     documentation does not list it for list items; the spec allows new
+//     fields, and paydash reads it when present (docs/service.md).
 //
 // The paydash client stays strict in what it sends: numbers as numbers, no
 // trailing slashes (backend/v2's TestRequestShapes checks every request).
@@ -267,11 +272,41 @@
 //	                               everything due meanwhile happens now, in due order, each
 //	                               move stamped with its own due time -> {"now", "events"}
 //	POST /_sandbox/reset           back to the seed: the same data and ids as at start, the
-//	                               clock back to real time; kept idempotency keys, v1 nonces
-//	                               and callbacks under way are forgotten -> {"reset", "now"}
+//	                               clock back to real time; kept idempotency keys, v1 nonces,
+//	                               callbacks under way and scenarios are forgotten
+//	                               -> {"reset", "now"}
 //	POST /_sandbox/callbacks/{id}/resend
 //	                               the last callback of payment or token {id} again, as a new
 //	                               delivery -> 202 {"deliveryId", "id", "url"}; 404 if none
+//	POST /_sandbox/scenario        {"kind":"decline_spike","resultCode":"IssuerUnavailable",
+//	                               "rate":0.6,"duration":"30m"}: something goes wrong from now
+//	                               on, for duration (more than 0, at most 7 days), to a share
+//	                               rate (more than 0, at most 1; default 1) of what is made
+//	                               meanwhile -> {"scenario": {"kind", "from", "until", "rate",
+//	                               "resultCode"}}
+//	GET  /_sandbox/scenario        the scenarios not yet over -> {"scenarios": [...]}
+//
+// The scenarios (scenario.go), by kind:
+//
+//   - decline_spike: a payment begun in the window (made by the API or an
+//     arrival, or an invoice paid on its page) is Rejected at once with
+//     resultCode (default TransactionDeclined; any result code of the
+//     sandbox but Success) and its message, whatever its card would do;
+//   - confirmation_stall: a payment begun in the window that asks for a
+//     confirmation (3-D Secure, SmsOtp, SBP) stays in Confirmation for good:
+//     completing it answers 200 with the payment unchanged;
+//   - refund_delay: a refund made in the window stays Pending until the
+//     window ends (or its usual settle time, if later), and settles at the
+//     first due check after that (an advance past the end settles it).
+//
+// Which payments or refunds a scenario picks depends only on the store's
+// seed, the scenario's number since the seed or last reset, and the
+// object's id: the same on every run. An unknown kind, a rate or duration
+// out of range, a resultCode the sandbox does not know or one given with
+// another kind is a validation_error listing every problem. Several
+// scenarios may be active at once (the first decline_spike that picks a
+// payment gives its code); reset forgets them all. Nothing made before a
+// scenario is set changes.
 //
 // Every answer, on every path, is dated (Date) by the store clock these
 // move, and says Paydash-Sandbox: 1, the sandbox's own word that no real

@@ -131,7 +131,8 @@ func TestResponseShapes(t *testing.T) {
 	}
 	c.want(200, "GET", "/api/v2/payments?merchantId=1001&start=2026-03-10&end=2026-03-11", nil, &list)
 	require.Len(t, list.Items, 1)
-	assert.ElementsMatch(t, []string{"id", "created", "completed", "status", "merchantId", "invoice", "amount", "paymentData"}, keys(list.Items[0]))
+	assert.ElementsMatch(t, []string{"id", "created", "completed", "status", "resultCode", "merchantId", "invoice", "amount", "paymentData"}, keys(list.Items[0]),
+		"resultCode is the sandbox's addition (docs/service.md)")
 	assert.ElementsMatch(t, []string{"description", "orderNo"}, keys(list.Items[0]["invoice"].(map[string]any)))
 	assert.ElementsMatch(t, []string{"paymentMethod", "paymentInstrumentTitle"}, keys(list.Items[0]["paymentData"].(map[string]any)))
 

@@ -226,6 +226,7 @@ type Payment struct {
 	flow     flow
 	tokenize *tokenizeIntent
 	refunds  []*Refund
+	stalled  bool // a confirmation_stall picked it: completing it changes nothing (scenario.go)
 }
 
 // tokenizeIntent is the payment request's `tokenization` member: a token is

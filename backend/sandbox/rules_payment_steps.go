@@ -10,8 +10,10 @@ import (
 // Payment steps: the first step of a new payment (approve, decline, ask
 // for a confirmation), then completing, capturing and cancelling it.
 
-// begin runs a new payment's first step.
+// begin runs a new payment's first step, as the active scenarios have it
+// (scenario.go).
 func (s *Store) begin(p *Payment, f flow, decline string, now time.Time) {
+	f, decline = s.scenarioFlow(p, f, decline, now)
 	p.flow = f
 	switch f {
 	case flowApprove:
@@ -104,6 +106,9 @@ func (s *Store) CompletePayment(id string, c CompleteRequest) (Payment, error) {
 	}
 	if p.Status != PaymentConfirmation || p.Confirmation == nil {
 		return Payment{}, invalidOp("payment %s is %s; only a payment awaiting confirmation can be completed", p.ID, p.Status)
+	}
+	if p.stalled { // a confirmation_stall: the answer never gets through (scenario.go)
+		return *p, nil
 	}
 	prev := p.Status
 	switch typ := p.Confirmation.Type; typ {

@@ -66,7 +66,7 @@ func (s *Store) CreateRefund(req RefundRequest) (Refund, error) {
 	r := &Refund{Created: now, Updated: now, Amount: a, Status: RefundPending, ExternalID: req.ExternalID}
 	s.addRefund(s.merchantByID[p.MerchantID], p, r)
 	p.Refunded += a.Value
-	s.schedule(now.Add(s.settleDelay), evSettleRefund, r.seq)
+	s.schedule(s.refundDue(r, now), evSettleRefund, r.seq) // later in a refund_delay (scenario.go)
 	return *r, nil
 }
 

@@ -79,6 +79,8 @@ type storeData struct {
 	rng *rnd.Rand  // deterministic choices for objects made after the seed
 
 	ledger ledger // settled operations by settlement time, for v1 transfers (transfers.go)
+
+	scenarios scenarioSet // failures testers set in motion (scenario.go)
 }
 
 // merchantData is a merchant with its objects, each slice sorted by

@@ -217,11 +217,13 @@ func v2Amount(p *Payment) money.Amount {
 }
 
 // renderPaymentItem is a list item: only id, created, completed, status,
-// merchantId, invoice (description, orderNo, expires), amount and
-// paymentData (paymentMethod, paymentInstrumentTitle).
+// resultCode, merchantId, invoice (description, orderNo, expires), amount
+// and paymentData (paymentMethod, paymentInstrumentTitle). resultCode is
+// the sandbox's addition: the service's documentation does not list it for
+// list items (docs/service.md, "v2 payment list items").
 func renderPaymentItem(p *Payment) wirePayment {
 	w := wirePayment{
-		ID: p.ID, Created: p.Created, Status: p.Status, MerchantID: p.MerchantID,
+		ID: p.ID, Created: p.Created, Status: p.Status, ResultCode: p.ResultCode, MerchantID: p.MerchantID,
 		Invoice: renderInvoice(p.Invoice, false), Amount: v2Amount(p), PaymentData: renderPaymentData(p, false),
 	}
 	if p.Status.Final() {

@@ -62,12 +62,15 @@ type PaymentTokenInfo struct {
 }
 
 // PaymentListItem is the short form of a payment in a list (2.10, last
-// paragraph): no result code, customer, confirmation or card details.
+// paragraph): no customer, confirmation or card details. The documentation
+// gives it no result code either; ResultCode is read when the service sends
+// one (the paydash sandbox does) and is "" otherwise (docs/service.md).
 type PaymentListItem struct {
 	ID          string        `json:"id"`
 	Created     time.Time     `json:"created"`
 	Completed   time.Time     `json:"completed,omitzero"`
 	Status      PaymentStatus `json:"status"`
+	ResultCode  ResultCode    `json:"resultCode,omitempty"`
 	MerchantID  string        `json:"merchantId"`
 	Invoice     Invoice       `json:"invoice"`
 	Amount      money.Amount  `json:"amount"`
