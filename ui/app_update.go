@@ -55,7 +55,11 @@ func (app *App) route(msg tea.Msg, now time.Time) []tea.Cmd {
 	case ClearErrorMsg:
 		app.onClearError(msg, now)
 	case SwitchTabMsg:
-		return []tea.Cmd{app.switchTo(msg.Tab, msg.Then)}
+		var cmds []tea.Cmd
+		if msg.Scope != nil {
+			cmds = app.setScope(*msg.Scope, now)
+		}
+		return append(cmds, app.switchTo(msg.Tab, msg.Then))
 	case ScopeMsg:
 		// A tab may ask for another scope the same way the choosers do.
 		return app.setScope(msg.Scope, now)

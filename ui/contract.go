@@ -118,6 +118,9 @@ type TabStatus struct {
 	// them. While the tab's Context is keys.ContextFilter at least its last
 	// line is taken to be its input.
 	Footer int
+	// StandsOut is how many figures stand out (the Overview's): the
+	// status bar of every other tab says "! N" while it is more than 0.
+	StandsOut int
 }
 
 // Scope is what every tab shows: one merchant and one period [Start, End).
@@ -218,10 +221,13 @@ type (
 		Text   string
 	}
 	// SwitchTabMsg makes another tab active (e.g. a refund's "open payment"),
-	// then delivers Then to it (e.g. a JumpMsg), if set.
+	// then delivers Then to it (e.g. a JumpMsg), if set. With Scope, every
+	// tab first takes that scope, as when it is chosen with p or m (the
+	// Overview opens the rows of an hour so).
 	SwitchTabMsg struct {
-		Tab  TabID
-		Then tea.Msg
+		Tab   TabID
+		Then  tea.Msg
+		Scope *Scope
 	}
 	// OpenDialogMsg is the one way a dialog opens, whoever asks for it.
 	// Exactly one of Modal, Confirm and Notice is set:

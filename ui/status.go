@@ -2,6 +2,7 @@ package ui
 
 import (
 	"net/url"
+	"strconv"
 	"strings"
 	"time"
 
@@ -48,18 +49,22 @@ func (app *App) statusBar(w int) string {
 	if busy {
 		spin = app.spin.View()
 	}
-	sending, checking := 0, 0
+	sending, checking, standsOut := 0, 0, 0
 	for _, t := range app.tabs {
 		ts := t.Status()
 		sending += ts.Sending
 		checking += ts.Checking
+		standsOut += ts.StandsOut
+	}
+	if st.StandsOut > 0 {
+		standsOut = 0 // the tab that says it shows it whole
 	}
 	key := statusKey{w: w, st: st, refreshedAt: refreshedAt, scope: app.shownScope(), sending: sending, checking: checking,
-		quitting: app.quitting, spin: spin, busy: busy, gen: app.gen}
+		standsOut: standsOut, quitting: app.quitting, spin: spin, busy: busy, gen: app.gen}
 	if app.status.ok && app.status.key == key {
 		return app.status.line
 	}
-	line := app.drawStatusBar(w, st, refreshedAt, busy, sending, checking)
+	line := app.drawStatusBar(w, st, refreshedAt, busy, sending, checking, standsOut)
 	app.status = statusCache{key: key, line: line, ok: true}
 	return line
 }
@@ -73,6 +78,7 @@ type statusKey struct {
 	scope       Scope
 	sending     int // actions sent, in every tab
 	checking    int // actions whose outcome is being found out, in every tab
+	standsOut   int // figures that stand out in another tab (the Overview)
 	quitting    bool
 	spin        string
 	busy        bool
@@ -87,9 +93,14 @@ type statusCache struct {
 
 // drawStatusBar draws the bar's segments, dropping (or cutting) the least
 // important until the rest fits in w cells.
-func (app *App) drawStatusBar(w int, st TabStatus, refreshedAt time.Time, busy bool, sending, checking int) string {
+func (app *App) drawStatusBar(w int, st TabStatus, refreshedAt time.Time, busy bool, sending, checking, standsOut int) string {
 	segs := make([]segment, 0, 12)
 	segs = app.serviceSegments(segs)
+	if standsOut > 0 {
+		// Something stands out in the Overview: the person must not miss it,
+		// whichever tab they are on.
+		segs = append(segs, segment{text: "! " + strconv.Itoa(standsOut), style: app.theme.Danger.Bold(true), keep: true})
+	}
 	segs = app.activitySegments(segs, st, busy, sending, checking)
 	segs = app.listSegments(segs, st, refreshedAt)
 	return joinSegments(app.theme, fitSegments(segs, w), w)
