@@ -7,6 +7,7 @@ package views
 
 import (
 	"paydash/ui"
+	"paydash/views/overview"
 	"paydash/views/payments"
 	"paydash/views/refunds"
 	"paydash/views/registers"
@@ -24,7 +25,9 @@ func NewInFlight() *tab.InFlight { return tab.NewInFlight() }
 // NewPaymentFacts is what the tabs learn of payments, shared by them.
 func NewPaymentFacts() *tab.PaymentFacts { return tab.NewPaymentFacts() }
 
-// Tabs are the dashboard's tabs, in the order of the tab bar.
+// Tabs are the dashboard's tabs, in the order of the tab bar: the five
+// lists by their keys 1 to 5, then the Overview, whose key 0 comes after
+// 9 on a keyboard.
 func Tabs(d Deps) []ui.Tab {
-	return []ui.Tab{payments.New(d), refunds.New(d), tokens.New(d), stickers.New(d), registers.New(d)}
+	return []ui.Tab{payments.New(d), refunds.New(d), tokens.New(d), stickers.New(d), registers.New(d), overview.New(d)}
 }

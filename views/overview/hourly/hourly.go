@@ -47,7 +47,7 @@ type Counts struct {
 }
 
 // Total is how many payments the bucket holds.
-func (c *Counts) Total() int {
+func (c Counts) Total() int {
 	n := 0
 	for _, v := range c.ByStatus {
 		n += v
@@ -56,7 +56,7 @@ func (c *Counts) Total() int {
 }
 
 // Of is how many of the bucket's payments have status s.
-func (c *Counts) Of(s backend.PaymentStatus) int {
+func (c Counts) Of(s backend.PaymentStatus) int {
 	if i := statusIndex(s); i >= 0 {
 		return c.ByStatus[i]
 	}

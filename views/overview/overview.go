@@ -1,0 +1,258 @@
+// Package overview is the Overview (key 0): the last 24 hours of a
+// merchant's payments, or of every merchant's, at a glance. It says in
+// words what stands out against the day's own pattern, draws the day hour
+// by hour, and takes the person from a figure to the rows behind it in
+// two keys (enter opens the Payments tab with the search and period that
+// select exactly them).
+//
+// Its figures are counted as the rows arrive (views/overview/hourly), so a
+// frame or a key costs the day's 24 buckets, never a scan of the rows.
+// docs/overview.md says how a figure is judged to stand out.
+package overview
+
+import (
+	"slices"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"paydash/backend"
+	"paydash/keys"
+	"paydash/ui"
+	"paydash/views/overview/hourly"
+	"paydash/views/tab"
+)
+
+// dayHours is the hours the Overview shows.
+const dayHours = hourly.Hours
+
+// stuckAfter is how long a payment may stay in Confirmation or Pending
+// before the Overview counts it as stopped there.
+const stuckAfter = 5 * time.Minute
+
+// Overview is the tab.
+type Overview struct {
+	deps  tab.Deps
+	theme ui.Theme
+	scope ui.Scope // its merchant; the period is always the last day
+	all   bool     // every merchant, not scope's ("a" switches)
+	w, h  int
+
+	now       time.Time // the end of the day shown
+	tally     hourly.Tally
+	day       hourly.Day
+	findings  []hourly.Finding
+	reads     tab.Reader // the day's read
+	loading   bool
+	err       error
+	refreshed time.Time
+	codes     codeReads
+
+	cursor int // the hour under the chart's cursor, 0..dayHours-1
+	sel    int // the selected line (lines)
+}
+
+// New makes the Overview.
+func New(d tab.Deps) ui.Tab {
+	return &Overview{deps: d, theme: d.Theme, cursor: dayHours - 1}
+}
+
+func (o *Overview) ID() ui.TabID          { return ui.TabOverview }
+func (o *Overview) Title() string         { return "Overview" }
+func (o *Overview) Context() keys.Context { return keys.ContextList }
+
+// Available implements ui.Tab: moving, opening the rows behind a figure,
+// refreshing and switching merchant; no other key exists here.
+func (o *Overview) Available(a keys.Action) (bool, string) {
+	switch a {
+	case keys.ActUp, keys.ActDown, keys.ActLeft, keys.ActRight, keys.ActTop, keys.ActBottom, keys.ActOpen:
+		return true, ""
+	}
+	return false, ""
+}
+
+// Status implements ui.Tab.
+func (o *Overview) Status() ui.TabStatus {
+	return ui.TabStatus{Loading: o.loading || o.codes.inFlight > 0, Rows: o.tally.Len(), Shown: o.tally.Len(),
+		AtEnd: !o.loading, Refreshed: o.refreshed, StandsOut: len(o.findings)}
+}
+
+// Init reads the day for s's merchant.
+func (o *Overview) Init(s ui.Scope) tea.Cmd {
+	o.scope = s
+	return o.reload(o.deps.TimeNow())
+}
+
+// merchants are the merchants the day is read for.
+func (o *Overview) merchants() []string {
+	if o.all {
+		return o.deps.Backend.Describe().MerchantIDs
+	}
+	return []string{o.scope.MerchantID}
+}
+
+// merchant is the merchant the figures are of: "" for every one.
+func (o *Overview) merchant() string {
+	if o.all {
+		return ""
+	}
+	return o.scope.MerchantID
+}
+
+// reload forgets what was counted and reads the day again, for another
+// merchant.
+func (o *Overview) reload(now time.Time) tea.Cmd {
+	o.tally = hourly.Tally{}
+	o.codes = codeReads{}
+	o.findings = nil
+	return o.read(now)
+}
+
+// read reads the day that ends at now; what it brings replaces what was
+// counted of the same payments.
+func (o *Overview) read(now time.Time) tea.Cmd {
+	ctx, stamp := o.reads.Next()
+	o.loading = true
+	o.now = now
+	o.figure()
+	return readDay(ctx, stamp, o.deps.Backend, o.merchants(), now)
+}
+
+// figure works the day's figures out from the tally: the buckets and what
+// stands out.
+func (o *Overview) figure() {
+	o.tally.Trim(o.now)
+	o.day = o.tally.Day(o.now, o.merchant())
+	o.findings = hourly.StandOut(o.day)
+	o.sel = min(o.sel, len(o.lines())-1)
+}
+
+// Update implements ui.Tab.
+func (o *Overview) Update(msg tea.Msg) (ui.Tab, tea.Cmd) {
+	switch msg := msg.(type) {
+	case ui.SizeMsg:
+		o.w, o.h = msg.Width, msg.Height
+	case ui.ThemeMsg:
+		o.theme = msg.Theme
+	case ui.ScopeMsg:
+		if msg.Scope.MerchantID != o.scope.MerchantID {
+			o.scope = msg.Scope
+			return o, o.reload(o.deps.TimeNow())
+		}
+		o.scope = msg.Scope
+	case ui.RefreshMsg:
+		now := msg.Now
+		if now.IsZero() {
+			now = o.deps.TimeNow()
+		}
+		return o, o.read(now)
+	case dayMsg:
+		return o, o.onDay(msg)
+	case codeMsg:
+		return o, o.onCode(msg)
+	case tea.KeyPressMsg:
+		return o, o.key(msg)
+	}
+	return o, nil
+}
+
+// onDay counts the day's payments, and asks for the codes the list did
+// not give.
+func (o *Overview) onDay(msg dayMsg) tea.Cmd {
+	if !o.reads.Fresh(msg.stamp) {
+		return nil
+	}
+	o.loading = false
+	o.err = msg.err
+	for _, p := range msg.rows {
+		if p.Status == backend.PaymentRejected && p.ResultCode == "" {
+			if code, ok := o.codes.known[p.ID]; ok {
+				p.ResultCode = code // read before: the list still does not say it
+			}
+		}
+		o.tally.Add(p)
+	}
+	if msg.err == nil {
+		o.refreshed = msg.now
+	}
+	o.codes.want(msg.rows)
+	o.figure()
+	return o.nextCodes()
+}
+
+// onCode counts a declined payment again with its result code.
+func (o *Overview) onCode(msg codeMsg) tea.Cmd {
+	if !o.reads.Owns(msg.stamp) {
+		return nil
+	}
+	o.codes.inFlight--
+	if msg.err == nil {
+		o.codes.done(msg.id, msg.p.ResultCode)
+		o.tally.Add(msg.p)
+		o.figure()
+	} else {
+		o.codes.done(msg.id, "")
+	}
+	return o.nextCodes()
+}
+
+// nextCodes starts code reads while fewer than codeReadsAtOnce are under
+// way.
+func (o *Overview) nextCodes() tea.Cmd {
+	ctx, stamp := o.reads.Current()
+	var cmds []tea.Cmd
+	for o.codes.inFlight < codeReadsAtOnce {
+		id, ok := o.codes.next()
+		if !ok {
+			break
+		}
+		o.codes.inFlight++
+		cmds = append(cmds, readCode(ctx, stamp, o.deps.Backend, id))
+	}
+	return tea.Batch(cmds...)
+}
+
+// codeReads are the declined payments whose result code the list did not
+// give: read newest first, a few at a time, each once.
+type codeReads struct {
+	queue    []backend.Payment // to read, newest first
+	asked    map[string]bool
+	known    map[string]string // the codes read, by payment id
+	inFlight int
+	lacking  int // declines the list gave without a code
+	read     int // of them, read
+}
+
+// want queues the declines of rows that came without a code.
+func (c *codeReads) want(rows []backend.Payment) {
+	if c.asked == nil {
+		c.asked, c.known = map[string]bool{}, map[string]string{}
+	}
+	for _, p := range rows {
+		if p.Status != backend.PaymentRejected || p.ResultCode != "" || c.asked[p.ID] {
+			continue
+		}
+		c.asked[p.ID] = true
+		c.lacking++
+		c.queue = append(c.queue, p)
+	}
+	slices.SortStableFunc(c.queue, func(a, b backend.Payment) int { return b.Created.Compare(a.Created) })
+}
+
+// next is the next payment to read.
+func (c *codeReads) next() (string, bool) {
+	if len(c.queue) == 0 {
+		return "", false
+	}
+	p := c.queue[0]
+	c.queue = c.queue[1:]
+	return p.ID, true
+}
+
+// done records a read: its code, or "" when it failed.
+func (c *codeReads) done(id, code string) {
+	c.read++
+	if code != "" {
+		c.known[id] = code
+	}
+}

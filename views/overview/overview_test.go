@@ -1,0 +1,161 @@
+package overview
+
+import (
+	"context"
+	"strconv"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/charmbracelet/x/ansi"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"paydash/backend"
+	"paydash/backend/sandbox"
+	"paydash/ui"
+	"paydash/views/internal/viewtest"
+	"paydash/views/payments"
+)
+
+func TestMain(m *testing.M) { viewtest.Main(m, New) }
+
+type env struct{ *viewtest.Env }
+
+// started is a fresh env with the Overview, sized w × h and started.
+func started(t *testing.T, o viewtest.Opts, w, h int) (*env, *Overview) {
+	e := &env{viewtest.New(t, o).Start(w, h)}
+	return e, e.Tab.(*Overview)
+}
+
+// The Overview of the sandbox's seeded day, on a fixed clock, at the
+// smallest window and a large one, with and without colour.
+func TestGoldenOverview(t *testing.T) {
+	t.Parallel()
+	for _, size := range [][2]int{{80, 21}, {200, 47}} {
+		for _, colour := range []bool{false, true} {
+			e, _ := started(t, viewtest.Opts{Fixed: viewtest.GoldenNow}, size[0], size[1])
+			name := strconv.Itoa(size[0]) + "x" + strconv.Itoa(size[1])
+			if colour {
+				e.Send(ui.ThemeMsg{Theme: ui.NewTheme(true, false)})
+				name += "-colour"
+			}
+			view := e.View(size[0], size[1])
+			lines := strings.Split(view, "\n")
+			require.Len(t, lines, size[1])
+			for i, l := range lines {
+				require.Equal(t, size[0], ansi.StringWidth(l), "line %d: %q", i, ansi.Strip(l))
+			}
+			viewtest.GoldenCheck(t, name, view)
+		}
+	}
+}
+
+// A decline spike, made with the sandbox's scenario, stands out after one
+// refresh, names its code, and enter on it opens exactly the payments the
+// sandbox declined with it in that hour.
+func TestADeclineSpikeStandsOutAndEnterOpensItsRows(t *testing.T) {
+	t.Parallel()
+	e, o := started(t, viewtest.Opts{Changes: true, Fixed: viewtest.GoldenNow}, 120, 40)
+	require.Empty(t, o.findings, "the seeded day is ordinary")
+	st := e.Sandbox().Store()
+	_, err := st.SetScenario(sandbox.ScenarioRequest{Kind: "decline_spike", ResultCode: "IssuerUnavailable",
+		Rate: 0.6, Duration: 30 * time.Minute})
+	require.NoError(t, err)
+	for range 60 {
+		e.NewPayment(false, "100")
+	}
+	e.Send(ui.RefreshMsg{Now: st.Now()})
+
+	require.NotEmpty(t, o.findings)
+	f := o.findings[0]
+	assert.Equal(t, backend.PaymentRejected, f.Status)
+	assert.Equal(t, "IssuerUnavailable", f.Code)
+	view := viewtest.Flat(e.View(120, 40))
+	assert.Contains(t, view, "! Declines ")
+	assert.Contains(t, view, "IssuerUnavailable")
+	assert.Equal(t, 1, o.Status().StandsOut)
+
+	o.sel = 0 // the finding is the first line
+	e.Press("enter")
+	switches := viewtest.Take[ui.SwitchTabMsg](e.Env)
+	require.Len(t, switches, 1)
+	sw := switches[0]
+	assert.Equal(t, ui.TabPayments, sw.Tab)
+	require.NotNil(t, sw.Scope)
+	assert.Equal(t, f.From, sw.Scope.Start)
+	assert.Equal(t, f.To, sw.Scope.End)
+	assert.Equal(t, ui.SearchMsg{Query: "status:rejected code:IssuerUnavailable"}, sw.Then)
+
+	// The Payments tab, given that scope and search, shows exactly what
+	// the service declined with that code in the hour.
+	pe := &env{e.Another(t, nil)}
+	pe.Tab = payments.New(e.Deps)
+	pe.Scope = *sw.Scope
+	pe.Start(120, 40)
+	pe.Send(sw.Then)
+	pt := pe.Tab.(*payments.Payments)
+	shown := map[string]bool{}
+	for _, r := range pt.List.Table.Shown() {
+		shown[r.ID] = true
+	}
+	declined, _ := st.FilterPayments(sandbox.PaymentFilter{MerchantIDs: []string{e.Scope.MerchantID},
+		Start: f.From, End: f.To, Statuses: []sandbox.PaymentStatus{sandbox.PaymentRejected}})
+	want := map[string]bool{}
+	for _, p := range declined {
+		if p.ResultCode == "IssuerUnavailable" {
+			want[p.ID] = true
+		}
+	}
+	require.NotEmpty(t, want)
+	assert.Equal(t, want, shown)
+	assert.Equal(t, f.CodeHits, len(want), "the figure counts exactly those rows")
+}
+
+// Without a result code in the list, the declines are read one by one,
+// newest first, each once, and the view says how many of how many.
+func TestDeclinesWithoutACodeAreReadForIt(t *testing.T) {
+	t.Parallel()
+	strip := &codelessBackend{}
+	e, o := started(t, viewtest.Opts{Fixed: viewtest.GoldenNow, Wrap: func(b backend.Backend) backend.Backend {
+		strip.Backend = b
+		return strip
+	}}, 120, 40)
+	require.Positive(t, o.codes.lacking, "the list gave declines without a code")
+	assert.Equal(t, o.codes.lacking, o.codes.read, "each was read")
+	assert.Equal(t, o.codes.lacking, int(strip.reads.Load()), "once")
+	assert.Contains(t, viewtest.Flat(e.View(120, 40)), "Result codes read for")
+	sum := o.day.Sum()
+	assert.Zero(t, sum.Codes[""], "every decline has its code now")
+
+	e.Send(ui.RefreshMsg{Now: viewtest.GoldenNow})
+	assert.Equal(t, o.codes.lacking, int(strip.reads.Load()), "a refresh reads none again")
+	assert.Zero(t, o.day.Sum().Codes[""], "and keeps the codes read")
+}
+
+// codelessBackend is a service whose list items carry no result code, as
+// the real one's may not; it counts the payments read one by one.
+type codelessBackend struct {
+	backend.Backend
+	reads atomic.Int64
+}
+
+func (c *codelessBackend) ListPayments(q backend.PeriodQuery) backend.Pager[backend.Payment] {
+	return codelessPager{c.Backend.ListPayments(q)}
+}
+
+func (c *codelessBackend) GetPayment(ctx context.Context, id string) (backend.Payment, error) {
+	c.reads.Add(1)
+	return c.Backend.GetPayment(ctx, id)
+}
+
+type codelessPager struct{ backend.Pager[backend.Payment] }
+
+func (p codelessPager) Next(ctx context.Context) (backend.Page[backend.Payment], error) {
+	page, err := p.Pager.Next(ctx)
+	for i := range page.Items {
+		page.Items[i].ResultCode = ""
+	}
+	return page, err
+}
