@@ -122,3 +122,45 @@ func TestMerchantSwitcherWithoutNames(t *testing.T) {
 	assert.Contains(t, sc, "  10000002 ")
 	assert.Contains(t, statusLine(ta), "merchant 10000001 │")
 }
+
+// everyTab is a tab that can show every merchant.
+type everyTab struct {
+	*fakeTab
+	on bool
+}
+
+func (t *everyTab) EveryMerchant() bool { return t.on }
+
+func (t *everyTab) Update(msg tea.Msg) (Tab, tea.Cmd) {
+	if m, ok := msg.(EveryMerchantMsg); ok {
+		t.on = m.On
+	}
+	t.fakeTab.Update(msg)
+	return t, nil
+}
+
+// On a tab that can show every merchant, "m" offers it first; it goes to
+// that tab alone, and a merchant chosen after it goes to every tab and
+// takes the tab back to one merchant.
+func TestMerchantSwitcherOffersEveryMerchantWhereATabCanShowIt(t *testing.T) {
+	ta := newTestApp(t, withMerchants("1001", "1002"))
+	ta.press("m")
+	assert.NotContains(t, ta.screen(), "every merchant", "not on a tab of one merchant")
+	ta.press("esc")
+
+	ev := &everyTab{fakeTab: ta.tabs[1]}
+	ta.App.tabs[1] = ev
+	ta.press("2", "m")
+	require.Contains(t, ta.screen(), "every merchant")
+	ta.press("g", "enter") // the first item
+	assert.True(t, ev.on)
+	assert.Empty(t, msgsOf[EveryMerchantMsg](ta.tabs[0]), "the other tabs are not told")
+	assert.Empty(t, msgsOf[ScopeMsg](ta.tabs[0]), "nor given a scope")
+
+	ta.press("m")
+	assert.Contains(t, ta.screen(), "every merchant  (current)")
+	ta.press("G", "enter") // 1002
+	assert.False(t, ev.on, "a merchant chosen shows it alone")
+	got := msgsOf[ScopeMsg](ta.tabs[0])
+	assert.Equal(t, "1002", got[len(got)-1].Scope.MerchantID, "and is everyone's")
+}

@@ -48,6 +48,18 @@ type PeriodKeeper interface {
 	OwnScope() Scope
 }
 
+// EveryMerchantTab is a tab that can show every merchant at once (the
+// Overview): "m" on it offers "every merchant" first, and the choice goes
+// to it alone as an EveryMerchantMsg. A merchant chosen there is
+// everyone's scope, as anywhere.
+type EveryMerchantTab interface {
+	EveryMerchant() bool // whether it shows every merchant now
+}
+
+// EveryMerchantMsg tells an EveryMerchantTab to show every merchant (On),
+// or its scope's merchant again.
+type EveryMerchantMsg struct{ On bool }
+
 // Jumper is a tab with its own ":" (the Tokens tab looks a token up by
 // id): the prompt uses its words and the JumpMsg goes to it. Without one
 // ":" jumps to a payment in the Payments tab.
@@ -390,9 +402,14 @@ type merchantChooser struct {
 	km     keys.Map
 	th     Theme
 	scope  Scope
-	ids    []string
+	ids    []string // "" is "every merchant"
 	list   chooserList
 	chosen *Scope
+	// every is the tab that may show every merchant (-1: none), and
+	// everyNow whether it does; everyChosen is its choice.
+	every       int
+	everyNow    bool
+	everyChosen *bool
 }
 
 // maxChooserName is how much of a merchant's name the switcher keeps; the
@@ -400,7 +417,7 @@ type merchantChooser struct {
 const maxChooserName = 60
 
 func newMerchantChooser(merchants []Merchant, s Scope, km keys.Map, th Theme) *merchantChooser {
-	c := &merchantChooser{km: km, th: th, scope: s}
+	c := &merchantChooser{km: km, th: th, scope: s, every: -1}
 	c.list = chooserList{current: -1}
 	// The names line up after the longest id.
 	idWidth := 0
@@ -421,16 +438,46 @@ func newMerchantChooser(merchants []Merchant, s Scope, km keys.Map, th Theme) *m
 	return c
 }
 
+// offerEvery puts "every merchant" first, for tab, which shows every
+// merchant now when on.
+func (c *merchantChooser) offerEvery(tab int, on bool) {
+	if len(c.ids) < 2 {
+		return
+	}
+	c.every, c.everyNow = tab, on
+	c.ids = append([]string{""}, c.ids...)
+	c.list.items = append([]string{"every merchant"}, c.list.items...)
+	c.list.current++
+	c.list.cursor++
+	if on {
+		c.list.current, c.list.cursor = 0, 0
+	}
+}
+
 func (c *merchantChooser) Context() keys.Context { return keys.ContextModal }
 
 func (c *merchantChooser) helpLine(width int) string { return chooserHelp(c.km, c.th, width) }
 
 func (c *merchantChooser) result() tea.Msg {
-	if c.chosen == nil {
-		return nil
+	var msgs []tea.Msg
+	if c.everyChosen != nil {
+		msgs = append(msgs, EveryMerchantMsg{On: *c.everyChosen})
 	}
-	return ScopeMsg{Scope: *c.chosen}
+	if c.chosen != nil {
+		msgs = append(msgs, ScopeMsg{Scope: *c.chosen})
+	}
+	switch len(msgs) {
+	case 0:
+		return nil
+	case 1:
+		return msgs[0]
+	}
+	return merchantChoices(msgs)
 }
+
+// merchantChoices are both of a merchant chooser's outcomes: every merchant
+// off for the tab, and a new merchant for everyone.
+type merchantChoices []tea.Msg
 
 func (c *merchantChooser) Update(msg tea.Msg, _ time.Time) (Modal, tea.Cmd, bool) {
 	press, ok := msg.(tea.KeyPressMsg)
@@ -445,7 +492,12 @@ func (c *merchantChooser) Update(msg tea.Msg, _ time.Time) (Modal, tea.Cmd, bool
 	case keys.ActClose:
 		return c, nil, true
 	case keys.ActOpen:
-		if id := c.ids[c.list.cursor]; id != c.scope.MerchantID {
+		id := c.ids[c.list.cursor]
+		if c.every >= 0 && (id == "") != c.everyNow {
+			on := id == ""
+			c.everyChosen = &on
+		}
+		if id != "" && id != c.scope.MerchantID {
 			s := c.scope
 			s.MerchantID = id
 			c.chosen = &s

@@ -249,7 +249,11 @@ func (app *App) shellAction(action keys.Action, now time.Time) tea.Cmd {
 		}
 		app.openModal(newPeriodChooser(scope, keeper, app.loc, app.km, app.theme))
 	case keys.ActMerchant:
-		app.openModal(newMerchantChooser(app.cfg.Merchants, app.scope, app.km, app.theme))
+		c := newMerchantChooser(app.cfg.Merchants, app.scope, app.km, app.theme)
+		if t, ok := app.tabs[app.active].(EveryMerchantTab); ok {
+			c.offerEvery(app.active, t.EveryMerchant())
+		}
+		app.openModal(c)
 	}
 	return nil
 }
@@ -292,7 +296,21 @@ func (app *App) updateModal(msg tea.Msg, now time.Time) tea.Cmd {
 	if !ok {
 		return cmd
 	}
-	switch res := r.result().(type) {
+	return tea.Batch(cmd, app.onResult(m, r.result(), now))
+}
+
+// onResult acts on what a dialog of the shell's own chose.
+func (app *App) onResult(m Modal, result tea.Msg, now time.Time) tea.Cmd {
+	var cmd tea.Cmd
+	switch res := result.(type) {
+	case merchantChoices:
+		cmds := make([]tea.Cmd, len(res))
+		for i, r := range res {
+			cmds[i] = app.onResult(m, r, now)
+		}
+		return tea.Batch(cmds...)
+	case EveryMerchantMsg:
+		return app.updateTab(m.(*merchantChooser).every, res)
 	case JumpMsg:
 		tab := 0
 		if j, ok := m.(*jumpPrompt); ok {

@@ -35,7 +35,7 @@ type Overview struct {
 	deps  tab.Deps
 	theme ui.Theme
 	scope ui.Scope // its merchant; the period is always the last day
-	all   bool     // every merchant, not scope's ("a" switches)
+	all   bool     // every merchant, not scope's ("m" chooses)
 	w, h  int
 
 	now       time.Time // the end of the day shown
@@ -70,6 +70,10 @@ func (o *Overview) Available(a keys.Action) (bool, string) {
 	}
 	return false, ""
 }
+
+// EveryMerchant implements ui.EveryMerchantTab: "m" here offers every
+// merchant.
+func (o *Overview) EveryMerchant() bool { return o.all }
 
 // Status implements ui.Tab.
 func (o *Overview) Status() ui.TabStatus {
@@ -136,10 +140,15 @@ func (o *Overview) Update(msg tea.Msg) (ui.Tab, tea.Cmd) {
 		o.theme = msg.Theme
 	case ui.ScopeMsg:
 		if msg.Scope.MerchantID != o.scope.MerchantID {
-			o.scope = msg.Scope
+			o.scope, o.all = msg.Scope, false
 			return o, o.reload(o.deps.TimeNow())
 		}
 		o.scope = msg.Scope
+	case ui.EveryMerchantMsg:
+		if msg.On != o.all {
+			o.all = msg.On
+			return o, o.reload(o.deps.TimeNow())
+		}
 	case ui.RefreshMsg:
 		now := msg.Now
 		if now.IsZero() {

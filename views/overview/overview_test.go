@@ -159,3 +159,25 @@ func (p codelessPager) Next(ctx context.Context) (backend.Page[backend.Payment],
 	}
 	return page, err
 }
+
+// "m" → every merchant: the figures are every merchant's, and a merchant
+// chosen again shows its own.
+func TestEveryMerchant(t *testing.T) {
+	t.Parallel()
+	e, o := started(t, viewtest.Opts{Fixed: viewtest.GoldenNow}, 120, 40)
+	one := o.day.Sum().Total()
+	require.Positive(t, one)
+	e.Send(ui.EveryMerchantMsg{On: true})
+	assert.True(t, o.EveryMerchant())
+	assert.Greater(t, o.day.Sum().Total(), one, "every merchant's payments")
+	assert.Contains(t, viewtest.Flat(e.View(120, 40)), "Last 24 hours · every merchant ·")
+
+	e.Send(ui.EveryMerchantMsg{On: false})
+	assert.Equal(t, one, o.day.Sum().Total())
+	e.Send(ui.EveryMerchantMsg{On: true})
+	other := e.Scope
+	other.MerchantID = e.Info().MerchantIDs[1]
+	e.Send(ui.ScopeMsg{Scope: other})
+	assert.False(t, o.EveryMerchant(), "a merchant chosen is shown alone")
+	assert.Contains(t, viewtest.Flat(e.View(120, 40)), "merchant "+other.MerchantID)
+}
