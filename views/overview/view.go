@@ -224,8 +224,14 @@ func (o *Overview) rateLines(width, height int) []string {
 	return out
 }
 
-// pct is a share in whole percent.
-func pct(x float64) string { return fmt.Sprintf("%.0f%%", x*100) }
+// pct is a share in whole percent, "<1%" for a small one that is not
+// nothing.
+func pct(x float64) string {
+	if x > 0 && x < 0.005 {
+		return "<1%"
+	}
+	return fmt.Sprintf("%.0f%%", x*100)
+}
 
 // codeLines are the day's decline codes, the most frequent first, with
 // how many of them came in the last hour.
