@@ -77,7 +77,7 @@ func (o *Overview) EveryMerchant() bool { return o.all }
 
 // Status implements ui.Tab.
 func (o *Overview) Status() ui.TabStatus {
-	return ui.TabStatus{Loading: o.loading || o.codes.inFlight > 0, Rows: o.tally.Len(), Shown: o.tally.Len(),
+	return ui.TabStatus{Loading: o.loading || len(o.codes.flying) > 0, Rows: o.tally.Len(), Shown: o.tally.Len(),
 		AtEnd: !o.loading, Refreshed: o.refreshed, StandsOut: len(o.findings)}
 }
 
@@ -115,6 +115,7 @@ func (o *Overview) reload(now time.Time) tea.Cmd {
 // read reads the day that ends at now; what it brings replaces what was
 // counted of the same payments.
 func (o *Overview) read(now time.Time) tea.Cmd {
+	o.codes.restart() // the code reads under way end with the read before
 	ctx, stamp := o.reads.Next()
 	o.loading = true
 	o.now = now
@@ -150,6 +151,9 @@ func (o *Overview) Update(msg tea.Msg) (ui.Tab, tea.Cmd) {
 			return o, o.reload(o.deps.TimeNow())
 		}
 	case ui.RefreshMsg:
+		if o.loading && !msg.Manual {
+			return o, nil // a day still being read goes on: starting again would never end on a slow service
+		}
 		now := msg.Now
 		if now.IsZero() {
 			now = o.deps.TimeNow()
@@ -191,17 +195,16 @@ func (o *Overview) onDay(msg dayMsg) tea.Cmd {
 
 // onCode counts a declined payment again with its result code.
 func (o *Overview) onCode(msg codeMsg) tea.Cmd {
-	if !o.reads.Owns(msg.stamp) {
-		return nil
+	if !o.reads.Fresh(msg.stamp) {
+		return nil // its read was abandoned; restart put the payment back in the queue
 	}
-	o.codes.inFlight--
-	if msg.err == nil {
-		o.codes.done(msg.id, msg.p.ResultCode)
-		o.tally.Add(msg.p)
-		o.figure()
-	} else {
-		o.codes.done(msg.id, "")
+	if msg.err != nil {
+		o.codes.failed(msg.id) // asked again after the next read of the day
+		return o.nextCodes()
 	}
+	o.codes.done(msg.id, msg.p.ResultCode)
+	o.tally.Add(msg.p)
+	o.figure()
 	return o.nextCodes()
 }
 
@@ -210,32 +213,32 @@ func (o *Overview) onCode(msg codeMsg) tea.Cmd {
 func (o *Overview) nextCodes() tea.Cmd {
 	ctx, stamp := o.reads.Current()
 	var cmds []tea.Cmd
-	for o.codes.inFlight < codeReadsAtOnce {
+	for len(o.codes.flying) < codeReadsAtOnce {
 		id, ok := o.codes.next()
 		if !ok {
 			break
 		}
-		o.codes.inFlight++
 		cmds = append(cmds, readCode(ctx, stamp, o.deps.Backend, id))
 	}
 	return tea.Batch(cmds...)
 }
 
 // codeReads are the declined payments whose result code the list did not
-// give: read newest first, a few at a time, each once.
+// give: read newest first, a few at a time, each once. A read that fails,
+// or is abandoned with the day's read it belongs to, is asked again.
 type codeReads struct {
-	queue    []backend.Payment // to read, newest first
-	asked    map[string]bool
-	known    map[string]string // the codes read, by payment id
-	inFlight int
-	lacking  int // declines the list gave without a code
-	read     int // of them, read
+	queue   []backend.Payment          // to read, newest first
+	flying  map[string]backend.Payment // being read
+	asked   map[string]bool            // queued, being read, or read
+	known   map[string]string          // the codes read, by payment id
+	lacking int                        // declines the list gave without a code
+	read    int                        // of them, read
 }
 
 // want queues the declines of rows that came without a code.
 func (c *codeReads) want(rows []backend.Payment) {
 	if c.asked == nil {
-		c.asked, c.known = map[string]bool{}, map[string]string{}
+		c.asked, c.known, c.flying = map[string]bool{}, map[string]string{}, map[string]backend.Payment{}
 	}
 	for _, p := range rows {
 		if p.Status != backend.PaymentRejected || p.ResultCode != "" || c.asked[p.ID] {
@@ -248,20 +251,40 @@ func (c *codeReads) want(rows []backend.Payment) {
 	slices.SortStableFunc(c.queue, func(a, b backend.Payment) int { return b.Created.Compare(a.Created) })
 }
 
-// next is the next payment to read.
+// next is the next payment to read, now being read.
 func (c *codeReads) next() (string, bool) {
 	if len(c.queue) == 0 {
 		return "", false
 	}
 	p := c.queue[0]
 	c.queue = c.queue[1:]
+	c.flying[p.ID] = p
 	return p.ID, true
 }
 
-// done records a read: its code, or "" when it failed.
+// done records a read and the code it gave.
 func (c *codeReads) done(id, code string) {
+	delete(c.flying, id)
 	c.read++
 	if code != "" {
 		c.known[id] = code
 	}
+}
+
+// failed forgets a read that failed: the next read of the day asks for it
+// again.
+func (c *codeReads) failed(id string) {
+	delete(c.flying, id)
+	delete(c.asked, id)
+	c.lacking--
+}
+
+// restart puts the payments being read back at the head of the queue: the
+// day's read they belonged to was abandoned, and their reads with it.
+func (c *codeReads) restart() {
+	for _, p := range c.flying {
+		c.queue = append(c.queue, p)
+	}
+	clear(c.flying)
+	slices.SortStableFunc(c.queue, func(a, b backend.Payment) int { return b.Created.Compare(a.Created) })
 }

@@ -2,6 +2,7 @@ package overview
 
 import (
 	"context"
+	"errors"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -139,6 +140,7 @@ func TestDeclinesWithoutACodeAreReadForIt(t *testing.T) {
 type codelessBackend struct {
 	backend.Backend
 	reads atomic.Int64
+	down  atomic.Bool // reads of one payment fail
 }
 
 func (c *codelessBackend) ListPayments(q backend.PeriodQuery) backend.Pager[backend.Payment] {
@@ -147,6 +149,9 @@ func (c *codelessBackend) ListPayments(q backend.PeriodQuery) backend.Pager[back
 
 func (c *codelessBackend) GetPayment(ctx context.Context, id string) (backend.Payment, error) {
 	c.reads.Add(1)
+	if c.down.Load() {
+		return backend.Payment{}, errors.New("the service is down")
+	}
 	return c.Backend.GetPayment(ctx, id)
 }
 
@@ -180,4 +185,27 @@ func TestEveryMerchant(t *testing.T) {
 	e.Send(ui.ScopeMsg{Scope: other})
 	assert.False(t, o.EveryMerchant(), "a merchant chosen is shown alone")
 	assert.Contains(t, viewtest.Flat(e.View(120, 40)), "merchant "+other.MerchantID)
+}
+
+// A code read that fails is asked again after the next read of the day,
+// and counted as read only once it answered.
+func TestACodeReadThatFailedIsAskedAgain(t *testing.T) {
+	t.Parallel()
+	strip := &codelessBackend{}
+	strip.down.Store(true)
+	e, o := started(t, viewtest.Opts{Fixed: viewtest.GoldenNow, Wrap: func(b backend.Backend) backend.Backend {
+		strip.Backend = b
+		return strip
+	}}, 120, 40)
+	failed := int(strip.reads.Load())
+	require.Positive(t, failed, "each was asked")
+	assert.Zero(t, o.codes.read)
+	assert.Positive(t, o.day.Sum().Codes[""], "their codes are not known")
+
+	strip.down.Store(false)
+	e.Send(ui.RefreshMsg{Manual: true, Now: viewtest.GoldenNow})
+	assert.Equal(t, failed, o.codes.read, "each asked again, and read")
+	assert.Equal(t, o.codes.lacking, o.codes.read)
+	assert.Zero(t, o.day.Sum().Codes[""])
+	assert.Equal(t, 2*failed, int(strip.reads.Load()))
 }
