@@ -47,7 +47,7 @@ func (o *Overview) lines() []line {
 		out = append(out, line{kind: lineFinding, finding: f})
 	}
 	out = append(out, line{kind: lineHour})
-	for _, c := range o.dayCodes() {
+	for _, c := range o.dayCodes {
 		out = append(out, line{kind: lineCode, code: c.code, count: c.count})
 	}
 	for _, s := range []backend.PaymentStatus{backend.PaymentConfirmation, backend.PaymentPending} {
@@ -62,9 +62,8 @@ type codeCount struct {
 	count int
 }
 
-// dayCodes are the day's most frequent decline codes, the most first.
-func (o *Overview) dayCodes() []codeCount {
-	sum := o.day.Sum()
+// topCodesOf are the most frequent decline codes of sum, the most first.
+func topCodesOf(sum hourly.Counts) []codeCount {
 	var out []codeCount
 	for code, n := range sum.Codes {
 		if code != "" {

@@ -41,6 +41,8 @@ type Overview struct {
 	now       time.Time // the end of the day shown
 	tally     hourly.Tally
 	day       hourly.Day
+	sum       hourly.Counts // the day in one bucket
+	dayCodes    []codeCount   // the day's most frequent decline codes
 	findings  []hourly.Finding
 	reads     tab.Reader // the day's read
 	loading   bool
@@ -128,6 +130,8 @@ func (o *Overview) read(now time.Time) tea.Cmd {
 func (o *Overview) figure() {
 	o.tally.Trim(o.now)
 	o.day = o.tally.Day(o.now, o.merchant())
+	o.sum = o.day.Sum()
+	o.dayCodes = topCodesOf(o.sum)
 	o.findings = hourly.StandOut(o.day)
 	o.sel = min(o.sel, len(o.lines())-1)
 }

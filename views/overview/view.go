@@ -84,8 +84,8 @@ func (o *Overview) header() string {
 	if o.all {
 		whose = "every merchant"
 	}
-	s := fmt.Sprintf("Last 24 hours · %s · %d payments", whose, o.day.Sum().Total())
-	if set := settledText(o.day.Sum()); set != "" {
+	s := fmt.Sprintf("Last 24 hours · %s · %d payments", whose, o.sum.Total())
+	if set := settledText(o.sum); set != "" {
 		s += " · " + set + " settled"
 	}
 	switch {
@@ -236,7 +236,7 @@ func pct(x float64) string {
 // codeLines are the day's decline codes, the most frequent first, with
 // how many of them came in the last hour.
 func (o *Overview) codeLines(width int) []string {
-	codes := o.dayCodes()
+	codes := o.dayCodes
 	if len(codes) == 0 {
 		return nil
 	}
@@ -256,7 +256,7 @@ func (o *Overview) codeLines(width int) []string {
 // stuckLines are where payments stop: how many of the day's are still in
 // Confirmation or Pending.
 func (o *Overview) stuckLines(width int) []string {
-	sum := o.day.Sum()
+	sum := o.sum
 	out := []string{o.theme.Muted.Render("Where payments stop · of the hours that ended 5 minutes ago or more")}
 	first := o.lineIndex(lineStuck)
 	for i, st := range []backend.PaymentStatus{backend.PaymentConfirmation, backend.PaymentPending} {
