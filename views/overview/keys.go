@@ -26,6 +26,9 @@ const (
 	lineFinding                 // something that stands out
 	lineCode                    // a result code of the day's declines
 	lineStuck                   // payments stopped in Confirmation or Pending
+	lineRefunds                 // the day's refunds late or rejected
+	lineHolds                   // old holds
+	lineStickers                // stickers switched off
 )
 
 // line is a line the person can select.
@@ -37,8 +40,21 @@ type line struct {
 	status  backend.PaymentStatus
 }
 
-// topCodes is how many decline codes the Overview lists.
-const topCodes = 5
+// topCodes is how many decline codes the Overview lists, and fewCodes how
+// many where the window is short (under tallWindow lines).
+const (
+	topCodes   = 5
+	fewCodes   = 3
+	tallWindow = 30
+)
+
+// codesShown is how many decline codes fit.
+func (o *Overview) codesShown() int {
+	if o.h < tallWindow {
+		return fewCodes
+	}
+	return topCodes
+}
 
 // lines are the selectable lines, top to bottom as View draws them.
 func (o *Overview) lines() []line {
@@ -47,11 +63,16 @@ func (o *Overview) lines() []line {
 		out = append(out, line{kind: lineFinding, finding: f})
 	}
 	out = append(out, line{kind: lineHour})
-	for _, c := range o.dayCodes {
+	for _, c := range o.dayCodes[:min(len(o.dayCodes), o.codesShown())] {
 		out = append(out, line{kind: lineCode, code: c.code, count: c.count})
 	}
 	for _, s := range []backend.PaymentStatus{backend.PaymentConfirmation, backend.PaymentPending} {
 		out = append(out, line{kind: lineStuck, status: s})
+	}
+	if o.also.read {
+		out = append(out, line{kind: lineRefunds, status: backend.PaymentStatus(backend.RefundPending)},
+			line{kind: lineRefunds, status: backend.PaymentStatus(backend.RefundRejected)},
+			line{kind: lineHolds}, line{kind: lineStickers})
 	}
 	return out
 }
@@ -140,10 +161,24 @@ func (o *Overview) open(l line) tea.Cmd {
 	case lineStuck:
 		from, to = dayStart, o.stuckUntil()
 		query = statusQuery(l.status)
+	case lineHolds:
+		from, to = o.now.Add(-holdsBack), o.now.Add(-holdOld)
+		query = statusQuery(backend.PaymentAuthorized)
 	}
-	scope := ui.Scope{MerchantID: o.scope.MerchantID, Start: from, End: to, Preset: "custom"}
+	target := ui.TabPayments
+	scope := &ui.Scope{MerchantID: o.scope.MerchantID, Start: from, End: to, Preset: "custom"}
+	switch l.kind {
+	case lineRefunds:
+		target, query = ui.TabRefunds, statusQuery(l.status)
+		scope.Start, scope.End = dayStart, dayEnd
+		if l.status == backend.PaymentStatus(backend.RefundPending) {
+			scope.End = o.now.Add(-refundLate)
+		}
+	case lineStickers:
+		target, query, scope = ui.TabStickers, "status:inactive", nil // a sticker has no period
+	}
 	show := func() tea.Msg {
-		return ui.SwitchTabMsg{Tab: ui.TabPayments, Scope: &scope, Then: ui.SearchMsg{Query: query}}
+		return ui.SwitchTabMsg{Tab: target, Scope: scope, Then: ui.SearchMsg{Query: query}}
 	}
 	if !o.all {
 		return show

@@ -49,6 +49,7 @@ type Overview struct {
 	err       error
 	refreshed time.Time
 	codes     codeReads
+	also      also // refunds, holds and stickers
 
 	cursor int // the hour under the chart's cursor, 0..dayHours-1
 	sel    int // the selected line (lines)
@@ -110,6 +111,7 @@ func (o *Overview) merchant() string {
 func (o *Overview) reload(now time.Time) tea.Cmd {
 	o.tally = hourly.Tally{}
 	o.codes = codeReads{}
+	o.also = also{}
 	o.findings = nil
 	return o.read(now)
 }
@@ -122,7 +124,8 @@ func (o *Overview) read(now time.Time) tea.Cmd {
 	o.loading = true
 	o.now = now
 	o.figure()
-	return readDay(ctx, stamp, o.deps.Backend, o.merchants(), now)
+	return tea.Batch(readDay(ctx, stamp, o.deps.Backend, o.merchants(), now),
+		readAlso(ctx, stamp, o.deps.Backend, o.merchants(), now))
 }
 
 // figure works the day's figures out from the tally: the buckets and what
@@ -167,6 +170,12 @@ func (o *Overview) Update(msg tea.Msg) (ui.Tab, tea.Cmd) {
 		return o, o.onDay(msg)
 	case codeMsg:
 		return o, o.onCode(msg)
+	case alsoMsg:
+		if o.reads.Fresh(msg.stamp) && (msg.also.read || !o.also.read) {
+			o.also = msg.also // a failed read keeps the counts it had, and says so below them
+		} else if o.reads.Fresh(msg.stamp) {
+			o.also.err = msg.also.err
+		}
 	case tea.KeyPressMsg:
 		return o, o.key(msg)
 	}

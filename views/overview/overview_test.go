@@ -209,3 +209,47 @@ func TestACodeReadThatFailedIsAskedAgain(t *testing.T) {
 	assert.Zero(t, o.day.Sum().Codes[""])
 	assert.Equal(t, 2*failed, int(strip.reads.Load()))
 }
+
+// Refunds, holds and stickers are counted beside the payments, and each
+// count opens its rows in its tab.
+func TestRefundsHoldsAndStickersLeadToTheirTabs(t *testing.T) {
+	t.Parallel()
+	e, o := started(t, viewtest.Opts{Fixed: viewtest.GoldenNow}, 120, 40)
+	require.True(t, o.also.read)
+	assert.Equal(t, len(e.StickersOf(e.Scope.MerchantID)), o.also.stickers)
+	view := viewtest.Flat(e.View(120, 40))
+	assert.Contains(t, view, "stickers switched off")
+	assert.Contains(t, view, "holds older than 3 days")
+
+	openLine := func(k lineKind, nth int) ui.SwitchTabMsg {
+		t.Helper()
+		seen := 0
+		for i, l := range o.lines() {
+			if l.kind == k {
+				if seen == nth {
+					o.sel = i
+					break
+				}
+				seen++
+			}
+		}
+		e.Press("enter")
+		sw := viewtest.Take[ui.SwitchTabMsg](e.Env)
+		require.Len(t, sw, 1)
+		return sw[0]
+	}
+	sw := openLine(lineStickers, 0)
+	assert.Equal(t, ui.TabStickers, sw.Tab)
+	assert.Nil(t, sw.Scope, "a sticker has no period")
+	assert.Equal(t, ui.SearchMsg{Query: "status:inactive"}, sw.Then)
+
+	sw = openLine(lineHolds, 0)
+	assert.Equal(t, ui.TabPayments, sw.Tab)
+	require.NotNil(t, sw.Scope)
+	assert.Equal(t, viewtest.GoldenNow.Add(-holdOld), sw.Scope.End)
+	assert.Equal(t, ui.SearchMsg{Query: "status:authorized"}, sw.Then)
+
+	sw = openLine(lineRefunds, 1)
+	assert.Equal(t, ui.TabRefunds, sw.Tab)
+	assert.Equal(t, ui.SearchMsg{Query: "status:rejected"}, sw.Then)
+}

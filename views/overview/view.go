@@ -243,7 +243,7 @@ func (o *Overview) codeLines(width int) []string {
 	out := []string{o.theme.Muted.Render("Declines by result code · last hour / day")}
 	last := o.day.Buckets[dayHours-1]
 	first := o.lineIndex(lineCode)
-	for i, c := range codes {
+	for i, c := range codes[:min(len(codes), o.codesShown())] {
 		now := 0
 		if last != nil {
 			now = last.Codes[c.code]
@@ -257,15 +257,34 @@ func (o *Overview) codeLines(width int) []string {
 // Confirmation or Pending.
 func (o *Overview) stuckLines(width int) []string {
 	sum := o.sum
-	out := []string{o.theme.Muted.Render("Where payments stop · of the hours that ended 5 minutes ago or more")}
+	out := []string{o.theme.Muted.Render("Where things stop")}
 	first := o.lineIndex(lineStuck)
 	for i, st := range []backend.PaymentStatus{backend.PaymentConfirmation, backend.PaymentPending} {
 		n := o.stuck(st)
-		text := fmt.Sprintf("%-24s %4d of %d", "in "+string(st), n, sum.Total())
+		text := fmt.Sprintf("%-30s %4d of %d", "payments left in "+string(st), n, sum.Total())
 		if sum.Total() > 0 {
 			text += " (" + pct(float64(n)/float64(sum.Total())) + ")"
 		}
 		out = append(out, o.selectable(first+i, text, width))
+	}
+	a := o.also
+	if !a.read {
+		if a.err != nil {
+			out = append(out, o.theme.Danger.Render("  Could not read refunds, holds and stickers: "+textsafe.Line(a.err.Error(), 200)))
+		}
+		return out
+	}
+	first = o.lineIndex(lineRefunds)
+	for i, text := range []string{
+		fmt.Sprintf("%-30s %4d of %d today", "refunds pending over 30 min", a.refundsLate, a.refunds),
+		fmt.Sprintf("%-30s %4d of %d today", "refunds rejected", a.refundsDenied, a.refunds),
+		fmt.Sprintf("%-30s %4d", "holds older than 3 days", a.holds),
+		fmt.Sprintf("%-30s %4d of %d", "stickers switched off", a.stickersOff, a.stickers),
+	} {
+		out = append(out, o.selectable(first+i, text, width))
+	}
+	if a.err != nil {
+		out = append(out, o.theme.Danger.Render("  Not brought up to date: "+textsafe.Line(a.err.Error(), 200)))
 	}
 	return out
 }
