@@ -28,14 +28,14 @@ const (
 
 // also are the counts beside the payments.
 type also struct {
-	read           bool // the counts below are known
-	refunds        int  // made in the day
-	refundsLate    int  // of them, Pending for refundLate or more
-	refundsDenied  int  // of them, Rejected
-	holds          int  // Authorized payments created holdOld ago or more
-	stickers       int
-	stickersOff    int
-	err            error
+	read          bool // the counts below are known
+	refunds       int  // made in the day
+	refundsLate   int  // of them, Pending for refundLate or more
+	refundsDenied int  // of them, Rejected
+	holds         int  // Authorized payments created holdOld ago or more
+	stickers      int
+	stickersOff   int
+	err           error
 }
 
 // alsoMsg is what readAlso found.

@@ -22,13 +22,13 @@ import (
 type lineKind int
 
 const (
-	lineHour    lineKind = iota // the hour under the chart's cursor
-	lineFinding                 // something that stands out
-	lineCode                    // a result code of the day's declines
-	lineStuck                   // payments stopped in Confirmation or Pending
-	lineRefunds                 // the day's refunds late or rejected
-	lineHolds                   // old holds
-	lineStickers                // stickers switched off
+	lineHour     lineKind = iota // the hour under the chart's cursor
+	lineFinding                  // something that stands out
+	lineCode                     // a result code of the day's declines
+	lineStuck                    // payments stopped in Confirmation or Pending
+	lineRefunds                  // the day's refunds late or rejected
+	lineHolds                    // old holds
+	lineStickers                 // stickers switched off
 )
 
 // line is a line the person can select.

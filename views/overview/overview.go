@@ -42,7 +42,7 @@ type Overview struct {
 	tally     hourly.Tally
 	day       hourly.Day
 	sum       hourly.Counts // the day in one bucket
-	dayCodes    []codeCount   // the day's most frequent decline codes
+	dayCodes  []codeCount   // the day's most frequent decline codes
 	findings  []hourly.Finding
 	reads     tab.Reader // the day's read
 	loading   bool
