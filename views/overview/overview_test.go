@@ -217,6 +217,11 @@ func TestRefundsHoldsAndStickersLeadToTheirTabs(t *testing.T) {
 	e, o := started(t, viewtest.Opts{Fixed: viewtest.GoldenNow}, 120, 40)
 	require.True(t, o.also.read)
 	assert.Equal(t, len(e.StickersOf(e.Scope.MerchantID)), o.also.stickers)
+	holds, _ := e.Store().FilterPayments(sandbox.PaymentFilter{MerchantIDs: []string{e.Scope.MerchantID},
+		Start: viewtest.GoldenNow.Add(-holdsBack), End: viewtest.GoldenNow.Add(-holdOld),
+		Statuses: []sandbox.PaymentStatus{sandbox.PaymentAuthorized}})
+	assert.Equal(t, len(holds), o.also.holds, "the service's own count")
+	t.Logf("%d old holds, %d stickers", len(holds), o.also.stickers)
 	view := viewtest.Flat(e.View(120, 40))
 	assert.Contains(t, view, "stickers switched off")
 	assert.Contains(t, view, "holds older than 3 days")
