@@ -38,6 +38,22 @@ type also struct {
 	err           error
 }
 
+// revokedToday counts the tokens paydash knows (views/tab.TokenMemo), and
+// of them those it saw revoked today: the service cannot list tokens, so
+// these are the ones read, looked up or revoked through paydash.
+func revokedToday(memo tab.TokenMemo, merchants []string, now time.Time) (revoked, known int) {
+	dayStart := now.Truncate(time.Hour).Add(-(dayHours - 1) * time.Hour)
+	for _, m := range merchants {
+		for _, t := range memo.List(m) {
+			known++
+			if t.Token.Status == backend.TokenRevoked && !t.Token.LastSeen.Before(dayStart) {
+				revoked++
+			}
+		}
+	}
+	return revoked, known
+}
+
 // alsoMsg is what readAlso found.
 type alsoMsg struct {
 	stamp tab.Stamp

@@ -29,6 +29,7 @@ const (
 	lineRefunds                  // the day's refunds late or rejected
 	lineHolds                    // old holds
 	lineStickers                 // stickers switched off
+	lineTokens                   // tokens seen revoked today
 )
 
 // line is a line the person can select.
@@ -74,6 +75,7 @@ func (o *Overview) lines() []line {
 			line{kind: lineRefunds, status: backend.PaymentStatus(backend.RefundRejected)},
 			line{kind: lineHolds}, line{kind: lineStickers})
 	}
+	out = append(out, line{kind: lineTokens})
 	return out
 }
 
@@ -176,6 +178,8 @@ func (o *Overview) open(l line) tea.Cmd {
 		}
 	case lineStickers:
 		target, query, scope = ui.TabStickers, "status:inactive", nil // a sticker has no period
+	case lineTokens:
+		target, query, scope = ui.TabTokens, "status:revoked", nil
 	}
 	show := func() tea.Msg {
 		return ui.SwitchTabMsg{Tab: target, Scope: scope, Then: ui.SearchMsg{Query: query}}

@@ -50,6 +50,8 @@ type Overview struct {
 	refreshed time.Time
 	codes     codeReads
 	also      also // refunds, holds and stickers
+	revoked   int  // tokens seen revoked today
+	known     int  // tokens paydash knows
 
 	cursor int // the hour under the chart's cursor, 0..dayHours-1
 	sel    int // the selected line (lines)
@@ -119,6 +121,7 @@ func (o *Overview) reload(now time.Time) tea.Cmd {
 // read reads the day that ends at now; what it brings replaces what was
 // counted of the same payments.
 func (o *Overview) read(now time.Time) tea.Cmd {
+	o.revoked, o.known = revokedToday(tab.NewTokenMemo(o.deps), o.merchants(), now)
 	o.codes.restart() // the code reads under way end with the read before
 	ctx, stamp := o.reads.Next()
 	o.loading = true
@@ -170,6 +173,8 @@ func (o *Overview) Update(msg tea.Msg) (ui.Tab, tea.Cmd) {
 		return o, o.onDay(msg)
 	case codeMsg:
 		return o, o.onCode(msg)
+	case tab.KnownSavedMsg: // a token noted or revoked in another tab
+		o.revoked, o.known = revokedToday(tab.NewTokenMemo(o.deps), o.merchants(), o.now)
 	case alsoMsg:
 		if o.reads.Fresh(msg.stamp) && (msg.also.read || !o.also.read) {
 			o.also = msg.also // a failed read keeps the counts it had, and says so below them

@@ -14,10 +14,12 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"paydash/backend"
+	"paydash/backend/known"
 	"paydash/backend/sandbox"
 	"paydash/ui"
 	"paydash/views/internal/viewtest"
 	"paydash/views/payments"
+	"paydash/views/tab"
 )
 
 func TestMain(m *testing.M) { viewtest.Main(m, New) }
@@ -257,4 +259,29 @@ func TestRefundsHoldsAndStickersLeadToTheirTabs(t *testing.T) {
 	sw = openLine(lineRefunds, 1)
 	assert.Equal(t, ui.TabRefunds, sw.Tab)
 	assert.Equal(t, ui.SearchMsg{Query: "status:rejected"}, sw.Then)
+}
+
+// The tokens paydash saw revoked today are counted, and lead to the
+// Tokens tab.
+func TestTokensSeenRevokedToday(t *testing.T) {
+	t.Parallel()
+	e, o := started(t, viewtest.Opts{}, 120, 40)
+	assert.Zero(t, o.revoked)
+	host := e.B.Describe().Host
+	require.True(t, e.Deps.Known.Note(host, e.Scope.MerchantID, known.Token{ID: "9000001", Status: backend.TokenRevoked, Source: known.LookedUp}))
+	require.True(t, e.Deps.Known.Note(host, e.Scope.MerchantID, known.Token{ID: "9000002", Status: backend.TokenActive, Source: known.LookedUp}))
+	e.Send(tab.KnownSavedMsg{})
+	assert.Equal(t, 1, o.revoked)
+	assert.Contains(t, viewtest.Flat(e.View(120, 40)), "tokens revoked today 1 of 2 known")
+
+	for i, l := range o.lines() {
+		if l.kind == lineTokens {
+			o.sel = i
+		}
+	}
+	e.Press("enter")
+	sw := viewtest.Take[ui.SwitchTabMsg](e.Env)
+	require.Len(t, sw, 1)
+	assert.Equal(t, ui.TabTokens, sw[0].Tab)
+	assert.Equal(t, ui.SearchMsg{Query: "status:revoked"}, sw[0].Then)
 }

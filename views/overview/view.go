@@ -46,8 +46,7 @@ func (o *Overview) View(width, height int) string {
 	top = append(top, o.findingLines(width)...)
 	bottom = append(bottom, o.hourLine(width))
 	bottom = append(bottom, o.rateLines(width, height)...)
-	bottom = append(bottom, o.codeLines(width)...)
-	bottom = append(bottom, o.stuckLines(width)...)
+	bottom = append(bottom, o.sections(width)...)
 	if n := o.codes.lacking; n > 0 {
 		bottom = append(bottom, o.theme.Muted.Render(fmt.Sprintf("Result codes read for %d of the %d declines the list gave without one",
 			o.codes.read, n)))
@@ -233,6 +232,35 @@ func pct(x float64) string {
 	return fmt.Sprintf("%.0f%%", x*100)
 }
 
+// sections are the decline codes and where things stop: side by side
+// where the window is wide enough, so that the chart keeps its room at
+// 80x24; one under the other where it is not.
+func (o *Overview) sections(width int) []string {
+	if width < sideBySide {
+		return append(o.codeLines(width), o.stuckLines(width)...)
+	}
+	leftW := min(width/2, 36)
+	left, right := o.codeLines(leftW-1), o.stuckLines(width-leftW)
+	out := make([]string, max(len(left), len(right)))
+	for i := range out {
+		l := ""
+		if i < len(left) {
+			l = left[i]
+		}
+		if pad := leftW - ansi.StringWidth(l); pad > 0 {
+			l += strings.Repeat(" ", pad)
+		}
+		if i < len(right) {
+			l += right[i]
+		}
+		out[i] = l
+	}
+	return out
+}
+
+// sideBySide is the narrowest window the two sections share.
+const sideBySide = 78
+
 // codeLines are the day's decline codes, the most frequent first, with
 // how many of them came in the last hour.
 func (o *Overview) codeLines(width int) []string {
@@ -240,7 +268,7 @@ func (o *Overview) codeLines(width int) []string {
 	if len(codes) == 0 {
 		return nil
 	}
-	out := []string{o.theme.Muted.Render("Declines by result code · last hour / day")}
+	out := []string{o.theme.Muted.Render("Declines by code · hour / day")}
 	last := o.day.Buckets[dayHours-1]
 	first := o.lineIndex(lineCode)
 	for i, c := range codes[:min(len(codes), o.codesShown())] {
@@ -248,7 +276,7 @@ func (o *Overview) codeLines(width int) []string {
 		if last != nil {
 			now = last.Codes[c.code]
 		}
-		out = append(out, o.selectable(first+i, fmt.Sprintf("%-24s %4d / %d", textsafe.Line(c.code, 24), now, c.count), width))
+		out = append(out, o.selectable(first+i, fmt.Sprintf("%-22s %4d / %d", textsafe.Line(c.code, 22), now, c.count), width))
 	}
 	return out
 }
@@ -257,16 +285,24 @@ func (o *Overview) codeLines(width int) []string {
 // Confirmation or Pending.
 func (o *Overview) stuckLines(width int) []string {
 	sum := o.sum
-	out := []string{o.theme.Muted.Render("Where things stop")}
+	out := []string{o.theme.Muted.Render("Where things stop (5 min or more)")}
 	first := o.lineIndex(lineStuck)
 	for i, st := range []backend.PaymentStatus{backend.PaymentConfirmation, backend.PaymentPending} {
 		n := o.stuck(st)
-		text := fmt.Sprintf("%-30s %4d of %d", "payments left in "+string(st), n, sum.Total())
+		text := fmt.Sprintf("%-23s %4d of %d", "in "+string(st), n, sum.Total())
 		if sum.Total() > 0 {
 			text += " (" + pct(float64(n)/float64(sum.Total())) + ")"
 		}
 		out = append(out, o.selectable(first+i, text, width))
 	}
+	out = append(out, o.alsoLines(width)...)
+	return append(out, o.selectable(o.lineIndex(lineTokens),
+		fmt.Sprintf("%-23s %4d of %d known", "tokens revoked today", o.revoked, o.known), width))
+}
+
+// alsoLines are the refunds, holds and stickers that stop.
+func (o *Overview) alsoLines(width int) []string {
+	var out []string
 	a := o.also
 	if !a.read {
 		if a.err != nil {
@@ -274,12 +310,12 @@ func (o *Overview) stuckLines(width int) []string {
 		}
 		return out
 	}
-	first = o.lineIndex(lineRefunds)
+	first := o.lineIndex(lineRefunds)
 	for i, text := range []string{
-		fmt.Sprintf("%-30s %4d of %d today", "refunds pending over 30 min", a.refundsLate, a.refunds),
-		fmt.Sprintf("%-30s %4d of %d today", "refunds rejected", a.refundsDenied, a.refunds),
-		fmt.Sprintf("%-30s %4d", "holds older than 3 days", a.holds),
-		fmt.Sprintf("%-30s %4d of %d", "stickers switched off", a.stickersOff, a.stickers),
+		fmt.Sprintf("%-23s %4d of %d", "refunds late (>30 min)", a.refundsLate, a.refunds),
+		fmt.Sprintf("%-23s %4d of %d", "refunds rejected", a.refundsDenied, a.refunds),
+		fmt.Sprintf("%-23s %4d", "holds older than 3 days", a.holds),
+		fmt.Sprintf("%-23s %4d of %d", "stickers switched off", a.stickersOff, a.stickers),
 	} {
 		out = append(out, o.selectable(first+i, text, width))
 	}
