@@ -154,7 +154,13 @@ type (
 	JumpMsg struct{ Query string }
 	// SearchMsg asks a list tab to search for Query as if it was typed at
 	// "/" and entered: the Overview opens the rows behind a figure so.
-	SearchMsg struct{ Query string }
+	// Exact reads the period's own list, never one the service narrows by
+	// whole days (the legacy interface's), so that the rows are exactly
+	// the period's.
+	SearchMsg struct {
+		Query string
+		Exact bool
+	}
 	// TickMsg is the shell's clock tick (about once a second), for flashes
 	// that expire; Now comes from the shell's clock so tests can fix it.
 	TickMsg struct{ Now time.Time }

@@ -182,7 +182,7 @@ func (o *Overview) open(l line) tea.Cmd {
 		target, query, scope = ui.TabTokens, "status:revoked", nil
 	}
 	show := func() tea.Msg {
-		return ui.SwitchTabMsg{Tab: target, Scope: scope, Then: ui.SearchMsg{Query: query}}
+		return ui.SwitchTabMsg{Tab: target, Scope: scope, Then: ui.SearchMsg{Query: query, Exact: true}}
 	}
 	if !o.all {
 		return show

@@ -89,7 +89,7 @@ func TestADeclineSpikeStandsOutAndEnterOpensItsRows(t *testing.T) {
 	require.NotNil(t, sw.Scope)
 	assert.Equal(t, f.From, sw.Scope.Start)
 	assert.Equal(t, f.To, sw.Scope.End)
-	assert.Equal(t, ui.SearchMsg{Query: "status:rejected code:IssuerUnavailable"}, sw.Then)
+	assert.Equal(t, ui.SearchMsg{Query: "status:rejected code:IssuerUnavailable", Exact: true}, sw.Then)
 
 	// The Payments tab, given that scope and search, shows exactly what
 	// the service declined with that code in the hour.
@@ -248,17 +248,17 @@ func TestRefundsHoldsAndStickersLeadToTheirTabs(t *testing.T) {
 	sw := openLine(lineStickers, 0)
 	assert.Equal(t, ui.TabStickers, sw.Tab)
 	assert.Nil(t, sw.Scope, "a sticker has no period")
-	assert.Equal(t, ui.SearchMsg{Query: "status:inactive"}, sw.Then)
+	assert.Equal(t, ui.SearchMsg{Query: "status:inactive", Exact: true}, sw.Then)
 
 	sw = openLine(lineHolds, 0)
 	assert.Equal(t, ui.TabPayments, sw.Tab)
 	require.NotNil(t, sw.Scope)
 	assert.Equal(t, viewtest.GoldenNow.Add(-holdOld), sw.Scope.End)
-	assert.Equal(t, ui.SearchMsg{Query: "status:authorized"}, sw.Then)
+	assert.Equal(t, ui.SearchMsg{Query: "status:authorized", Exact: true}, sw.Then)
 
 	sw = openLine(lineRefunds, 1)
 	assert.Equal(t, ui.TabRefunds, sw.Tab)
-	assert.Equal(t, ui.SearchMsg{Query: "status:rejected"}, sw.Then)
+	assert.Equal(t, ui.SearchMsg{Query: "status:rejected", Exact: true}, sw.Then)
 }
 
 // The tokens paydash saw revoked today are counted, and lead to the
@@ -283,5 +283,5 @@ func TestTokensSeenRevokedToday(t *testing.T) {
 	sw := viewtest.Take[ui.SwitchTabMsg](e.Env)
 	require.Len(t, sw, 1)
 	assert.Equal(t, ui.TabTokens, sw[0].Tab)
-	assert.Equal(t, ui.SearchMsg{Query: "status:revoked"}, sw[0].Then)
+	assert.Equal(t, ui.SearchMsg{Query: "status:revoked", Exact: true}, sw[0].Then)
 }

@@ -13,6 +13,7 @@ import (
 
 	"paydash/backend"
 	"paydash/backend/money"
+	"paydash/ui"
 	"paydash/views/internal/viewtest"
 	"paydash/views/search"
 	"paydash/views/tab"
@@ -309,4 +310,27 @@ func TestSearchNarrowedByTheLegacyInterface(t *testing.T) {
 			assert.Greater(t, p.List.Table.Len(), 0)
 		})
 	}
+}
+
+// A search sent as exact (the Overview's) reads the period's own list, not
+// one the legacy interface narrows by whole days, until it is edited.
+func TestAnExactSearchIsNotNarrowedByTheService(t *testing.T) {
+	t.Parallel()
+	fb := &filteringBackend{}
+	e, p := started(t, viewtest.Opts{WithV1: true, Wrap: func(b backend.Backend) backend.Backend {
+		fb.Backend = b
+		return fb
+	}}, 120, 30)
+	e.Send(ui.SearchMsg{Query: "status:settled", Exact: true})
+	assert.Zero(t, fb.filtered.Load(), "the service was not asked to select")
+	assert.Empty(t, p.List.Narrowed)
+	require.True(t, p.List.Done)
+	want := e.truth(func(p backend.Payment) bool { return p.Status == backend.PaymentSettled })
+	assert.Equal(t, want, shownIDs(p), "exactly the period's settled payments")
+
+	// Edited and entered, it is a search like any other.
+	e.Press("/")
+	e.Press("enter")
+	assert.Equal(t, int64(1), fb.filtered.Load())
+	assert.NotEmpty(t, p.List.Narrowed)
 }

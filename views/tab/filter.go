@@ -42,6 +42,7 @@ func (pl *PagedList[T]) filterKey(msg tea.KeyPressMsg, km keys.Map) tea.Cmd {
 			if pl.SearchErr != "" {
 				return nil // the message at the prompt says what to fix
 			}
+			pl.exact = false // a search typed may be narrowed by the service
 			pl.Filtering = false
 			pl.Filter.Blur()
 			cmd := pl.commitSearch()
@@ -65,8 +66,10 @@ func (pl *PagedList[T]) filterKey(msg tea.KeyPressMsg, km keys.Map) tea.Cmd {
 
 // SearchFor searches for text as if it was typed at "/" and entered. A
 // search that does not make sense stays at the prompt with its message,
-// as it would when typed.
-func (pl *PagedList[T]) SearchFor(text string) tea.Cmd {
+// as it would when typed. exact keeps the search on the list's own
+// loader (see narrows) until the search is edited.
+func (pl *PagedList[T]) SearchFor(text string, exact bool) tea.Cmd {
+	pl.exact = exact
 	pl.Filter.SetValue(text)
 	pl.applyFilter()
 	if pl.SearchErr != "" {
@@ -117,7 +120,7 @@ func (pl *PagedList[T]) commitSearch() tea.Cmd {
 		pl.seeking = false
 		return pl.unnarrow()
 	}
-	if pl.Narrow != nil {
+	if pl.narrows() {
 		nl, key := pl.Narrow(pl.query)
 		switch {
 		case key != "" && key != pl.Narrowed:
@@ -134,6 +137,10 @@ func (pl *PagedList[T]) commitSearch() tea.Cmd {
 	pl.seeking = !pl.Done
 	return pl.Next()
 }
+
+// narrows reports whether a search may read a loader the service narrows
+// (Narrow): not while an exact search (SearchFor) is on.
+func (pl *PagedList[T]) narrows() bool { return pl.Narrow != nil && !pl.exact }
 
 // unnarrow goes back to the list's own loader after a search the service
 // narrowed; nil when it is in use.
@@ -159,6 +166,7 @@ func (pl *PagedList[T]) escape() tea.Cmd {
 // clearFilter drops the filter (esc in the list), and the service's
 // narrowed list with it.
 func (pl *PagedList[T]) clearFilter() tea.Cmd {
+	pl.exact = false
 	pl.Filter.SetValue("")
 	pl.SearchErr = ""
 	pl.query = search.Query{}

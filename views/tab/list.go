@@ -126,6 +126,7 @@ type PagedList[T any] struct {
 	// search gives it nothing to narrow by. base is the list's own loader
 	// and belongs (start's); narrowed is the key of the loader in use.
 	Narrow   func(search.Query) (Loader[T], string)
+	exact    bool // the search must read base: the period's rows exactly (SearchFor)
 	base     Loader[T]
 	baseIn   func(T) bool
 	Narrowed string
@@ -208,7 +209,7 @@ func (pl *PagedList[T]) Start(load Loader[T], belongs func(T) bool) tea.Cmd {
 	pl.base, pl.baseIn, pl.Narrowed = load, belongs, ""
 	pl.seeking = !pl.query.Empty() && !pl.Filtering
 	pl.seekStopped = false
-	if pl.Narrow != nil && pl.seeking {
+	if pl.narrows() && pl.seeking {
 		if nl, key := pl.Narrow(pl.query); key != "" {
 			pl.Narrowed = key
 			return pl.loadFrom(nl, belongs)
@@ -387,7 +388,7 @@ func (pl *PagedList[T]) withinSpan(rows []T) []T {
 func (pl *PagedList[T]) Rescope(load Loader[T], belongs func(T) bool, span [2]time.Time, startMoved bool) {
 	pl.base, pl.baseIn, pl.belongs, pl.Span = load, belongs, belongs, span
 	pl.Load = load
-	if pl.Narrowed != "" && pl.Narrow != nil {
+	if pl.Narrowed != "" && pl.narrows() {
 		if nl, key := pl.Narrow(pl.query); key != "" {
 			pl.Narrowed, pl.Load = key, nl
 		}

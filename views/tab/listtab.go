@@ -190,7 +190,7 @@ func (lt *ListTab[T]) Update(msg tea.Msg) (cmd tea.Cmd, ok bool) {
 		lt.Theme = msg.Theme
 		return nil, true
 	case ui.SearchMsg:
-		cmd := lt.List.SearchFor(msg.Query)
+		cmd := lt.List.SearchFor(msg.Query, msg.Exact)
 		lt.Layout()
 		return cmd, true
 	case ui.ActionMsg:
