@@ -66,6 +66,7 @@ func newApp(sess *session, deps views.Deps) *ui.App {
 		Warnings:     sess.warnings,
 		Notices:      sess.notices,
 		RequestLog:   sess.logPath,
+		InTmux:       os.Getenv("TMUX") != "",
 	})
 }
 

@@ -50,6 +50,8 @@ func (app *App) route(msg tea.Msg, now time.Time) []tea.Cmd {
 		return []tea.Cmd{app.quit(quitBySignal, now)}
 	case ToastMsg:
 		app.addToast(msg.Level, msg.Text, now)
+	case CopiedMsg:
+		app.addToast(ToastInfo, CopiedText(msg, app.cfg.InTmux), now)
 	case ErrorMsg:
 		app.onError(msg, now)
 	case ClearErrorMsg:

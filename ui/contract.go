@@ -41,6 +41,9 @@ type Config struct {
 	// RequestLog is the request log being written (--log), "" when none:
 	// an error whose answer could not be read points to it only then.
 	RequestLog string
+	// InTmux: the dashboard runs inside tmux (TMUX is set), which passes a
+	// copy (OSC 52) on to the terminal only with set-clipboard on.
+	InTmux bool
 }
 
 // Merchant is one merchant the switcher offers and the status bar names:
@@ -194,6 +197,12 @@ type (
 
 // Messages from tabs to the shell.
 type (
+	// CopiedMsg says Value was sent to the terminal's clipboard (OSC 52,
+	// see Copy): the shell says so, in words that fit the terminal.
+	CopiedMsg struct {
+		What  string // what it is ("order number"); "" for an id
+		Value string
+	}
 	// ToastMsg shows a short-lived outcome ("Refund 7000123 of 150.00 RUB made").
 	ToastMsg struct {
 		Level ToastLevel

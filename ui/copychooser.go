@@ -142,8 +142,7 @@ func (c *copyChooser) Update(msg tea.Msg, _ time.Time) (Modal, tea.Cmd, bool) {
 // copy puts field i on the clipboard and says so.
 func (c *copyChooser) copy(i int) tea.Cmd {
 	f := c.fields[i]
-	toast := ToastMsg{Level: ToastInfo, Text: "Copied " + f.Label + ": " + textsafe.Line(f.Value, 120)}
-	return tea.Batch(tea.SetClipboard(f.Value), func() tea.Msg { return toast })
+	return Copy(f.Label, f.Value)
 }
 
 func (c *copyChooser) View(maxWidth, maxHeight int) string {

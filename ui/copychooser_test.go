@@ -31,8 +31,8 @@ func copied(t *testing.T, cmd tea.Cmd) (clip string, toast ToastMsg) {
 			clip = s
 			clips++
 		}
-		if tm, ok := m.(ToastMsg); ok {
-			toast = tm
+		if cm, ok := m.(CopiedMsg); ok {
+			toast = ToastMsg{Level: ToastInfo, Text: CopiedText(cm, false)}
 			toasts++
 		}
 	}
@@ -74,7 +74,7 @@ func TestCopyChooserByLetter(t *testing.T) {
 	require.True(t, closed)
 	clip, toast := copied(t, cmd)
 	assert.Equal(t, "79161234567", clip, "the value copied is the one shown: no spaces, no line break")
-	assert.Equal(t, "Copied phone: 79161234567", toast.Text)
+	assert.Equal(t, "Phone sent to the terminal's clipboard: 79161234567", toast.Text)
 }
 
 func TestCopyChooserByArrows(t *testing.T) {
@@ -96,7 +96,7 @@ func TestCopyChooserByArrows(t *testing.T) {
 	require.True(t, closed)
 	clip, toast := copied(t, cmd)
 	assert.Equal(t, "Payment 43149010 · 1,250.00 RUB · Settled", clip)
-	assert.Equal(t, "Copied summary: Payment 43149010 · 1,250.00 RUB · Settled", toast.Text)
+	assert.Equal(t, "Summary sent to the terminal's clipboard: Payment 43149010 · 1,250.00 RUB · Settled", toast.Text)
 
 	c = NewCopyChooser("Copy", paymentCopyFields(), keys.Default(), NewTheme(true, true))
 	_, cmd, closed = c.Update(keyPress("esc"), t0)
@@ -118,7 +118,7 @@ func TestCopyChooserCutsLongValues(t *testing.T) {
 	_, cmd, _ := c.Update(keyPress("d"), t0)
 	clip, toast := copied(t, cmd)
 	assert.Equal(t, strings.TrimSpace(long), clip, "but copied whole")
-	assert.LessOrEqual(t, len([]rune(toast.Text)), 150, "the toast cuts it")
+	assert.LessOrEqual(t, len([]rune(toast.Text)), 180, "the toast cuts it")
 }
 
 // The shell opens the chooser from a tab's OpenDialogMsg, gives it the keys,
@@ -139,6 +139,21 @@ func TestCopyChooserInTheShell(t *testing.T) {
 		}
 	}
 	assert.Equal(t, "1,250.00 RUB", clip)
-	assert.Contains(t, ta.screen(), "Copied amount: 1,250.00 RUB")
+	assert.Contains(t, ta.screen(), "Amount sent to the terminal's clipboard: 1,250.00 RUB")
 	assert.Empty(t, msgsOf[tea.KeyPressMsg](ta.tabs[0]), "the key went to the chooser, not the tab")
+}
+
+// A copy says what was done (sent to the terminal's clipboard), and inside
+// tmux how to let it through.
+func TestACopySaysWhereItWentAndHowThroughTmux(t *testing.T) {
+	m := CopiedMsg{What: "order number", Value: "ORD-5561"}
+	assert.Equal(t, "Order number sent to the terminal's clipboard: ORD-5561", CopiedText(m, false))
+	assert.Equal(t, "Order number sent to the terminal's clipboard: ORD-5561 (in tmux, set -g set-clipboard on passes it on)",
+		CopiedText(m, true))
+	assert.Equal(t, "43002971 sent to the terminal's clipboard", CopiedText(CopiedMsg{Value: "43002971"}, false))
+
+	ta := newTestApp(t)
+	ta.App.cfg.InTmux = true
+	ta.send(m)
+	assert.Contains(t, unwrapped(ta.screen()), "set -g set-clipboard on")
 }

@@ -47,7 +47,7 @@ func TestCopyMorePayments(t *testing.T) {
 
 	clip, toast := viewtest.Choose(t, c, "o")
 	assert.Equal(t, p.OrderNo, clip)
-	assert.Equal(t, "Copied order number: "+p.OrderNo, toast)
+	assert.Equal(t, "Order number sent to the terminal's clipboard: "+p.OrderNo, toast)
 
 	clip, _ = viewtest.Choose(t, e.CopyChooser(), "e")
 	assert.Equal(t, email, clip)
@@ -58,7 +58,7 @@ func TestCopyMorePayments(t *testing.T) {
 	want := "Payment " + p.ID + " · " + tab.FmtAmount(p.Amount) + " · " + string(p.Status) + " · order " + p.OrderNo +
 		" · " + email + " · " + p.Created.UTC().Format("02 Jan 2006 15:04") + " UTC"
 	assert.Equal(t, want, clip)
-	assert.True(t, strings.HasPrefix("Copied summary: "+want, strings.TrimSuffix(toast, "…")), toast)
+	assert.True(t, strings.HasPrefix("Summary sent to the terminal's clipboard: "+want, strings.TrimSuffix(toast, "…")), toast)
 
 	// esc cancels: nothing copied.
 	_, cmd, closed := e.CopyChooser().Update(viewtest.KeyPress("esc"), viewtest.GoldenNow)
@@ -191,7 +191,7 @@ func TestCopyMorePaymentsOffersItsLongTexts(t *testing.T) {
 
 	clip, toast := viewtest.Choose(t, e.CopyChooser(), "u")
 	assert.Equal(t, p.Confirmation.PaymentURL, clip, "the link, whole")
-	assert.True(t, strings.HasPrefix(toast, "Copied payment link: "), toast)
+	assert.True(t, strings.HasPrefix(toast, "Payment link sent to the terminal's clipboard: "), toast)
 	clip, _ = viewtest.Choose(t, e.CopyChooser(), "d")
 	assert.Equal(t, p.Description, clip)
 }

@@ -155,7 +155,7 @@ func TestCreatePaymentLinkFromPaymentsTab(t *testing.T) {
 	_, cmd, closed := r.Update(viewtest.KeyPress("y"), e.Now())
 	assert.False(t, closed)
 	assert.NotNil(t, cmd, "the clipboard is set")
-	assert.Contains(t, viewtest.PlainLines(r.View(120, 50)), "copied · esc close")
+	assert.Contains(t, viewtest.PlainLines(r.View(120, 50)), "sent to the terminal's clipboard · esc close")
 	_, _, closed = r.Update(viewtest.KeyPress("esc"), e.Now())
 	assert.True(t, closed)
 

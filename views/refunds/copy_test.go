@@ -25,7 +25,7 @@ func TestCopyMoreRefunds(t *testing.T) {
 	assert.Contains(t, text, "p  payment id  "+sel.PaymentID)
 	clip, toast := viewtest.Choose(t, c, "p")
 	assert.Equal(t, sel.PaymentID, clip)
-	assert.Equal(t, "Copied payment id: "+sel.PaymentID, toast)
+	assert.Equal(t, "Payment id sent to the terminal's clipboard: "+sel.PaymentID, toast)
 
 	clip, _ = viewtest.Choose(t, e.CopyChooser(), "down", "enter")
 	assert.Equal(t, tab.FmtAmount(sel.Amount), clip, "the second field: the amount")

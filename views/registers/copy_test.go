@@ -26,7 +26,7 @@ func TestCopyMoreRegisters(t *testing.T) {
 	assert.Contains(t, text, "Copy from the transfer of "+transferDay(tr.Created))
 	clip, toast := viewtest.Choose(t, c, "o")
 	assert.Equal(t, tr.PaymentOrderID, clip)
-	assert.Equal(t, "Copied payment order: "+tr.PaymentOrderID, toast)
+	assert.Equal(t, "Payment order sent to the terminal's clipboard: "+tr.PaymentOrderID, toast)
 	clip, _ = viewtest.Choose(t, e.CopyChooser(), "down", "enter")
 	assert.Equal(t, tr.RegisterID, clip)
 
@@ -45,7 +45,7 @@ func TestCopyMoreRegisters(t *testing.T) {
 	require.True(t, ok, "the sandbox has documents")
 	clip, toast = viewtest.Choose(t, e.CopyChooser(), "f")
 	assert.Equal(t, doc.FileName, clip)
-	assert.Equal(t, "Copied file name: "+doc.FileName, toast)
+	assert.Equal(t, "File name sent to the terminal's clipboard: "+doc.FileName, toast)
 	e.Press("enter")
 	require.True(t, r.document.isOpen())
 	clip, _ = viewtest.Choose(t, e.CopyChooser(), "f")

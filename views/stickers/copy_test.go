@@ -22,7 +22,7 @@ func TestCopyMoreStickers(t *testing.T) {
 	assert.Contains(t, viewtest.ChooserText(c), "Copy from sticker "+s.ID)
 	clip, toast := viewtest.Choose(t, c, "l")
 	assert.Equal(t, s.Payload, clip, "the payment link, whole")
-	assert.True(t, strings.HasPrefix(toast, "Copied payment link: "), toast)
+	assert.True(t, strings.HasPrefix(toast, "Payment link sent to the terminal's clipboard: "), toast)
 
 	if s.Description != "" {
 		clip, _ = viewtest.Choose(t, e.CopyChooser(), "d")

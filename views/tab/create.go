@@ -188,7 +188,7 @@ func (m *ResultModal) View(maxWidth, maxHeight int) string {
 	}
 	hint := "y copy the address · esc close"
 	if m.copied {
-		hint = "copied · esc close"
+		hint = "sent to the terminal's clipboard · esc close"
 	}
 	head := []string{th.Title.Render(m.Title)}
 	for _, f := range m.Facts {

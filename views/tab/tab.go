@@ -310,7 +310,7 @@ func RefusedKey(p keys.Press) tea.Cmd {
 }
 
 func CopyID(id string) tea.Cmd {
-	return tea.Batch(tea.SetClipboard(id), ToastCmd(ui.ToastInfo, "Copied "+textsafe.Clean(id)))
+	return ui.Copy("", textsafe.Clean(id))
 }
 
 // NeedsV2 is why a tab that lives on the current interface has nothing to

@@ -33,7 +33,7 @@ func TestCopyMoreTokens(t *testing.T) {
 	assert.Contains(t, text, "c  card     "+tok.Title)
 	clip, toast := viewtest.Choose(t, c, "c")
 	assert.Equal(t, tok.Title, clip)
-	assert.Equal(t, "Copied card: "+tok.Title, toast)
+	assert.Equal(t, "Card sent to the terminal's clipboard: "+tok.Title, toast)
 
 	v := e.Tab.(*Tokens).Pane.Obj
 	n := len(viewtest.Offered(tokenCopyFields(v)))

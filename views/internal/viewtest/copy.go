@@ -67,8 +67,8 @@ func Choose(t *testing.T, m ui.Modal, keys ...string) (clip, toast string) {
 			clip = s
 			clips++
 		}
-		if tm, ok := msg.(ui.ToastMsg); ok {
-			toast = tm.Text
+		if cm, ok := msg.(ui.CopiedMsg); ok {
+			toast = ui.CopiedText(cm, false)
 			toasts++
 		}
 	}

@@ -214,7 +214,7 @@ func (e *Env) settle(cmd tea.Cmd, deliver func(tea.Msg) []tea.Cmd) {
 		case nil:
 		case tea.BatchMsg:
 			queue = append(queue, m...)
-		case ui.ToastMsg, ui.ErrorMsg, ui.SwitchTabMsg, ui.OpenDialogMsg, ui.CloseDialogMsg:
+		case ui.ToastMsg, ui.ErrorMsg, ui.SwitchTabMsg, ui.OpenDialogMsg, ui.CloseDialogMsg, ui.CopiedMsg:
 			e.Shell = append(e.Shell, m)
 		default:
 			queue = append(queue, deliver(m)...)
