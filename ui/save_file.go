@@ -2,7 +2,6 @@ package ui
 
 import (
 	"errors"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -196,16 +195,13 @@ func createFile(abs string, data []byte) error {
 	return nil
 }
 
-// replaceFile puts data at abs in one step (safefile.Replace: a temporary
-// file in the same folder, synced, renamed over it). Whoever reads abs
+// replaceFile puts data at abs in one step (safefile.WriteAtomic: a
+// temporary file in the same folder, synced, renamed over it). Whoever reads abs
 // sees the old file or the new one, never a part of either; on failure the
 // old one is left. abs must hold a regular file or nothing: what came
 // there since the question (a link, a pipe) is refused and left.
 func replaceFile(abs string, data []byte) error {
-	return safefile.Replace(abs, saveFileMode, func(w io.Writer) error {
-		_, err := w.Write(data)
-		return err
-	})
+	return safefile.WriteAtomic(abs, data, saveFileMode)
 }
 
 // finish writes data, syncs and closes f.

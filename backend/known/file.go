@@ -195,17 +195,6 @@ func encode(st state, limit int) (raw []byte, cutoff time.Time, err error) {
 	}
 }
 
-// writeAtomic replaces the regular file at path with raw (mode 0600) in
-// one step, or writes nothing: safefile.Replace writes a temporary file
-// beside it and renames it over path, so a full disk leaves the old file
-// whole, and it refuses a path that is not a regular file or nothing.
-func writeAtomic(path string, raw []byte) error {
-	return safefile.Replace(path, 0o600, func(w io.Writer) error {
-		_, err := w.Write(raw)
-		return err
-	})
-}
-
 // moveAside renames the damaged file at path to "<path>.corrupt-<time>"
 // (with "-2", "-3"... if that name is taken) and returns the new name.
 func moveAside(path string, now time.Time) (string, error) {

@@ -311,7 +311,7 @@ func (s *Store) Save() error {
 	if err != nil {
 		return fmt.Errorf("known: %s: %w", path, err)
 	}
-	if err := writeAtomic(path, raw); err != nil {
+	if err := safefile.WriteAtomic(path, raw, 0o600); err != nil {
 		return fmt.Errorf("known: writing %s: %w", path, err)
 	}
 

@@ -22,8 +22,10 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"strconv"
 	"syscall"
 )
 
@@ -155,27 +157,49 @@ func open(path string, flag int, perm fs.FileMode) (*os.File, error) {
 	return f, nil
 }
 
+// WriteAtomic puts data at path in one step, with mode perm: it is
+// Replace with data as what is written. It is the one way paydash
+// replaces a whole file (the known tokens, an export overwritten, the
+// sandbox's info file and CA; docs/files.md).
+func WriteAtomic(path string, data []byte, perm fs.FileMode) error {
+	return Replace(path, perm, func(w io.Writer) error { return writeStep(w, data) })
+}
+
+// writeStep writes data; tests replace it with one that fails half way
+// (a full disk).
+var writeStep = func(w io.Writer, data []byte) error {
+	_, err := w.Write(data)
+	return err
+}
+
 // Replace puts what write writes at path in one step: a temporary file
-// (perm) in the same directory, synced, renamed over path. path must hold
-// nothing or a regular file: a symbolic link, a FIFO, a device or a
-// directory is refused and left as it is. On any failure (a full disk)
-// the old file is left whole and the temporary one removed.
+// created beside path (O_EXCL, never through a link, with mode perm from
+// the start), written, synced, renamed over path, and the directory
+// synced. path must hold nothing or a regular file: a symbolic link, a
+// FIFO, a device or a directory is refused and left as it is, both before
+// the temporary file is made and again just before the rename. On any
+// failure (a full disk) the old file is left whole and the temporary one
+// removed, so the next write starts from a sound file.
 func Replace(path string, perm fs.FileMode, write func(io.Writer) error) (err error) {
 	if err := Check(path); err != nil {
 		return err
 	}
 	dir := filepath.Dir(path)
-	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
+	f, err := createTemp(dir, "."+filepath.Base(path)+".tmp-", perm)
 	if err != nil {
 		return err
 	}
 	tmp := f.Name()
+	closed := false
 	defer func() {
 		if err != nil {
-			_ = f.Close()
+			if !closed {
+				_ = f.Close()
+			}
 			_ = os.Remove(tmp)
 		}
 	}()
+	// The mode asked, whatever the umask made of it at the open.
 	if err = f.Chmod(perm); err != nil {
 		return err
 	}
@@ -185,6 +209,7 @@ func Replace(path string, perm fs.FileMode, write func(io.Writer) error) (err er
 	if err = Sync(f); err != nil {
 		return err
 	}
+	closed = true
 	if err = f.Close(); err != nil {
 		return err
 	}
@@ -198,6 +223,20 @@ func Replace(path string, perm fs.FileMode, write func(io.Writer) error) (err er
 	}
 	SyncDir(dir)
 	return nil
+}
+
+// createTemp makes a new file named prefix and a random suffix in dir,
+// exclusively (O_EXCL: never one that is there, never through a link),
+// with mode perm (before the umask).
+func createTemp(dir, prefix string, perm fs.FileMode) (*os.File, error) {
+	for try := 0; ; try++ {
+		name := filepath.Join(dir, prefix+strconv.FormatUint(uint64(rand.Uint32()), 36))
+		f, err := os.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL|noFollow, perm.Perm())
+		if errors.Is(err, fs.ErrExist) && try < 100 {
+			continue
+		}
+		return f, err
+	}
 }
 
 // Sync syncs f; a file system that cannot sync (some network and FUSE

@@ -7,7 +7,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"log/slog"
 	"net"
 	"net/http"
@@ -321,12 +320,10 @@ func (s *Server) WriteInfoFile(path string) error {
 }
 
 // writeAtomic puts data at path in one step, never through a symbolic
-// link nor over anything but a regular file (safefile.Replace).
+// link nor over anything but a regular file (safefile.WriteAtomic), with
+// the path in the error.
 func writeAtomic(path string, data []byte, perm os.FileMode) error {
-	if err := safefile.Replace(path, perm, func(w io.Writer) error {
-		_, err := w.Write(data)
-		return err
-	}); err != nil {
+	if err := safefile.WriteAtomic(path, data, perm); err != nil {
 		return fmt.Errorf("sandbox: write %s: %w", path, err)
 	}
 	return nil

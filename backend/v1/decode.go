@@ -19,6 +19,7 @@ import (
 //	      {"ErrorCode":0,"Response":{"Overflow":false,"Payments":[...]}}   (Refunds, Documents, Transfers alike)
 //	      {"ErrorCode":0,"Response":{"Register":{...}}}
 //	XML:  <Response><ErrorCode>0</ErrorCode><Documents><Document>...</Document></Documents></Response>
+//	      <Answer><ErrorCode>0</ErrorCode><Response><Documents>...</Documents></Response></Answer>  (the spec's other reading; xmlRoot.envelope)
 //
 // The body's first character decides between JSON and XML, so an answer in
 // the other form than asked is still read. A UTF-8 BOM is dropped. A
@@ -217,20 +218,38 @@ func decodeXML(op string, k kind, b []byte, secrets ...string) (*answer, error) 
 			return nil, malformed(op, "not the XML expected", err, secrets)
 		}
 	}
-	code, msg := root.ErrorCode, string(root.Message)
-	body := &root
-	if inner := root.Response; inner != nil && !root.hasPayload() {
-		body = inner
-		if code == nil || (*code == 0 && inner.ErrorCode != nil) {
-			code = inner.ErrorCode
-		}
-		if msg == "" {
-			msg = string(inner.Message)
-		}
+	return answerFromXML(op, k, &root, secrets)
+}
+
+// envelope reads r by either shape: the payload beside ErrorCode (the
+// sandbox's), or, when r holds no payload, in its Response element,
+// whose ErrorCode and Message count when r has none (or 0) of its
+// own. body is the element holding the payload.
+func (r *xmlRoot) envelope() (code *flexInt, msg string, body *xmlRoot) {
+	code, msg, body = r.ErrorCode, string(r.Message), r
+	inner := r.Response
+	if inner == nil || r.hasPayload() {
+		return code, msg, body
 	}
+	if code == nil || (*code == 0 && inner.ErrorCode != nil) {
+		code = inner.ErrorCode
+	}
+	if msg == "" {
+		msg = string(inner.Message)
+	}
+	return code, msg, inner
+}
+
+// answerFromXML is the answer of op (of kind k) that root holds, or the
+// service's error it holds.
+func answerFromXML(op string, k kind, root *xmlRoot, secrets []string) (*answer, error) {
+	code, msg, body := root.envelope()
 	if code != nil && *code != 0 {
 		return nil, serviceError(op, int(*code), msg, secrets)
 	}
+	// An Overflow beside the Response counts too: a lost one would hide
+	// the rest of a list.
+	overflow := bool(body.Overflow || root.Overflow)
 	a := &answer{}
 	ok := false
 	switch k {
@@ -239,13 +258,13 @@ func decodeXML(op string, k kind, b []byte, secrets ...string) (*answer, error) 
 	case kindRefund:
 		a.refund, ok = body.Refund, body.Refund != nil
 	case kindPaymentList:
-		a.overflow = bool(body.Overflow)
+		a.overflow = overflow
 		if body.Payments != nil {
 			a.payments = convert(body.Payments.Items, (*paymentWire).payment)
 		}
 		ok = code != nil || body.Payments != nil
 	case kindRefundList:
-		a.overflow = bool(body.Overflow)
+		a.overflow = overflow
 		if body.Refunds != nil {
 			a.refunds = convert(body.Refunds.Items, (*refundWire).refund)
 		}

@@ -37,6 +37,13 @@ var xmlSeeds = []string{
 	`<Response><ErrorCode>0</ErrorCode><Register><RegisterID>1</RegisterID><Operations><Operation><OperationID> 7 </OperationID><SiteAlias>1001</SiteAlias><InvoiceID> a&amp;b </InvoiceID><Stamp>2024-02-29T23:59:59</Stamp><CurrencyCode> RUB</CurrencyCode><OperationAmount>-0.0001</OperationAmount><TransferAmount>+12345678901234.5</TransferAmount></Operation><Operation><OperationID>8<x/>9</OperationID><SiteAlias>1001</SiteAlias><Stamp> 2023-02-29T00:00:00 </Stamp><OperationAmount>1.50000</OperationAmount><TransferAmount>.5</TransferAmount><Note>n</Note></Operation></Operations><Operations><Operation/><Operation a="1"><OperationID>1</OperationID><OperationID>2</OperationID><Stamp>2024-05-01 10:00:05</Stamp><OperationAmount>1e3</OperationAmount><TransferAmount>123456789012345</TransferAmount></Operation></Operations></Register></Response>`,
 	`<Response><ErrorCode>0</ErrorCode><Register><Operations></Operations><Operations/></Register></Response>`,
 	"<Response><Register><Operations><Operation><Stamp>2024-12-31T24:00:00</Stamp><InvoiceID>x\r\ny</InvoiceID><CurrencyCode></CurrencyCode></Operation><Operation><Stamp>0000-01-01T00:00:00</Stamp><OperationAmount>5.</OperationAmount></Operation></Operations></Register></Response>",
+	// The spec's other reading: a root of any name holding ErrorCode and a
+	// Response element with the payload (docs/service.md, v1 XML answers).
+	`<Answer><ErrorCode>0</ErrorCode><Response><Payment><PaymentID>43149010</PaymentID><Amount>1250.5</Amount><State>COMPLETE</State></Payment></Response></Answer>`,
+	`<Envelope><ErrorCode>0</ErrorCode><Message/><Response><Register><RegisterID>301</RegisterID><Operations><Operation><OperationID>1</OperationID><OperationAmount>1.5</OperationAmount></Operation></Operations></Register></Response></Envelope>`,
+	`<Answer><ErrorCode>0</ErrorCode><Overflow>true</Overflow><Response><Refunds><Refund><RefundID>9</RefundID></Refund></Refunds></Response></Answer>`,
+	`<Answer><ErrorCode>0</ErrorCode><Response><ErrorCode>-13</ErrorCode><Message>not found</Message></Response></Answer>`,
+	`<Response><ErrorCode>0</ErrorCode><Response><Response><Documents><Document><DocumentID>5</DocumentID></Document></Documents></Response></Response></Response>`,
 }
 
 // kinds is every payload kind, so each decoder runs on every input.

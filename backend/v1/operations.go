@@ -268,10 +268,7 @@ func documentError(op, contentType string, body []byte, secrets []string) error 
 	case len(b) > 0 && b[0] == '<' && (media == "application/xml" || media == "text/xml"):
 		var root xmlRoot
 		if newXMLDecoder(bytes.NewReader(b)).Decode(&root) == nil {
-			code, msg := root.ErrorCode, string(root.Message)
-			if code == nil && root.Response != nil {
-				code, msg = root.Response.ErrorCode, string(root.Response.Message)
-			}
+			code, msg, _ := root.envelope() // either shape, as decodeXML reads it
 			if code != nil && *code != 0 {
 				return serviceError(op, int(*code), msg, secrets)
 			}
