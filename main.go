@@ -36,6 +36,8 @@ func runWith(ctx context.Context, args []string, stdout, stderr io.Writer, sys c
 			return runSandbox(ctx, args[1:], stdout, stderr)
 		case "version", "--version", "-version":
 			return runVersion(args[1:], stdout, stderr)
+		case "paths":
+			return runPaths(args[1:], stdout, stderr, sys)
 		case "help":
 			config.Usage(stdout, sys)
 			return 0

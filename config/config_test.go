@@ -350,7 +350,8 @@ func TestUsageListsEverything(t *testing.T) {
 		"PAYDASH_V2_TOKEN", "PAYDASH_V1_LOGIN", "PAYDASH_V1_PASSWORD", "NO_COLOR",
 		filepath.Join(ts.ConfigHome, "paydash", "config.toml"),
 		filepath.Join(ts.Home, ".local", "state", "paydash", "journal.jsonl"),
-		"paydash sandbox", "paydash version", "[keys]", "merchants", "never from flags",
+		"paydash sandbox", "paydash version", "paydash paths", "paydash completion", "[keys]", "merchants", "never from flags",
+		"known-tokens.json",
 		"capture,", "refund,", "quit,",
 	} {
 		assert.Contains(t, stdout, want)
