@@ -100,7 +100,7 @@ func parseSandboxFlags(args []string, stdout, stderr io.Writer) (_ sandboxFlags,
 			printSandboxHelp(fs, stdout)
 			return sandboxFlags{}, 0, false
 		}
-		return bad("%v (run paydash sandbox --help for the flags)", err)
+		return bad("%s (run paydash sandbox --help for the flags)", config.FlagError(err))
 	}
 	if fs.NArg() > 0 {
 		return bad("unexpected argument %q (run paydash sandbox --help)", fs.Arg(0))
