@@ -38,6 +38,10 @@ func runWith(ctx context.Context, args []string, stdout, stderr io.Writer, sys c
 			return runVersion(args[1:], stdout, stderr)
 		case "paths":
 			return runPaths(args[1:], stdout, stderr, sys)
+		case "completion":
+			return runCompletion(args[1:], stdout, stderr)
+		case "__complete-merchants":
+			return runCompleteMerchants(args[1:], stdout, sys)
 		case "help":
 			config.Usage(stdout, sys)
 			return 0

@@ -76,3 +76,18 @@ func Files(args []string, sys System) ([]File, error) {
 	}
 	return append(files, known, log, host), fileErr
 }
+
+// FileMerchants are the merchant ids of the config file: the one at path,
+// or the default one when path is "" (none when there is none), for the
+// completion of --merchant.
+func FileMerchants(path string, sys System) ([]string, error) {
+	file, err := readConfig(flagValues{config: path, set: map[string]bool{"config": path != ""}}, sys)
+	if err != nil {
+		return nil, err
+	}
+	var ids []string
+	for _, m := range file.config.Merchants {
+		ids = append(ids, m.ID)
+	}
+	return ids, nil
+}

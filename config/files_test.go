@@ -65,3 +65,23 @@ func TestFilesWithoutAStateDir(t *testing.T) {
 		assert.NotEmpty(t, f.Note, f.Name)
 	}
 }
+
+// The completion of --merchant reads the ids of the default config file,
+// or of the one named.
+func TestFileMerchants(t *testing.T) {
+	m, err := NewFakeMachine(t.TempDir())
+	require.NoError(t, err)
+	ids, err := FileMerchants("", m.System())
+	require.NoError(t, err)
+	assert.Empty(t, ids, "no config file, no merchants")
+	_, err = m.WriteConfig("merchants = [\"1001\", { id = \"1002\", name = \"Books\" }]\n", 0o600)
+	require.NoError(t, err)
+	ids, err = FileMerchants("", m.System())
+	require.NoError(t, err)
+	assert.Equal(t, []string{"1001", "1002"}, ids)
+	other := filepath.Join(t.TempDir(), "other.toml")
+	require.NoError(t, os.WriteFile(other, []byte("merchants = [7]\n"), 0o600))
+	ids, err = FileMerchants(other, m.System())
+	require.NoError(t, err)
+	assert.Equal(t, []string{"7"}, ids)
+}
