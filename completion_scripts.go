@@ -28,44 +28,58 @@ func pattern(words []string) string {
 	return strings.Join(words, "|")
 }
 
-func bashCompletion(model []complCommand) string {
-	args := argFlags(model)
-	var b strings.Builder
-	b.WriteString("# bash completion for paydash: source <(paydash completion bash)\n")
-	b.WriteString("_paydash() {\n")
-	b.WriteString("    local cur=\"${COMP_WORDS[COMP_CWORD]}\" prev=\"${COMP_WORDS[COMP_CWORD-1]}\" cmd=\"\" i\n")
-	fmt.Fprintf(&b, "    for ((i = 1; i < COMP_CWORD; i++)); do\n        case \"${COMP_WORDS[i]}\" in\n")
-	fmt.Fprintf(&b, "        %s) cmd=\"${COMP_WORDS[i]}\"; break ;;\n        esac\n    done\n", strings.Join(subcommands(model), "|"))
-	b.WriteString("    case \"$prev\" in\n")
-	fmt.Fprintf(&b, "    %s)\n        COMPREPLY=($(compgen -W \"$(paydash __complete-merchants \"${COMP_WORDS[@]:1:COMP_CWORD-1}\" 2>/dev/null)\" -- \"$cur\"))\n        return ;;\n", pattern(args["ID"]))
-	fmt.Fprintf(&b, "    %s)\n        COMPREPLY=($(compgen -f -- \"$cur\"))\n        return ;;\n", pattern(args["PATH"]))
-	fmt.Fprintf(&b, "    %s)\n        COMPREPLY=()\n        return ;;\n    esac\n", pattern(args[""]))
-	b.WriteString("    local words\n    case \"$cmd\" in\n")
-	for _, c := range model {
-		fmt.Fprintf(&b, "    %q) words=%q ;;\n", c.name, strings.Join(c.offers(), " "))
-	}
-	b.WriteString("    esac\n    COMPREPLY=($(compgen -W \"$words\" -- \"$cur\"))\n}\n")
-	b.WriteString("complete -o default -F _paydash paydash\n")
-	return b.String()
+// shDialect is what bash and zsh write differently in the one shape of
+// shCompletion.
+type shDialect struct {
+	header, locals string
+	word, first    string // the words typed as an array element of i; the first after paydash
+	loopEnd, prev  string // the index of the word completed; the word before it
+	merchants      string // the completion of the merchants
+	files, none    string // of a file; of nothing
+	offer          string // of the words %s (a format)
+	footer         string
 }
 
-func zshCompletion(model []complCommand) string {
+var bashDialect = shDialect{
+	header: "# bash completion for paydash: source <(paydash completion bash)\n",
+	locals: `local cur="${COMP_WORDS[COMP_CWORD]}" cmd="" i words`,
+	word:   `${COMP_WORDS[i]}`, first: "1", loopEnd: "COMP_CWORD", prev: `${COMP_WORDS[COMP_CWORD-1]}`,
+	merchants: `COMPREPLY=($(compgen -W "$(paydash __complete-merchants "${COMP_WORDS[@]:1:COMP_CWORD-1}" 2>/dev/null)" -- "$cur"))`,
+	files:     `COMPREPLY=($(compgen -f -- "$cur"))`, none: "COMPREPLY=()",
+	offer:  `words=%q; COMPREPLY=($(compgen -W "$words" -- "$cur"))`,
+	footer: "complete -o default -F _paydash paydash\n",
+}
+
+var zshDialect = shDialect{
+	header: "#compdef paydash\n# zsh completion for paydash: paydash completion zsh > \"${fpath[1]}/_paydash\"\n",
+	locals: `local cmd="" i`,
+	word:   `${words[i]}`, first: "2", loopEnd: "CURRENT", prev: `${words[CURRENT-1]}`,
+	merchants: `compadd -- ${(f)"$(paydash __complete-merchants "${(@)words[2,CURRENT-1]}" 2>/dev/null)"}`,
+	files:     "_files", none: ":",
+	offer:  "compadd -- %s",
+	footer: "if [ \"$funcstack[1]\" = \"_paydash\" ]; then\n    _paydash \"$@\"\nelse\n    compdef _paydash paydash\nfi\n",
+}
+
+func bashCompletion(model []complCommand) string { return shCompletion(model, bashDialect) }
+func zshCompletion(model []complCommand) string  { return shCompletion(model, zshDialect) }
+
+// shCompletion is the bash or zsh script: one function, _paydash.
+func shCompletion(model []complCommand, d shDialect) string {
 	args := argFlags(model)
 	var b strings.Builder
-	b.WriteString("#compdef paydash\n# zsh completion for paydash: paydash completion zsh > \"${fpath[1]}/_paydash\"\n")
-	b.WriteString("_paydash() {\n    local cmd=\"\" i\n")
-	fmt.Fprintf(&b, "    for ((i = 2; i < CURRENT; i++)); do\n        case \"${words[i]}\" in\n")
-	fmt.Fprintf(&b, "        %s) cmd=\"${words[i]}\"; break ;;\n        esac\n    done\n", strings.Join(subcommands(model), "|"))
-	b.WriteString("    case \"${words[CURRENT-1]}\" in\n")
-	fmt.Fprintf(&b, "    %s)\n        compadd -- ${(f)\"$(paydash __complete-merchants \"${(@)words[2,CURRENT-1]}\" 2>/dev/null)\"}\n        return ;;\n", pattern(args["ID"]))
-	fmt.Fprintf(&b, "    %s)\n        _files\n        return ;;\n", pattern(args["PATH"]))
-	fmt.Fprintf(&b, "    %s)\n        return ;;\n    esac\n", pattern(args[""]))
-	b.WriteString("    case \"$cmd\" in\n")
-	for _, c := range model {
-		fmt.Fprintf(&b, "    %q) compadd -- %s ;;\n", c.name, strings.Join(c.offers(), " "))
+	fmt.Fprintf(&b, "%s_paydash() {\n    %s\n", d.header, d.locals)
+	fmt.Fprintf(&b, "    for ((i = %s; i < %s; i++)); do\n        case \"%s\" in\n", d.first, d.loopEnd, d.word)
+	fmt.Fprintf(&b, "        %s) cmd=\"%s\"; break ;;\n        esac\n    done\n", strings.Join(subcommands(model), "|"), d.word)
+	fmt.Fprintf(&b, "    case \"%s\" in\n", d.prev)
+	for _, arm := range [][2]string{{pattern(args["ID"]), d.merchants}, {pattern(args["PATH"]), d.files}, {pattern(args[""]), d.none}} {
+		fmt.Fprintf(&b, "    %s)\n        %s\n        return ;;\n", arm[0], arm[1])
 	}
-	b.WriteString("    esac\n}\n")
-	b.WriteString("if [ \"$funcstack[1]\" = \"_paydash\" ]; then\n    _paydash \"$@\"\nelse\n    compdef _paydash paydash\nfi\n")
+	b.WriteString("    esac\n    case \"$cmd\" in\n")
+	for _, c := range model {
+		offers := strings.Join(c.offers(), " ") // flags and names hold no blank
+		fmt.Fprintf(&b, "    %q) "+d.offer+" ;;\n", c.name, offers)
+	}
+	b.WriteString("    esac\n}\n" + d.footer)
 	return b.String()
 }
 

@@ -56,17 +56,7 @@ func TestCompletionScriptsParseAndNameEveryFlag(t *testing.T) {
 // The bash script, sourced, completes commands, a subcommand's flags, and
 // --merchant from the config file through paydash __complete-merchants.
 func TestCompletionBashCompletes(t *testing.T) {
-	bash, err := exec.LookPath("bash")
-	if err != nil {
-		t.Skip("bash is not installed here")
-	}
-	ts := newTestSystem(t)
-	_, script, _ := ts.runCmd("completion", "bash")
-	dir := t.TempDir()
-	// A stand-in paydash on PATH for the hidden command the script calls.
-	fake := "#!/bin/sh\n[ \"$1\" = __complete-merchants ] && printf '1001\\n1002\\n'\n"
-	require.NoError(t, os.WriteFile(filepath.Join(dir, "paydash"), []byte(fake), 0o700))
-	require.NoError(t, os.WriteFile(filepath.Join(dir, "c.bash"), []byte(script), 0o600))
+	bash, dir := completionBench(t, "bash")
 	complete := func(line ...string) string {
 		t.Helper()
 		sh := `source "$1"; shift; COMP_WORDS=("$@"); COMP_CWORD=$(($#-1)); _paydash; printf '%s\n' "${COMPREPLY[@]}"`
@@ -89,6 +79,23 @@ func sortLines(s string) string {
 	return strings.Join(lines, "\n") + "\n"
 }
 
+// completionBench is the shell's program (the test is skipped without
+// it) and a folder holding the script as c.<shell> and a stand-in paydash,
+// to put first on PATH, whose hidden command prints merchants 1001 and 1002.
+func completionBench(t *testing.T, shell string) (bin, dir string) {
+	t.Helper()
+	bin, err := exec.LookPath(shell)
+	if err != nil {
+		t.Skipf("%s is not installed here", shell)
+	}
+	_, script, _ := newTestSystem(t).runCmd("completion", shell)
+	dir = t.TempDir()
+	fake := "#!/bin/sh\n[ \"$1\" = __complete-merchants ] && printf '1001\\n1002\\n'\n"
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "paydash"), []byte(fake), 0o700))
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "c."+shell), []byte(script), 0o600))
+	return bin, dir
+}
+
 // The hidden command prints the config file's merchant ids, of the
 // --config typed on the line if there is one; nothing on error.
 func TestCompletionMerchantsCommand(t *testing.T) {
@@ -108,19 +115,9 @@ func TestCompletionMerchantsCommand(t *testing.T) {
 	assert.Empty(t, stderr)
 }
 
-// The fish and zsh scripts complete --merchant through the hidden command
-// too (fish's complete -C runs a completion without a terminal).
+// The fish script completes --merchant through the hidden command too (fish's complete -C runs a completion without a terminal).
 func TestCompletionFishCompletesMerchants(t *testing.T) {
-	fish, err := exec.LookPath("fish")
-	if err != nil {
-		t.Skip("fish is not installed here")
-	}
-	ts := newTestSystem(t)
-	_, script, _ := ts.runCmd("completion", "fish")
-	dir := t.TempDir()
-	fake := "#!/bin/sh\n[ \"$1\" = __complete-merchants ] && printf '1001\\n1002\\n'\n"
-	require.NoError(t, os.WriteFile(filepath.Join(dir, "paydash"), []byte(fake), 0o700))
-	require.NoError(t, os.WriteFile(filepath.Join(dir, "c.fish"), []byte(script), 0o600))
+	fish, dir := completionBench(t, "fish")
 	cmd := exec.Command(fish, "--no-config", "-c", `source $argv[1]; complete -C "paydash --merchant "; complete -C "paydash sandbox --pu"`, filepath.Join(dir, "c.fish"))
 	cmd.Env = append(os.Environ(), "PATH="+dir+":"+os.Getenv("PATH"))
 	out, err := cmd.CombinedOutput()
