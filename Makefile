@@ -1,8 +1,12 @@
 # paydash: the two commands a fresh machine needs are `make run` and `make test`.
 GO      ?= go
 BIN     := bin/paydash
+# paydash version prints these three (version.go); left empty, it reads the
+# module's build information instead.
 VERSION := $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
-LDFLAGS := -X main.version=$(VERSION)
+COMMIT  := $(shell git rev-parse --short HEAD 2>/dev/null)
+DATE    := $(shell date -u +%Y-%m-%dT%H:%M:%SZ)
+LDFLAGS := -X main.version=$(VERSION) -X main.commit=$(COMMIT) -X main.date=$(DATE)
 
 .PHONY: run build test bench lint fuzz clean
 

@@ -7,7 +7,6 @@ import (
 	"io"
 	"log/slog"
 	"os"
-	"path/filepath"
 	"slices"
 	"time"
 
@@ -142,7 +141,7 @@ func openSession(ctx context.Context, s config.Settings, now time.Time) (_ *sess
 	if err := openJournal(ctx, jpath, cfg, sess, journalProgress()); err != nil {
 		return nil, err
 	}
-	sess.known = openKnown(filepath.Join(filepath.Dir(jpath), "known-tokens.json"), sess)
+	sess.known = openKnown(config.KnownTokensPath(jpath), sess)
 
 	merchant := s.Merchant
 	if merchant == "" {

@@ -73,7 +73,7 @@ func TestSettingsRefusalsExit2(t *testing.T) {
 		file string
 		want string
 	}{
-		{"a bad flag", []string{"--token", "x"}, "", "flag provided but not defined: -token"},
+		{"a bad flag", []string{"--token", "x"}, "", "flag provided but not defined: --token"},
 		{"a bad key", nil, "baseurl = \"https://x.example.com\"\n", `unknown key(s) "baseurl"`},
 		{"a bad merchant", nil, "merchants = [{ name = \"A\" }]\n", "line 1: merchants item 1 has a name but no id"},
 	} {

@@ -8,7 +8,6 @@ package main
 
 import (
 	"context"
-	"fmt"
 	"io"
 	"os"
 	"os/signal"
@@ -16,9 +15,6 @@ import (
 
 	"paydash/config"
 )
-
-// version is set at build time by the Makefile (-ldflags -X main.version=...).
-var version = "dev"
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
@@ -39,8 +35,13 @@ func runWith(ctx context.Context, args []string, stdout, stderr io.Writer, sys c
 		case "sandbox":
 			return runSandbox(ctx, args[1:], stdout, stderr)
 		case "version", "--version", "-version":
-			fmt.Fprintf(stdout, "paydash %s\n", version)
-			return 0
+			return runVersion(args[1:], stdout, stderr)
+		case "paths":
+			return runPaths(args[1:], stdout, stderr, sys)
+		case "completion":
+			return runCompletion(args[1:], stdout, stderr)
+		case "__complete-merchants":
+			return runCompleteMerchants(args[1:], stdout, sys)
 		case "help":
 			config.Usage(stdout, sys)
 			return 0

@@ -111,7 +111,7 @@ func TestCommandLine(t *testing.T) {
 	assert.Equal(t, 2, run(context.Background(), []string{"sandbox", "--faults", "latency=fast"}, &out, &errb))
 	assert.Contains(t, errb.String(), "--faults")
 
-	errb.Reset()
+	out.Reset()
 	assert.Equal(t, 0, run(context.Background(), []string{"sandbox", "--help"}, &out, &errb))
-	assert.Contains(t, errb.String(), "-info-file PATH")
+	assert.Contains(t, out.String(), "--info-file PATH")
 }

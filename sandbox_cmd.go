@@ -43,12 +43,13 @@ const (
 // (Ctrl-C, SIGTERM), with the flags README.md lists. A signal while it seeds
 // stops it at once (exit 1: it never became ready).
 func runSandbox(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	flags, code, ok := parseSandboxFlags(args, stderr)
+	flags, code, ok := parseSandboxFlags(args, stdout, stderr)
 	if !ok {
 		return code
 	}
 	fail := func(format string, a ...any) int {
-		fmt.Fprintf(stderr, "paydash sandbox: "+format+"\n", a...)
+		msg := strings.TrimPrefix(fmt.Sprintf(format, a...), "sandbox: ")
+		fmt.Fprintf(stderr, "paydash sandbox: %s\n", msg)
 		return 1
 	}
 	start := time.Now()
@@ -86,12 +87,68 @@ type sandboxFlags struct {
 }
 
 // parseSandboxFlags reads the flags. When it returns !ok, the command ends
-// with code: 0 after --help (printed to stderr), 2 for a bad flag (said on
-// stderr in one line).
-func parseSandboxFlags(args []string, stderr io.Writer) (_ sandboxFlags, code int, ok bool) {
+// with code: 0 after --help (printed to stdout, as paydash --help is), 2
+// for bad input (said on stderr in one line, "paydash sandbox: ...").
+func parseSandboxFlags(args []string, stdout, stderr io.Writer) (_ sandboxFlags, code int, ok bool) {
+	fs, v := newSandboxFlagSet()
+	bad := func(format string, a ...any) (sandboxFlags, int, bool) {
+		fmt.Fprintf(stderr, "paydash sandbox: "+format+"\n", a...)
+		return sandboxFlags{}, 2, false
+	}
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			printSandboxHelp(fs, stdout)
+			return sandboxFlags{}, 0, false
+		}
+		return bad("%s (run paydash sandbox --help for the flags)", config.FlagError(err))
+	}
+	if fs.NArg() > 0 {
+		return bad("unexpected argument %q (run paydash sandbox --help)", fs.Arg(0))
+	}
+	f, err := sandbox.ParseFaults(*v.faults)
+	if err != nil {
+		return bad("--faults: %v", err)
+	}
+	if f.Latency > maxFaultLatency {
+		return bad("--faults: latency %s is out of range; give a duration from 0 to %s", f.Latency, config.ShortDuration(maxFaultLatency))
+	}
+	// The info file's path is checked before the seed, so that a bad one
+	// is refused at once and nothing is written beside it.
+	if *v.infoFile != "" {
+		if _, _, err := sandbox.InfoFilePaths(*v.infoFile); err != nil {
+			return bad("--info-file %v", err)
+		}
+	}
+	logger := slog.New(slog.DiscardHandler)
+	if *v.verbose {
+		logger = slog.New(slog.NewTextHandler(stderr, nil))
+	}
+	opts := sandbox.Options{
+		Addr: *v.addr, Public: *v.public, Seed: *v.seed, Payments: int(*v.payments),
+		SettleDelay: *v.settle, Arrivals: *v.arrivals, Faults: f, Logger: logger,
+	}
+	// The address and fault rates too are bad input, refused before the seed.
+	if err := opts.Check(); err != nil {
+		return bad("%s", strings.TrimPrefix(err.Error(), "sandbox: "))
+	}
+	return sandboxFlags{infoFile: *v.infoFile, opts: opts}, 0, true
+}
+
+// sandboxFlagValues are where newSandboxFlagSet's flags land.
+type sandboxFlagValues struct {
+	addr, infoFile, faults *string
+	public, verbose        *bool
+	seed, payments         *int64
+	settle, arrivals       *time.Duration
+}
+
+// newSandboxFlagSet defines paydash sandbox's flags (the completion
+// scripts read their names from it too).
+func newSandboxFlagSet() (*flag.FlagSet, sandboxFlagValues) {
 	fs := flag.NewFlagSet("paydash sandbox", flag.ContinueOnError)
-	fs.SetOutput(io.Discard) // errors are reported below in one line
+	fs.SetOutput(io.Discard) // errors are reported in one line
 	fs.Usage = func() {}     // and the help only when asked for
+	var v sandboxFlagValues
 	addr := fs.String("addr", "127.0.0.1:0", "listen address `HOST:PORT` (loopback only unless --public)")
 	public := fs.Bool("public", false, "allow a non-loopback --addr")
 	seed := int64Flag(fs, "seed", 1, 1, math.MaxInt64, "seed of the generated data (same seed, same data): `N` from 1")
@@ -104,50 +161,49 @@ func parseSandboxFlags(args []string, stderr io.Writer) (_ sandboxFlags, code in
 	arrivals := durationFlag(fs, "arrivals", 3*time.Second, minArrivals, maxArrivals, true,
 		"a new payment arrives every `DURATION`: 0 (none) or from "+config.ShortDuration(minArrivals)+" to "+config.ShortDuration(maxArrivals))
 	verbose := fs.Bool("v", false, "log every request and state change to stderr")
-	bad := func(format string, a ...any) (sandboxFlags, int, bool) {
-		fmt.Fprintf(stderr, "paydash sandbox: "+format+"\n", a...)
-		return sandboxFlags{}, 2, false
-	}
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			printSandboxHelp(fs, stderr)
-			return sandboxFlags{}, 0, false
-		}
-		return bad("%v (run paydash sandbox --help for the flags)", err)
-	}
-	if fs.NArg() > 0 {
-		return bad("unexpected argument %q", fs.Arg(0))
-	}
-	f, err := sandbox.ParseFaults(*faults)
-	if err != nil {
-		return bad("--faults: %v", err)
-	}
-	if f.Latency > maxFaultLatency {
-		return bad("--faults: latency %s is out of range; give a duration from 0 to %s", f.Latency, config.ShortDuration(maxFaultLatency))
-	}
-	// The info file's path is checked before the seed, so that a bad one
-	// is refused at once and nothing is written beside it.
-	if *infoFile != "" {
-		if _, _, err := sandbox.InfoFilePaths(*infoFile); err != nil {
-			return bad("--info-file %v", err)
-		}
-	}
-	logger := slog.New(slog.DiscardHandler)
-	if *verbose {
-		logger = slog.New(slog.NewTextHandler(stderr, nil))
-	}
-	return sandboxFlags{infoFile: *infoFile, opts: sandbox.Options{
-		Addr: *addr, Public: *public, Seed: *seed, Payments: int(*payments),
-		SettleDelay: *settle, Arrivals: *arrivals, Faults: f, Logger: logger,
-	}}, 0, true
+	v.addr, v.public, v.seed, v.payments, v.infoFile, v.faults = addr, public, seed, payments, infoFile, faults
+	v.settle, v.arrivals, v.verbose = settle, arrivals, verbose
+	return fs, v
 }
 
-// printSandboxHelp is `paydash sandbox --help`.
-func printSandboxHelp(fs *flag.FlagSet, stderr io.Writer) {
-	fmt.Fprintf(stderr, "Usage: paydash sandbox [flags]\n\nRuns the embedded payment service over HTTPS until interrupted.\n\nFlags:\n")
-	fs.SetOutput(stderr)
-	fs.PrintDefaults()
-	fmt.Fprint(stderr, sandboxControlHelp)
+// printSandboxHelp is paydash sandbox --help, on stdout like paydash
+// --help: the flags written as the README writes them (--addr), each
+// description wrapped within 80 columns under its flag.
+func printSandboxHelp(fs *flag.FlagSet, w io.Writer) {
+	fmt.Fprint(w, "Usage: paydash sandbox [flags]\n\nRuns the embedded payment service over HTTPS until interrupted.\n\nFlags:\n")
+	fs.VisitAll(func(f *flag.Flag) {
+		arg, usage := flag.UnquoteUsage(f)
+		name := "--" + f.Name
+		if len(f.Name) == 1 {
+			name = "-" + f.Name
+		}
+		if _, isBool := f.Value.(interface{ IsBoolFlag() bool }); !isBool && arg != "" {
+			name += " " + arg
+		}
+		if d := f.DefValue; d != "" && d != "false" && d != "0" {
+			usage += " (default " + d + ")"
+		}
+		fmt.Fprintf(w, "  %s\n%s", name, wrapText(usage, "        ", 80))
+	})
+	fmt.Fprint(w, sandboxControlHelp)
+}
+
+// wrapText is text in lines of at most width columns, each starting with
+// indent (a word longer than a line has one to itself).
+func wrapText(text, indent string, width int) string {
+	var b strings.Builder
+	line := indent
+	for _, word := range strings.Fields(text) {
+		if len(line) > len(indent) && len([]rune(line))+1+len([]rune(word)) > width {
+			b.WriteString(line + "\n")
+			line = indent
+		}
+		if len(line) > len(indent) {
+			line += " "
+		}
+		line += word
+	}
+	return b.String() + line + "\n"
 }
 
 // sandboxInfoPath is where the info file goes: the one asked for, or,

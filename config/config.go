@@ -12,6 +12,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"regexp"
 	"runtime"
 	"slices"
 	"strconv"
@@ -166,16 +167,31 @@ type flagValues struct {
 func newFlagSet(v *flagValues) *flag.FlagSet {
 	fs := flag.NewFlagSet("paydash", flag.ContinueOnError)
 	fs.SetOutput(io.Discard) // errors are reported by the caller in one line
-	fs.StringVar(&v.baseURL, "base-url", "", "")
-	fs.StringVar(&v.caFile, "ca-file", "", "")
-	fs.StringVar(&v.merchant, "merchant", "", "")
-	fs.StringVar(&v.config, "config", "", "")
+	// The usages hold only the argument's name (flag.UnquoteUsage): the
+	// help is Usage; the completion scripts read PATH and ID from here.
+	fs.StringVar(&v.baseURL, "base-url", "", "`URL`")
+	fs.StringVar(&v.caFile, "ca-file", "", "`PATH`")
+	fs.StringVar(&v.merchant, "merchant", "", "`ID`")
+	fs.StringVar(&v.config, "config", "", "`PATH`")
 	fs.BoolVar(&v.readOnly, "read-only", false, "")
-	fs.StringVar(&v.journal, "journal", "", "")
-	fs.StringVar(&v.log, "log", "", "")
-	fs.StringVar(&v.refresh, "refresh", "", "")
+	fs.StringVar(&v.journal, "journal", "", "`PATH`")
+	fs.StringVar(&v.log, "log", "", "`PATH`")
+	fs.StringVar(&v.refresh, "refresh", "", "`DURATION`")
 	return fs
 }
+
+// FlagSet is the dashboard's flags (and paydash paths'), for the
+// completion scripts: their names, and the argument each takes.
+func FlagSet() *flag.FlagSet { return newFlagSet(&flagValues{}) }
+
+// FlagError is an error of the flag package with a flag written as the
+// help writes it: "for flag -payments" becomes "for flag --payments"
+// (one-letter flags keep their one dash).
+func FlagError(err error) string {
+	return singleDashFlag.ReplaceAllString(err.Error(), "$1 --$2")
+}
+
+var singleDashFlag = regexp.MustCompile(`(for flag|for|not defined:|needs an argument:) -([a-z][a-z0-9-]+)`)
 
 // parseFlags is the first step: the flags, and which of them were given.
 func parseFlags(args []string) (flagValues, error) {
@@ -185,7 +201,7 @@ func parseFlags(args []string) (flagValues, error) {
 		if errors.Is(err, flag.ErrHelp) {
 			return fv, ErrHelp
 		}
-		return fv, Usagef("%v (run paydash --help for the flags)", err)
+		return fv, Usagef("%s (run paydash --help for the flags)", FlagError(err))
 	}
 	if fs.NArg() > 0 {
 		return fv, Usagef("unknown command %q (run paydash --help)", fs.Arg(0))

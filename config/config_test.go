@@ -218,7 +218,7 @@ func TestBadInputMessages(t *testing.T) {
 			[]string{`"roubles" is not a currency code`}},
 		{"typed check: negative", nil, "confirm_typed_over = { RUB = -5 }\n", []string{`RUB: "-5" is not an amount`}},
 		{"typed check: wrong type", nil, "confirm_typed_over = true\n", []string{"must be an amount such as 50000", "not true or false"}},
-		{"bad flag", []string{"--token", "x"}, "", []string{"flag provided but not defined: -token", "paydash --help"}},
+		{"bad flag", []string{"--token", "x"}, "", []string{"flag provided but not defined: --token", "paydash --help"}},
 		{"stray argument", []string{"dashboard"}, "", []string{`unknown command "dashboard"`}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -350,7 +350,8 @@ func TestUsageListsEverything(t *testing.T) {
 		"PAYDASH_V2_TOKEN", "PAYDASH_V1_LOGIN", "PAYDASH_V1_PASSWORD", "NO_COLOR",
 		filepath.Join(ts.ConfigHome, "paydash", "config.toml"),
 		filepath.Join(ts.Home, ".local", "state", "paydash", "journal.jsonl"),
-		"paydash sandbox", "paydash version", "[keys]", "merchants", "never from flags",
+		"paydash sandbox", "paydash version", "paydash paths", "paydash completion", "[keys]", "merchants", "never from flags",
+		"known-tokens.json",
 		"capture,", "refund,", "quit,",
 	} {
 		assert.Contains(t, stdout, want)
@@ -390,4 +391,17 @@ func TestFakeMachine(t *testing.T) {
 	s, err := Load(nil, sys)
 	require.NoError(t, err)
 	assert.Equal(t, "https://b.example.com", s.BaseURL)
+}
+
+// Flag errors name the flag as the help writes it, with two dashes.
+func TestUsageFlagErrorsWriteTwoDashes(t *testing.T) {
+	for args, want := range map[string]string{
+		"--refresh":         "flag needs an argument: --refresh",
+		"--nope":            "flag provided but not defined: --nope",
+		"--read-only=maybe": `invalid boolean value "maybe" for --read-only`,
+	} {
+		_, err := Load([]string{args}, newTestSystem(t).sys())
+		require.Error(t, err)
+		assert.Contains(t, err.Error(), want)
+	}
 }

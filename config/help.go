@@ -43,7 +43,10 @@ Usage:
                             embedded sandbox, started inside the process
   paydash sandbox [flags]   the embedded payment service alone, for tests and
                             other tools (paydash sandbox --help)
-  paydash version           print the version
+  paydash version           print the version, commit, build date and Go
+  paydash paths             list the files paydash reads and writes, here
+  paydash completion bash|zsh|fish
+                            print a shell completion script
 
 `
 
@@ -58,7 +61,8 @@ Usage:
   --read-only          send no action: capture, cancel and refund are refused
   --journal PATH       append-only journal of every action sent (default
                        %s, or
-                       sandbox-journal.jsonl there on the sandbox)
+                       sandbox-journal.jsonl there on the sandbox);
+                       known-tokens.json beside it keeps the Tokens tab's tokens
   --log PATH           request log, JSON lines, secrets left out (default none)
   --refresh DURATION   how often the lists refresh, from 1s to 24h (default 10s)
 

@@ -153,6 +153,13 @@ func Start(ctx context.Context, opts Options) (*Server, error) {
 	return s, nil
 }
 
+// Check is what Start refuses before it starts anything: fault rates
+// outside [0, 1] and, unless Public, an address that is not a loopback one.
+func (o Options) Check() error {
+	_, err := checkStartOptions(o.withDefaults())
+	return err
+}
+
 // checkStartOptions refuses fault rates outside [0, 1] and, unless the
 // sandbox is public, an address that is not a loopback one; it returns the
 // address's host.
