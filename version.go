@@ -27,7 +27,9 @@ type buildVersion struct {
 // 2026-11-27T18:00:00Z) go1.26.8 linux/amd64".
 func (b buildVersion) String() string {
 	var about []string
-	if b.Commit != "" {
+	// Without a tag, git describe gives the commit as the version: it is
+	// said once.
+	if b.Commit != "" && !strings.HasPrefix(b.Version, b.Commit) {
 		about = append(about, "commit "+b.Commit)
 	}
 	if b.Date != "" {

@@ -22,6 +22,9 @@ func TestVersionLineShape(t *testing.T) {
 	assert.Equal(t, "paydash v0.4.0 go1.26.8 linux/amd64", b.String())
 	b.Date = "2026-11-27T18:00:00Z"
 	assert.Equal(t, "paydash v0.4.0 (built 2026-11-27T18:00:00Z) go1.26.8 linux/amd64", b.String())
+	// An untagged build's version is its commit (git describe): said once.
+	b.Version, b.Commit = "1caa15e-dirty", "1caa15e"
+	assert.Equal(t, "paydash 1caa15e-dirty (built 2026-11-27T18:00:00Z) go1.26.8 linux/amd64", b.String())
 }
 
 // Without the Makefile's values, the module's build information is read:
