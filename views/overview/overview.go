@@ -48,6 +48,8 @@ type Overview struct {
 	loading   bool
 	err       error
 	refreshed time.Time
+	lastRead  time.Time // on the local clock: when a read last began
+	lastFull  time.Time // and a read of the whole day
 	codes     codeReads
 	also      also // refunds, holds and stickers
 	revoked   int  // tokens seen revoked today
@@ -115,20 +117,40 @@ func (o *Overview) reload(now time.Time) tea.Cmd {
 	o.codes = codeReads{}
 	o.also = also{}
 	o.findings = nil
-	return o.read(now)
+	return o.read(now, true)
 }
 
-// read reads the day that ends at now; what it brings replaces what was
+// read reads the day that ends at now, whole (with the refunds, holds and
+// stickers) or its last recentHours; what it brings replaces what was
 // counted of the same payments.
-func (o *Overview) read(now time.Time) tea.Cmd {
+func (o *Overview) read(now time.Time, whole bool) tea.Cmd {
 	o.revoked, o.known = revokedToday(tab.NewTokenMemo(o.deps), o.merchants(), now)
 	o.codes.restart() // the code reads under way end with the read before
 	ctx, stamp := o.reads.Next()
 	o.loading = true
 	o.now = now
+	o.lastRead = o.deps.TimeNow()
 	o.figure()
-	return tea.Batch(readDay(ctx, stamp, o.deps.Backend, o.merchants(), now),
+	if !whole {
+		start := now.Truncate(time.Hour).Add(-(recentHours - 1) * time.Hour)
+		return readDay(ctx, stamp, o.deps.Backend, o.merchants(), start, now)
+	}
+	o.lastFull = o.lastRead
+	start := now.Truncate(time.Hour).Add(-(dayHours - 1) * time.Hour)
+	return tea.Batch(readDay(ctx, stamp, o.deps.Backend, o.merchants(), start, now),
 		readAlso(ctx, stamp, o.deps.Backend, o.merchants(), now))
+}
+
+// refresh reads again at now: the whole day when asked (r) or when
+// fullEvery has passed since the last whole read, else the recent hours.
+// A periodic one does not cut a read still under way short: on a slow
+// service, starting again would never end.
+func (o *Overview) refresh(now time.Time, manual bool) tea.Cmd {
+	if o.loading && !manual {
+		return nil
+	}
+	whole := manual || o.deps.TimeNow().Sub(o.lastFull) >= fullEvery
+	return o.read(now, whole)
 }
 
 // figure works the day's figures out from the tally: the buckets and what
@@ -161,14 +183,17 @@ func (o *Overview) Update(msg tea.Msg) (ui.Tab, tea.Cmd) {
 			return o, o.reload(o.deps.TimeNow())
 		}
 	case ui.RefreshMsg:
-		if o.loading && !msg.Manual {
-			return o, nil // a day still being read goes on: starting again would never end on a slow service
-		}
 		now := msg.Now
 		if now.IsZero() {
 			now = o.deps.TimeNow()
 		}
-		return o, o.read(now)
+		return o, o.refresh(now, msg.Manual)
+	case ui.TickMsg:
+		// Only the shown tab is refreshed by the shell: while hidden, the
+		// Overview keeps its figures (and the "! N") up to date itself.
+		if !o.lastRead.IsZero() && o.deps.TimeNow().Sub(o.lastRead) >= backgroundEvery {
+			return o, o.refresh(o.now.Add(o.deps.TimeNow().Sub(o.lastRead)), false)
+		}
 	case dayMsg:
 		return o, o.onDay(msg)
 	case codeMsg:

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -284,4 +285,65 @@ func TestTokensSeenRevokedToday(t *testing.T) {
 	require.Len(t, sw, 1)
 	assert.Equal(t, ui.TabTokens, sw[0].Tab)
 	assert.Equal(t, ui.SearchMsg{Query: "status:revoked", Exact: true}, sw[0].Then)
+}
+
+// queryLog records the starts of the periods of payments asked for that
+// end after now (the day's reads; the holds' end days before).
+type queryLog struct {
+	backend.Backend
+	mu     sync.Mutex
+	starts []time.Time
+}
+
+func (q *queryLog) ListPayments(p backend.PeriodQuery) backend.Pager[backend.Payment] {
+	q.mu.Lock()
+	if p.End.After(viewtest.GoldenNow) {
+		q.starts = append(q.starts, p.Start)
+	}
+	q.mu.Unlock()
+	return q.Backend.ListPayments(p)
+}
+
+func (q *queryLog) take() []time.Time {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	out := q.starts
+	q.starts = nil
+	return out
+}
+
+// The whole day is read at start, at r and every five minutes; a refresh
+// in between reads the last two hours; while hidden, the Overview reads
+// them every minute on the shell's tick.
+func TestWhatARefreshReads(t *testing.T) {
+	t.Parallel()
+	var mu sync.Mutex
+	local := time.Date(2026, 11, 20, 12, 0, 0, 0, time.UTC)
+	clock := func() time.Time { mu.Lock(); defer mu.Unlock(); return local }
+	advance := func(d time.Duration) { mu.Lock(); local = local.Add(d); mu.Unlock() }
+	ql := &queryLog{}
+	e, _ := started(t, viewtest.Opts{Fixed: viewtest.GoldenNow,
+		Wrap: func(b backend.Backend) backend.Backend { ql.Backend = b; return ql },
+		Tab:  func(d tab.Deps) ui.Tab { d.Now = clock; return New(d) }}, 120, 40)
+	now := viewtest.GoldenNow
+	day := now.Truncate(time.Hour).Add(-23 * time.Hour)
+	recent := now.Truncate(time.Hour).Add(-time.Hour)
+	assert.Equal(t, []time.Time{day}, ql.take(), "the whole day at start")
+
+	advance(10 * time.Second)
+	e.Send(ui.RefreshMsg{Now: now})
+	assert.Equal(t, []time.Time{recent}, ql.take(), "the last two hours at a refresh")
+
+	advance(5 * time.Minute)
+	e.Send(ui.RefreshMsg{Now: now})
+	assert.Equal(t, []time.Time{day}, ql.take(), "the whole day every five minutes")
+
+	e.Send(ui.RefreshMsg{Now: now, Manual: true})
+	assert.Equal(t, []time.Time{day}, ql.take(), "and at r")
+
+	e.Send(ui.TickMsg{Now: clock()})
+	assert.Empty(t, ql.take(), "a tick within the minute reads nothing")
+	advance(time.Minute)
+	e.Send(ui.TickMsg{Now: clock()})
+	assert.Len(t, ql.take(), 1, "a minute on, the tick reads the recent hours")
 }

@@ -14,6 +14,19 @@ import (
 // merchant or for every merchant, every page of them; and, for declines
 // whose list item carries no result code, the payment itself, a few at a
 // time, newest first, each once.
+//
+// How often. The whole day (and the refunds, holds and stickers) at start,
+// when the merchant changes, at r, and every fullEvery; in between, a
+// refresh reads only the last recentHours, where new payments come and
+// statuses still move. While another tab is shown, the Overview reads
+// the recent hours every backgroundEvery on the shell's tick, so that the
+// "! N" of the other tabs' status bar stays true.
+
+const (
+	recentHours     = 2
+	fullEvery       = 5 * time.Minute
+	backgroundEvery = time.Minute
+)
 
 // codeReadsAtOnce is how many payments are read at once for their result
 // code.
@@ -35,11 +48,11 @@ type codeMsg struct {
 	err   error
 }
 
-// readDay reads every page of the day [now-24h, now+1h) for merchants.
-func readDay(ctx context.Context, stamp tab.Stamp, b backend.Backend, merchants []string, now time.Time) tea.Cmd {
+// readDay reads every page of [start, now+1h) for merchants: the day, or
+// its last hours.
+func readDay(ctx context.Context, stamp tab.Stamp, b backend.Backend, merchants []string, start, now time.Time) tea.Cmd {
 	return func() tea.Msg {
 		msg := dayMsg{stamp: stamp, now: now}
-		start := now.Truncate(time.Hour).Add(-(dayHours - 1) * time.Hour)
 		for _, m := range merchants {
 			rows, err := backend.Collect(ctx, b.ListPayments(backend.PeriodQuery{MerchantID: m, Start: start, End: now.Add(time.Hour)}))
 			msg.rows = append(msg.rows, rows...)
