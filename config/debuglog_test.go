@@ -10,7 +10,7 @@ import (
 )
 
 // The debug log comes from debug_log in the config file (relative to the
-// file, ~ expanded), --debug-log over it, and --debug-log ” turns it off.
+// file, ~ expanded), --debug-log over it, and an empty --debug-log turns it off.
 func TestDebugLogFlagAndKey(t *testing.T) {
 	ts := newTestSystem(t)
 	s, err := Load(nil, ts.sys())
