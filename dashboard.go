@@ -7,6 +7,7 @@ import (
 	"io"
 	"log/slog"
 	"os"
+	"paydash/debuglog"
 	"slices"
 	"time"
 
@@ -39,16 +40,18 @@ type session struct {
 	typedOver map[string]money.Decimal
 	// known is the tokens paydash knows (the Tokens tab), in a file
 	// beside the journal.
-	known    *known.Store
-	warnings []string    // for the dashboard to show once it is up
-	notices  []ui.Notice // news the dashboard shows in a notice once it is up
-	noColor  bool
-	dark     bool            // the background assumed until the terminal says (COLORFGBG)
-	noMouse  bool            // the mouse starts off (config mouse = false)
-	sandbox  *sandbox.Server // nil on a live service
-	logger   *slog.Logger    // never nil (discards without --log)
-	logFile  *os.File
-	logPath  string // the request log being written, "" when none
+	known     *known.Store
+	warnings  []string    // for the dashboard to show once it is up
+	notices   []ui.Notice // news the dashboard shows in a notice once it is up
+	noColor   bool
+	dark      bool            // the background assumed until the terminal says (COLORFGBG)
+	noMouse   bool            // the mouse starts off (config mouse = false)
+	sandbox   *sandbox.Server // nil on a live service
+	logger    *slog.Logger    // never nil (discards without --log)
+	logFile   *os.File
+	logPath   string           // the request log being written, "" when none
+	debug     *debuglog.Logger // the debug log (--debug-log), nil when none
+	debugFile *os.File
 
 	// serviceNow is the service's clock (backend.Backend.ServiceNow): the
 	// time its answers tell, for the periods "today", "7 days", "30 days".
@@ -82,6 +85,10 @@ func (s *session) Close() error {
 		errs = append(errs, s.logFile.Close())
 		s.logFile = nil
 	}
+	if s.debugFile != nil {
+		errs = append(errs, s.debug.Close(), s.debugFile.Close())
+		s.debug, s.debugFile = nil, nil
+	}
 	return errors.Join(errs...)
 }
 
@@ -104,6 +111,9 @@ func openSession(ctx context.Context, s config.Settings, now time.Time) (_ *sess
 	if err := sess.openRequestLog(s); err != nil {
 		return nil, err
 	}
+	if err := sess.openDebugLog(s); err != nil {
+		return nil, err
+	}
 	cfg := backend.Config{
 		BaseURL: s.BaseURL, RootCAs: s.RootCAs,
 		V2Token: s.V2Token, V1Login: s.V1Login, V1Password: s.V1Password,
@@ -112,6 +122,7 @@ func openSession(ctx context.Context, s config.Settings, now time.Time) (_ *sess
 	if s.LogPath != "" {
 		cfg.Logger = sess.logger
 	}
+	cfg.Debug = sess.debug
 	names := s.MerchantNames
 	if s.BaseURL == "" {
 		if names, err = sess.startEmbeddedSandbox(ctx, s, &cfg); err != nil {
@@ -209,6 +220,24 @@ func (sess *session) startEmbeddedSandbox(ctx context.Context, s config.Settings
 			config.Describe(s.MerchantFrom, s.Merchant), config.MerchantList(cfg.MerchantIDs, names))
 	}
 	return names, nil
+}
+
+// openDebugLog opens the debug log (--debug-log), if asked for, as the
+// request log is opened: a regular file or a new one, never through a
+// symbolic link, mode 600, appended to.
+func (sess *session) openDebugLog(s config.Settings) error {
+	if s.DebugLogPath == "" {
+		return nil
+	}
+	f, err := safefile.OpenAppend(s.DebugLogPath, 0o600)
+	var odd *safefile.NotRegularError
+	if errors.As(err, &odd) {
+		return config.Usagef("%s: it is %s; give a regular file paydash may write", config.Describe(s.DebugLogFrom, s.DebugLogPath), odd.What())
+	} else if err != nil {
+		return config.Usagef("%s: %s; give a file paydash may write", config.Describe(s.DebugLogFrom, s.DebugLogPath), config.DescribeFileErr(err))
+	}
+	sess.debugFile, sess.debug = f, debuglog.New(f, nil)
+	return nil
 }
 
 // logStart writes the session's first line in the request log.

@@ -47,6 +47,7 @@ func sessionDeps(sess *session) views.Deps {
 		TypedOver: sess.typedOver,
 		InFlight:  views.NewInFlight(),
 		Known:     sess.known,
+		DebugLog:  sess.debug,
 	}
 }
 

@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net/url"
+	"paydash/debuglog"
 	"time"
 
 	"paydash/backend/money"
@@ -183,6 +184,10 @@ type Config struct {
 	// (ServiceNow); nil = time.Now. Tests give their own.
 	Now    func() time.Time
 	Logger *slog.Logger // request log; nil = none
+	// Debug is the debug log (--debug-log): each attempt of each request,
+	// its method, path without query values, status and duration; nil =
+	// none.
+	Debug *debuglog.Logger
 }
 
 // Open connects the adapter to the configured interfaces. It does no I/O:

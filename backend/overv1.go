@@ -38,8 +38,13 @@ func openV1(cfg Config, host string, ans *answers) (*overV1, error) {
 	if cfg.Timeout > 0 {
 		opts = append(opts, v1.WithTimeout(cfg.Timeout))
 	}
-	if cfg.Logger != nil {
+	if cfg.Logger != nil || cfg.Debug != nil {
 		opts = append(opts, v1.WithRequestLog(func(e v1.RequestLogEntry) {
+			cfg.Debug.Log("request", "interface", "v1", "operation", e.Operation, "status", e.Status,
+				"duration", e.Duration, "attempt", e.Attempt, "failed", e.Err != nil)
+			if cfg.Logger == nil {
+				return
+			}
 			attrs := []any{"operation", e.Operation, "status", e.Status, "duration", e.Duration,
 				"attempt", e.Attempt, "error_code", e.ErrorCode}
 			if e.Err != nil {

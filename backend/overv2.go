@@ -7,6 +7,7 @@ import (
 
 	"paydash/backend/transport"
 	v2 "paydash/backend/v2"
+	"paydash/debuglog"
 )
 
 // overV2 serves the Backend over the current JSON interface.
@@ -31,8 +32,13 @@ func openV2(cfg Config, host string, ans *answers) (*overV2, error) {
 	if cfg.Timeout > 0 {
 		opts = append(opts, v2.WithTimeout(cfg.Timeout))
 	}
-	if cfg.Logger != nil {
+	if cfg.Logger != nil || cfg.Debug != nil {
 		opts = append(opts, v2.WithRequestLog(func(e v2.RequestLogEntry) {
+			cfg.Debug.Log("request", "interface", "v2", "method", e.Method, "path", debuglog.RequestPath(e.Path), "status", e.Status,
+				"duration", e.Duration, "attempt", e.Attempt, "failed", e.Err != nil)
+			if cfg.Logger == nil {
+				return
+			}
 			attrs := []any{"method", e.Method, "path", e.Path, "status", e.Status,
 				"duration", e.Duration, "attempt", e.Attempt}
 			if e.IdempotencyKey != "" {

@@ -72,6 +72,8 @@ type Settings struct {
 	JournalPath   string // "" = the default for live or sandbox (see Journal)
 	LogPath       string // "" = no request log
 	LogFrom       string // where LogPath came from, for messages
+	DebugLogPath  string // "" = no debug log (--debug-log)
+	DebugLogFrom  string // where DebugLogPath came from, for messages
 	Refresh       time.Duration
 	V2Token       string
 	V1Login       string
@@ -159,9 +161,9 @@ func Load(args []string, sys System) (Settings, error) {
 
 // flagValues are the dashboard's flags as parsed.
 type flagValues struct {
-	baseURL, caFile, merchant, config, journal, log, refresh string
-	readOnly                                                 bool
-	set                                                      map[string]bool // flags given on the command line
+	baseURL, caFile, merchant, config, journal, log, debugLog, refresh string
+	readOnly                                                           bool
+	set                                                                map[string]bool // flags given on the command line
 }
 
 func newFlagSet(v *flagValues) *flag.FlagSet {
@@ -176,6 +178,7 @@ func newFlagSet(v *flagValues) *flag.FlagSet {
 	fs.BoolVar(&v.readOnly, "read-only", false, "")
 	fs.StringVar(&v.journal, "journal", "", "`PATH`")
 	fs.StringVar(&v.log, "log", "", "`PATH`")
+	fs.StringVar(&v.debugLog, "debug-log", "", "`PATH`")
 	fs.StringVar(&v.refresh, "refresh", "", "`DURATION`")
 	return fs
 }
@@ -379,7 +382,7 @@ func (src sources) switches(s *Settings) error {
 	return nil
 }
 
-// files are the journal and the request log paths.
+// files are the journal, the request log and the debug log paths.
 func (src sources) files(s *Settings) error {
 	if src.flags.set["journal"] {
 		if src.flags.journal == "" {
@@ -393,6 +396,11 @@ func (src sources) files(s *Settings) error {
 		s.LogPath, s.LogFrom = expandHome(src.flags.log, src.sys), "--log"
 	} else if src.file.Log != "" {
 		s.LogPath, s.LogFrom = src.filePath(src.file.Log), src.in("log")
+	}
+	if src.flags.set["debug-log"] {
+		s.DebugLogPath, s.DebugLogFrom = expandHome(src.flags.debugLog, src.sys), "--debug-log"
+	} else if src.file.DebugLog != "" {
+		s.DebugLogPath, s.DebugLogFrom = src.filePath(src.file.DebugLog), src.in("debug_log")
 	}
 	return nil
 }

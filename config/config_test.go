@@ -247,6 +247,7 @@ read_only = true
 mouse = false
 journal = "j.jsonl"
 log = "r.log"
+debug_log = "d.log"
 refresh = "5s"
 v2_token = "tok"
 v1_login = "login"
@@ -264,7 +265,7 @@ refund = ["ctrl+r"]
 	require.NoError(t, err)
 	assert.Equal(t, fileConfig{
 		BaseURL: "https://pay.example.com", CAFile: "ca.pem", Merchants: []configMerchant{{ID: "1001"}, {ID: "1002"}}, Merchant: "1002",
-		ReadOnly: true, NoMouse: true, Journal: "j.jsonl", Log: "r.log", Refresh: "5s",
+		ReadOnly: true, NoMouse: true, Journal: "j.jsonl", Log: "r.log", DebugLog: "d.log", Refresh: "5s",
 		V2Token: "tok", V1Login: "login", V1Password: "pw",
 		TypedOver: map[string]any{"RUB": int64(100)}, Text: []byte(text),
 	}, fc)

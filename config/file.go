@@ -31,6 +31,7 @@ type fileConfig struct {
 	NoMouse    bool // mouse = false
 	Journal    string
 	Log        string
+	DebugLog   string
 	Refresh    string
 	V2Token    string
 	V1Login    string
@@ -48,7 +49,7 @@ type fileConfig struct {
 }
 
 var configKeys = []string{"base_url", "ca_file", "merchants", "merchant", "read_only", "journal", "log",
-	"refresh", "v2_token", "v1_login", "v1_password", "confirm_typed_over", "keys", "mouse"}
+	"debug_log", "refresh", "v2_token", "v1_login", "v1_password", "confirm_typed_over", "keys", "mouse"}
 
 // decodeConfig decodes the TOML text, once, and checks it. Unknown keys and
 // values of the wrong type are reported all at once, by key name, in one
@@ -105,7 +106,7 @@ func decodeConfig(path string, raw []byte) (fileConfig, error) {
 	str := func(k string) string { v, _ := doc[k].(string); return v }
 	fc := fileConfig{
 		BaseURL: str("base_url"), CAFile: str("ca_file"), Merchant: idString(doc["merchant"]),
-		Journal: str("journal"), Log: str("log"), Refresh: str("refresh"),
+		Journal: str("journal"), Log: str("log"), DebugLog: str("debug_log"), Refresh: str("refresh"),
 		V2Token: str("v2_token"), V1Login: str("v1_login"), V1Password: str("v1_password"),
 		TypedOver: doc["confirm_typed_over"], Text: raw, Merchants: merchants, Warnings: warnings,
 	}
@@ -138,7 +139,7 @@ func idString(v any) string {
 
 // configTypes checks each known key's value; "" means fine.
 var configTypes = map[string]func(v any) string{
-	"base_url": isString, "ca_file": isString, "journal": isString, "log": isString,
+	"base_url": isString, "ca_file": isString, "journal": isString, "log": isString, "debug_log": isString,
 	"refresh": isString, "v2_token": isString, "v1_login": isString, "v1_password": isString,
 	"read_only":          isBool,
 	"mouse":              isBool,

@@ -64,6 +64,8 @@ Usage:
                        sandbox-journal.jsonl there on the sandbox);
                        known-tokens.json beside it keeps the Tokens tab's tokens
   --log PATH           request log, JSON lines, secrets left out (default none)
+  --debug-log PATH     for bug reports: keys ignored, dialogs, actions, reads,
+                       one line each, secrets left out (default none)
   --refresh DURATION   how often the lists refresh, from 1s to 24h (default 10s)
 
 `
@@ -96,6 +98,7 @@ when it holds a secret):
                                      # terminal selects text (ctrl+o toggles)
   journal     = "~/paydash/journal.jsonl"
   log         = "~/paydash/requests.log"
+  debug_log   = "~/paydash/debug.log"
   refresh     = "10s"
   v2_token    = "..."
   v1_login    = "accountant"

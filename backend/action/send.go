@@ -10,6 +10,7 @@ import (
 	"paydash/backend/journal"
 	"paydash/backend/money"
 	"paydash/backend/textsafe"
+	"paydash/debuglog"
 )
 
 // Runner sends actions and finds out their outcomes, journaling each step.
@@ -18,6 +19,9 @@ type Runner struct {
 	Backend backend.Backend
 	Journal *journal.Journal
 	Now     func() time.Time // nil = time.Now
+	// Debug is the debug log: each action sent and its outcome, by kind,
+	// object id and amount (never its params); nil = none.
+	Debug *debuglog.Logger
 }
 
 func (r *Runner) now() time.Time {
@@ -95,6 +99,8 @@ func (r *Runner) Send(ctx context.Context, req Request) (Request, Outcome) {
 		o = Outcome{State: NotDone, Err: err, How: HowAnswered}
 	}
 	o.JournalErr = r.record(req, o)
+	r.Debug.Log("action", "kind", string(req.Kind), "id", req.ObjectID, "amount", req.Amount.Value.String(),
+		"currency", req.Amount.Currency, "outcome", o.State, "retry", o.Retry)
 	return req, o
 }
 

@@ -11,6 +11,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"paydash/debuglog"
 	"slices"
 	"strings"
 	"sync/atomic"
@@ -53,6 +54,9 @@ type Deps struct {
 	// Known is the tokens paydash knows, between runs (the file beside
 	// the journal); nil keeps them in memory for this run only.
 	Known *known.Store
+	// DebugLog is the debug log (--debug-log): the actions sent and their
+	// outcomes; nil = none.
+	DebugLog *debuglog.Logger
 	// Facts is what the tabs learned of payments (order number,
 	// customer), shared so that the Refunds tab shows what the Payments
 	// tab loaded; nil gives each tab its own.

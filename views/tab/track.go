@@ -127,7 +127,7 @@ func NewTracker(d Deps, redraw func(ObjectRef)) *Tracker {
 	if wait == nil {
 		wait = CheckAfter
 	}
-	k := &Tracker{run: &action.Runner{Backend: d.Backend, Journal: d.Journal, Now: d.Now},
+	k := &Tracker{run: &action.Runner{Backend: d.Backend, Journal: d.Journal, Now: d.Now, Debug: d.DebugLog},
 		flights: flights, Mine: map[string]*tracked{}, CheckAfter: wait}
 	flights.trackers = append(flights.trackers, k)
 	return k
