@@ -68,6 +68,7 @@ func newApp(sess *session, deps views.Deps) *ui.App {
 		Notices:      sess.notices,
 		RequestLog:   sess.logPath,
 		InTmux:       os.Getenv("TMUX") != "",
+		DebugLog:     sess.debug,
 	})
 }
 

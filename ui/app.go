@@ -430,7 +430,42 @@ func later(a, b time.Time) time.Time {
 // the overlays.
 func (app *App) openModal(m Modal) {
 	app.helpOpen, app.messagesOpen = false, false
+	if app.modal != nil {
+		app.cfg.DebugLog.Log("dialog_open", "dialog", dialogName(m), "replaces", dialogName(app.modal))
+	} else {
+		app.cfg.DebugLog.Log("dialog_open", "dialog", dialogName(m))
+	}
 	app.modal = m
+}
+
+// closeModal closes the open dialog.
+func (app *App) closeModal() {
+	app.cfg.DebugLog.Log("dialog_close", "dialog", dialogName(app.modal))
+	app.modal = nil
+}
+
+// dialogName is what kind of dialog m is, for the debug log: its type,
+// never its text ("confirm", "preparing", "copyChooser").
+func dialogName(m Modal) string {
+	s := fmt.Sprintf("%T", m)
+	s = s[strings.LastIndex(s, ".")+1:]
+	return strings.TrimSuffix(s, "Modal")
+}
+
+// ignoredCounter is a dialog that counts the keys it ignored, and says
+// why the last was.
+type ignoredCounter interface {
+	ignoredKeys() (n int, why string)
+}
+
+// logIgnored writes a debug line when m ignored more keys than before:
+// the reason, never the key (typed digits are the customer's data).
+func (app *App) logIgnored(m Modal, before int) {
+	if c, ok := m.(ignoredCounter); ok {
+		if n, why := c.ignoredKeys(); n > before {
+			app.cfg.DebugLog.Log("key_ignored", "dialog", dialogName(m), "why", why)
+		}
+	}
 }
 
 // showDialog is the one way a tab's dialog opens, whatever message
@@ -524,6 +559,7 @@ func (app *App) gate(now time.Time) {
 // swallowKey drops a key that came while the window was too small to show
 // anything; the open dialog counts it, so it can say so when it shows.
 func (app *App) swallowKey(msg tea.Msg, why string) {
+	app.cfg.DebugLog.Log("key_ignored", "why", why)
 	if k, ok := app.modal.(keyCounter); ok {
 		k.ignore(msg, why)
 	}

@@ -192,7 +192,7 @@ func (app *App) onActionRefused(msg CloseDialogMsg, now time.Time) {
 		app.logMessage(msg.Level, msg.Text, now)
 		return
 	}
-	app.modal = nil
+	app.closeModal()
 	if msg.Level == ToastError {
 		// A read that failed: its reason and what to do are
 		// shown whole, above the status bar, until dismissed;

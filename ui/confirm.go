@@ -236,6 +236,9 @@ func (c *confirmModal) confirming(msg tea.Msg) bool {
 
 // ignore counts a key the dialog did not take, and notes whether it would
 // have changed the amount, for the note that says so.
+// ignoredKeys implements the shell's ignoredCounter.
+func (c *confirmModal) ignoredKeys() (int, string) { return c.swallowed, c.why }
+
 func (c *confirmModal) ignore(msg tea.Msg, why string) {
 	if c.wouldEdit(msg) {
 		c.lostEdit = true

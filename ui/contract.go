@@ -9,6 +9,7 @@ package ui
 
 import (
 	"context"
+	"paydash/debuglog"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
@@ -41,6 +42,10 @@ type Config struct {
 	// RequestLog is the request log being written (--log), "" when none:
 	// an error whose answer could not be read points to it only then.
 	RequestLog string
+	// DebugLog records what the shell did for a bug report (--debug-log):
+	// keys it ignored and why, dialogs opened and closed; nil records
+	// nothing.
+	DebugLog *debuglog.Logger
 	// InTmux: the dashboard runs inside tmux (TMUX is set), which passes a
 	// copy (OSC 52) on to the terminal only with set-clipboard on.
 	InTmux bool

@@ -108,3 +108,9 @@ func (p *preparingModal) View(maxWidth, _ int) string {
 	}
 	return box(th, lines)
 }
+
+// ignoredKeys implements the shell's ignoredCounter: every key it holds
+// is one the dialog did not act on.
+func (p *preparingModal) ignoredKeys() (int, string) {
+	return len(p.held) + p.extra, "the dialog was being prepared"
+}

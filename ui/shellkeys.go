@@ -274,15 +274,21 @@ func (app *App) dialogKeyAfterClose(msg tea.KeyPressMsg, now time.Time) bool {
 // updateModal gives msg to the open dialog; when it closes, the shell acts
 // on its outcome.
 func (app *App) updateModal(msg tea.Msg, now time.Time) tea.Cmd {
+	before := 0
+	if c, ok := app.modal.(ignoredCounter); ok {
+		before, _ = c.ignoredKeys()
+	}
 	m, cmd, closed := app.modal.Update(msg, now)
 	if m == nil {
 		m = app.modal
 	}
+	app.logIgnored(m, before)
 	if !closed {
 		app.modal = m
 		return cmd
 	}
-	app.modal = nil
+	app.modal = m
+	app.closeModal()
 	if p, gaveUp := m.(*preparingModal); gaveUp {
 		// The tab reads what the confirmation would name: that read ends.
 		return tea.Batch(cmd, app.updateTab(p.tab, CancelActionMsg{Ticket: p.ticket}))
