@@ -22,13 +22,14 @@ func TestPathsListsEveryFileAndWhetherItExists(t *testing.T) {
 	code, stdout, stderr := ts.runCmd("paths")
 	require.Equal(t, 0, code, stderr)
 	lines := strings.Split(strings.TrimSuffix(stdout, "\n"), "\n")
-	require.Len(t, lines, 6, stdout)
+	require.Len(t, lines, 7, stdout)
 	for i, want := range [][]string{
 		{"config file", filepath.Join(ts.ConfigHome, "paydash", "config.toml"), "(not yet)"},
 		{"journal", filepath.Join(state, "journal.jsonl"), "(exists)"},
 		{"sandbox journal", filepath.Join(state, "sandbox-journal.jsonl"), "(not yet)"},
 		{"known tokens", filepath.Join(state, "known-tokens.json"), "(not yet)"},
 		{"request log", "none (--log PATH, or log in the config file)"},
+		{"debug log", "none (--debug-log PATH, or debug_log in the config file)"},
 		{"host key", filepath.Join(state, "host_key"), "(not yet; for a future paydash serve)"},
 	} {
 		assert.True(t, strings.HasPrefix(lines[i], want[0]+" "), "line %d: %q", i+1, lines[i])

@@ -70,11 +70,15 @@ func Files(args []string, sys System) ([]File, error) {
 	if log.Path == "" {
 		log.Note = "none (--log PATH, or log in the config file)"
 	}
+	debug := File{Name: "debug log", Path: s.DebugLogPath}
+	if debug.Path == "" {
+		debug.Note = "none (--debug-log PATH, or debug_log in the config file)"
+	}
 	host := File{Name: "host key", Path: HostKeyPath(s.StateDir), Note: "for a future paydash serve"}
 	if host.Path == "" {
 		host.Note = "no place known: set XDG_STATE_HOME"
 	}
-	return append(files, known, log, host), fileErr
+	return append(files, known, log, debug, host), fileErr
 }
 
 // FileMerchants are the merchant ids of the config file: the one at path,

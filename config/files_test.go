@@ -24,6 +24,7 @@ func TestFilesResolvedAsTheDashboardWould(t *testing.T) {
 		{Name: "sandbox journal", Path: filepath.Join(state, "sandbox-journal.jsonl")},
 		{Name: "known tokens", Path: filepath.Join(state, "known-tokens.json")},
 		{Name: "request log", Note: "none (--log PATH, or log in the config file)"},
+		{Name: "debug log", Note: "none (--debug-log PATH, or debug_log in the config file)"},
 		{Name: "host key", Path: filepath.Join(state, "host_key"), Note: "for a future paydash serve"},
 	}, files)
 
@@ -40,11 +41,12 @@ func TestFilesResolvedAsTheDashboardWould(t *testing.T) {
 
 	// The flags over the file; XDG_STATE_HOME moves the host key.
 	m.Env["XDG_STATE_HOME"] = filepath.Join(m.Home, "st")
-	files, err = Files([]string{"--journal", "/tmp/x.jsonl", "--log", "/tmp/r.log"}, m.System())
+	files, err = Files([]string{"--journal", "/tmp/x.jsonl", "--log", "/tmp/r.log", "--debug-log", "/tmp/d.log"}, m.System())
 	require.NoError(t, err)
 	assert.Equal(t, "/tmp/x.jsonl", files[1].Path)
 	assert.Equal(t, "/tmp/r.log", files[4].Path)
-	assert.Equal(t, filepath.Join(m.Home, "st", "paydash", "host_key"), files[5].Path)
+	assert.Equal(t, "/tmp/d.log", files[5].Path)
+	assert.Equal(t, filepath.Join(m.Home, "st", "paydash", "host_key"), files[6].Path)
 
 	// A bad flag is a UsageError.
 	_, err = Files([]string{"--nope"}, m.System())
