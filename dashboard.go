@@ -44,10 +44,12 @@ type session struct {
 	warnings  []string    // for the dashboard to show once it is up
 	notices   []ui.Notice // news the dashboard shows in a notice once it is up
 	noColor   bool
-	dark      bool            // the background assumed until the terminal says (COLORFGBG)
-	noMouse   bool            // the mouse starts off (config mouse = false)
-	sandbox   *sandbox.Server // nil on a live service
-	logger    *slog.Logger    // never nil (discards without --log)
+	dark      bool              // the background assumed until the terminal says (COLORFGBG)
+	noMouse   bool              // the mouse starts off (config mouse = false)
+	theme     string            // the theme chosen (config theme)
+	colors    map[string]string // and its [colors]
+	sandbox   *sandbox.Server   // nil on a live service
+	logger    *slog.Logger      // never nil (discards without --log)
 	logFile   *os.File
 	logPath   string           // the request log being written, "" when none
 	debug     *debuglog.Logger // the debug log (--debug-log), nil when none
@@ -100,7 +102,7 @@ var sandboxOptions = sandbox.Options{Seed: 1, Payments: sandbox.DefaultPayments,
 // *config.UsageError (exit 2) when the input is at fault, anything else
 // exits 1. On error everything opened so far is closed.
 func openSession(ctx context.Context, s config.Settings, now time.Time) (_ *session, err error) {
-	sess := &session{keys: s.Keys, refresh: s.Refresh, noColor: s.NoColor, dark: s.Dark, noMouse: s.NoMouse, typedOver: s.TypedOver,
+	sess := &session{keys: s.Keys, refresh: s.Refresh, noColor: s.NoColor, dark: s.Dark, noMouse: s.NoMouse, theme: s.Theme, colors: s.Colors, typedOver: s.TypedOver,
 		logger: slog.New(slog.DiscardHandler)}
 	defer func() {
 		if err != nil {

@@ -5,6 +5,7 @@
 package config
 
 import (
+	"cmp"
 	"crypto/x509"
 	"errors"
 	"flag"
@@ -86,8 +87,12 @@ type Settings struct {
 	NoColor   bool
 	// Dark is the terminal's background as assumed at start (COLORFGBG,
 	// else dark), until the terminal answers the background query.
-	Dark       bool
-	NoMouse    bool   // mouse = false in the config file: the mouse starts off
+	Dark    bool
+	NoMouse bool // mouse = false in the config file: the mouse starts off
+	// Theme is theme in the config file ("auto" when none: ui.ChosenTheme)
+	// and Colors its [colors], checked.
+	Theme      string
+	Colors     map[string]string
 	ConfigPath string // the file read, "" if none
 	// ConfigName names the config file in advice: ConfigPath, else the
 	// default path, else "the config file".
@@ -372,10 +377,12 @@ func (src sources) merchants(s *Settings) error {
 	return nil
 }
 
-// switches are read_only (--read-only over the file) and mouse.
+// switches are read_only (--read-only over the file), mouse and the
+// theme.
 func (src sources) switches(s *Settings) error {
 	s.ReadOnly = src.file.ReadOnly
 	s.NoMouse = src.file.NoMouse
+	s.Theme, s.Colors = cmp.Or(src.file.Theme, "auto"), src.file.Colors
 	if src.flags.set["read-only"] {
 		s.ReadOnly = src.flags.readOnly
 	}

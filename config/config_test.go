@@ -253,9 +253,14 @@ v2_token = "tok"
 v1_login = "login"
 v1_password = "pw"
 confirm_typed_over = { RUB = 100 }
+theme = "light"
 
 [keys]
 refund = ["ctrl+r"]
+
+[colors]
+good = "#1b7f3b"
+warning = "130"
 `
 	for _, k := range configKeys {
 		require.True(t, strings.Contains(text, "\n"+k+" = ") || strings.HasPrefix(text, k+" = ") ||
@@ -268,6 +273,7 @@ refund = ["ctrl+r"]
 		ReadOnly: true, NoMouse: true, Journal: "j.jsonl", Log: "r.log", DebugLog: "d.log", Refresh: "5s",
 		V2Token: "tok", V1Login: "login", V1Password: "pw",
 		TypedOver: map[string]any{"RUB": int64(100)}, Text: []byte(text),
+		Theme: "light", Colors: map[string]string{"good": "#1b7f3b", "warning": "130"},
 	}, fc)
 
 	// Unknown keys are named by their leaves, as written.
@@ -404,5 +410,37 @@ func TestUsageFlagErrorsWriteTwoDashes(t *testing.T) {
 		_, err := Load([]string{args}, newTestSystem(t).sys())
 		require.Error(t, err)
 		assert.Contains(t, err.Error(), want)
+	}
+}
+
+// theme and [colors]: a theme of the four, and colours of the five roles
+// that can be read; anything else is refused, saying what would do.
+func TestThemeAndColors(t *testing.T) {
+	ts := newTestSystem(t)
+	ts.writeConfig(t, "merchants = [\"1001\"]\n", 0o600)
+	s, err := Load(nil, ts.sys())
+	require.NoError(t, err)
+	assert.Equal(t, "auto", s.Theme, "auto when none is chosen")
+	assert.Empty(t, s.Colors)
+
+	ts.writeConfig(t, "merchants = [\"1001\"]\ntheme = \"none\"\n[colors]\naccent = \"bright-blue\"\n", 0o600)
+	s, err = Load(nil, ts.sys())
+	require.NoError(t, err)
+	assert.Equal(t, "none", s.Theme)
+	assert.Equal(t, map[string]string{"accent": "bright-blue"}, s.Colors)
+
+	for text, want := range map[string]string{
+		"theme = \"pink\"\n":            `theme must be one of "auto", "dark", "light" or "none", not "pink"`,
+		"theme = 1\n":                   `theme must be one of "auto", "dark", "light" or "none", not a number`,
+		"[colors]\nlink = \"red\"\n":    `"link" is not a role (the roles are accent, good, warning, bad, muted)`,
+		"[colors]\nbad = \"crimson\"\n": `bad: "crimson" is not a colour`,
+		"[colors]\nbad = \"256\"\n":     `bad: "256": a colour number is 0 to 255`,
+		"[colors]\nbad = \"#12345\"\n":  `bad: "#12345": a colour in hex is #rrggbb`,
+		"[colors]\nbad = 1\n":           `bad must be a colour in quotes, not a number`,
+	} {
+		ts.writeConfig(t, "merchants = [\"1001\"]\n"+text, 0o600)
+		_, err := Load(nil, ts.sys())
+		require.Error(t, err, text)
+		assert.Contains(t, err.Error(), want, text)
 	}
 }

@@ -12,6 +12,7 @@ import (
 
 	"paydash/backend/money"
 	"paydash/keys"
+	"paydash/ui"
 
 	"github.com/BurntSushi/toml"
 )
@@ -28,7 +29,9 @@ type fileConfig struct {
 	Merchants  []configMerchant
 	Merchant   string
 	ReadOnly   bool
-	NoMouse    bool // mouse = false
+	NoMouse    bool              // mouse = false
+	Theme      string            // theme = "auto" | "dark" | "light" | "none"
+	Colors     map[string]string // [colors]: role = colour
 	Journal    string
 	Log        string
 	DebugLog   string
@@ -49,7 +52,8 @@ type fileConfig struct {
 }
 
 var configKeys = []string{"base_url", "ca_file", "merchants", "merchant", "read_only", "journal", "log",
-	"debug_log", "refresh", "v2_token", "v1_login", "v1_password", "confirm_typed_over", "keys", "mouse"}
+	"debug_log", "refresh", "v2_token", "v1_login", "v1_password", "confirm_typed_over", "keys", "mouse",
+	"theme", "colors"}
 
 // decodeConfig decodes the TOML text, once, and checks it. Unknown keys and
 // values of the wrong type are reported all at once, by key name, in one
@@ -114,6 +118,13 @@ func decodeConfig(path string, raw []byte) (fileConfig, error) {
 	if m, ok := doc["mouse"].(bool); ok {
 		fc.NoMouse = !m
 	}
+	fc.Theme = str("theme")
+	if t, ok := doc["colors"].(map[string]any); ok {
+		fc.Colors = map[string]string{}
+		for role, v := range t {
+			fc.Colors[role], _ = v.(string)
+		}
+	}
 	return fc, nil
 }
 
@@ -142,11 +153,59 @@ var configTypes = map[string]func(v any) string{
 	"base_url": isString, "ca_file": isString, "journal": isString, "log": isString, "debug_log": isString,
 	"refresh": isString, "v2_token": isString, "v1_login": isString, "v1_password": isString,
 	"read_only":          isBool,
+	"theme":              isThemeMode,
+	"colors":             isColors,
 	"mouse":              isBool,
 	"merchant":           isID,
 	"merchants":          func(any) string { return "" }, // parseMerchants
 	"keys":               func(any) string { return "" }, // keys.ParseConfig
 	"confirm_typed_over": func(any) string { return "" }, // typedOver
+}
+
+// isThemeMode checks theme: one of ui.ThemeModes.
+func isThemeMode(v any) string {
+	s, ok := v.(string)
+	switch {
+	case ok && slices.Contains(ui.ThemeModes, s):
+		return ""
+	case ok:
+		return "must be one of " + quoted(ui.ThemeModes) + ", not " + strconv.Quote(s)
+	}
+	return "must be one of " + quoted(ui.ThemeModes) + ", not " + keys.TOMLKind(v)
+}
+
+// isColors checks [colors]: a table of the roles of ui.ColorRoles, each a
+// colour ui.ParseColor reads.
+func isColors(v any) string {
+	t, ok := v.(map[string]any)
+	if !ok {
+		return "must be a table ([colors]) of " + strings.Join(ui.ColorRoles, ", ") + ", not " + keys.TOMLKind(v)
+	}
+	var problems []string
+	for _, role := range slices.Sorted(maps.Keys(t)) {
+		if !slices.Contains(ui.ColorRoles, role) {
+			problems = append(problems, fmt.Sprintf("%q is not a role (the roles are %s)", role, strings.Join(ui.ColorRoles, ", ")))
+			continue
+		}
+		s, ok := t[role].(string)
+		if !ok {
+			problems = append(problems, role+" must be a colour in quotes, not "+keys.TOMLKind(t[role]))
+			continue
+		}
+		if _, err := ui.ParseColor(s); err != nil {
+			problems = append(problems, role+": "+err.Error())
+		}
+	}
+	return strings.Join(problems, "; ")
+}
+
+// quoted is values quoted and joined: "a", "b" or "c".
+func quoted(values []string) string {
+	q := make([]string, len(values))
+	for i, v := range values {
+		q[i] = strconv.Quote(v)
+	}
+	return strings.Join(q[:len(q)-1], ", ") + " or " + q[len(q)-1]
 }
 
 func isString(v any) string {

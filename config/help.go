@@ -108,9 +108,15 @@ when it holds a secret):
                                      # payment id's last four digits typed;
                                      # "*": any currency not named (1000 unless
                                      # set); a single number: every currency
+  theme       = "auto"               # auto (the terminal's palette, light or
+                                     # dark as it says), dark, light (colours
+                                     # that read on white), none (NO_COLOR)
 
   [keys]                             # remap keys: action = ["key", ...]
   refund = ["ctrl+r"]
+
+  [colors]                           # accent, good, warning, bad, muted:
+  warning = "130"                    # 0-255, "#rrggbb" or "red", "bright-red"
 
 `
 

@@ -132,7 +132,7 @@ func New(cfg Config) *App {
 		now:   cfg.Now,
 		loc:   time.Local,
 		every: cfg.RefreshEvery,
-		theme: NewTheme(cfg.Dark, cfg.NoColor),
+		theme: ChosenTheme(cfg.Theme, cfg.Dark, cfg.NoColor, cfg.Colors),
 		tabs:  append([]Tab(nil), cfg.Tabs...),
 		scope: cfg.Scope,
 

@@ -89,7 +89,10 @@ func (app *App) onPaste(msg tea.PasteMsg, now time.Time) tea.Cmd {
 // onBackgroundColor takes the terminal's background: the theme follows
 // it, and the tabs are told.
 func (app *App) onBackgroundColor(msg tea.BackgroundColorMsg) []tea.Cmd {
-	app.theme = NewTheme(msg.IsDark(), app.cfg.NoColor)
+	if !FollowsTerminal(app.cfg.Theme) {
+		return nil // the person chose light or dark
+	}
+	app.theme = ChosenTheme(app.cfg.Theme, msg.IsDark(), app.cfg.NoColor, app.cfg.Colors)
 	app.applyTheme()
 	return app.broadcast(ThemeMsg{Theme: app.theme})
 }

@@ -42,6 +42,10 @@ type Config struct {
 	// RequestLog is the request log being written (--log), "" when none:
 	// an error whose answer could not be read points to it only then.
 	RequestLog string
+	// Theme is the theme chosen (config theme: auto, dark, light, none; ""
+	// is auto) and Colors its roles' colours ([colors]); see ChosenTheme.
+	Theme  string
+	Colors map[string]string
 	// DebugLog records what the shell did for a bug report (--debug-log):
 	// keys it ignored and why, dialogs opened and closed; nil records
 	// nothing.
