@@ -105,6 +105,9 @@ func ChosenTheme(mode string, dark, noColor bool, colors map[string]string) Them
 			th.Muted = st
 		}
 	}
+	// The lists' status cells and flashes take the same colours.
+	th.Table.Success, th.Table.Warning, th.Table.Held, th.Table.Danger = th.Success, th.Warning, th.Held, th.Danger
+	th.Table.Flashed = th.Warning
 	return th
 }
 

@@ -29,6 +29,8 @@ func TestChosenTheme(t *testing.T) {
 		assert.NotEqual(t, lipgloss.BrightYellow, fg, name)
 	}
 	assert.Equal(t, lipgloss.Color("130"), light.Warning.GetForeground())
+	assert.Equal(t, lipgloss.Color("130"), light.Table.Warning.GetForeground(), "the lists' status cells too")
+	assert.Equal(t, lipgloss.Color("28"), light.Table.Success.GetForeground())
 
 	// [colors] over the theme.
 	th := ChosenTheme("auto", true, false, map[string]string{"good": "#1b7f3b", "bad": "bright-red", "muted": "8"})
