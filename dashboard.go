@@ -54,6 +54,7 @@ type session struct {
 	logPath   string           // the request log being written, "" when none
 	debug     *debuglog.Logger // the debug log (--debug-log), nil when none
 	debugFile *os.File
+	debugLost string // why the debug log stopped writing, said at exit
 
 	// serviceNow is the service's clock (backend.Backend.ServiceNow): the
 	// time its answers tell, for the periods "today", "7 days", "30 days".
@@ -88,7 +89,13 @@ func (s *session) Close() error {
 		s.logFile = nil
 	}
 	if s.debugFile != nil {
-		errs = append(errs, s.debug.Close(), s.debugFile.Close())
+		// The debug log is for a bug report: its failure is said, but it
+		// does not make a quit that went well a failure.
+		if err := s.debug.Close(); err != nil {
+			s.debugLost = fmt.Sprintf("the debug log %s stopped at a write error (%v): the lines after it are lost",
+				s.debugFile.Name(), err)
+		}
+		errs = append(errs, s.debugFile.Close())
 		s.debug, s.debugFile = nil, nil
 	}
 	return errors.Join(errs...)
@@ -290,6 +297,9 @@ func runDashboard(ctx context.Context, args []string, stdout, stderr io.Writer, 
 	journalPath := sess.journal.Path()
 	if cerr := sess.Close(); cerr != nil && err == nil {
 		err = cerr
+	}
+	if sess.debugLost != "" {
+		fmt.Fprintf(stderr, "paydash: %s\n", sess.debugLost)
 	}
 	if err != nil {
 		fmt.Fprintf(stderr, "paydash: %v\n", err)

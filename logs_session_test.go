@@ -49,3 +49,20 @@ func TestLogsRefuseLinkAndFIFO(t *testing.T) {
 		})
 	}
 }
+
+// A debug log that cannot be written (a full disk) is said at the end,
+// naming the file, and does not make the quit a failure.
+func TestADebugLogThatFailsIsSaidNotFatal(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "debug.log")
+	sess, err := openSession(context.Background(), config.Settings{BaseURL: "https://127.0.0.1:1", V2Token: "x",
+		Merchants: []string{"1001"}, JournalPath: filepath.Join(dir, "journal.jsonl"),
+		DebugLogPath: path, DebugLogFrom: "--debug-log"}, time.Now())
+	require.NoError(t, err)
+	f := sess.debugFile
+	require.NoError(t, syscall.Close(int(f.Fd()))) // every write now fails
+	sess.debug.Log("something", "k", "v")
+	_ = sess.Close() // closing the file again fails too: the descriptor is gone
+	assert.Contains(t, sess.debugLost, "the debug log "+path+" stopped at a write error")
+	assert.Contains(t, sess.debugLost, "the lines after it are lost")
+}
