@@ -50,6 +50,11 @@ type Overview struct {
 	refreshed time.Time
 	lastRead  time.Time // on the local clock: when a read last began
 	lastFull  time.Time // and a read of the whole day
+	// shown: the Overview has been on screen (the shell refreshes only the
+	// tab shown); until then it reads only the day's payments, for "! N",
+	// and not the refunds, holds and stickers (holds are 30 days of them).
+	shown     bool
+	alsoAsked bool // the refunds, holds and stickers were asked for
 	codes     codeReads
 	also      also // refunds, holds and stickers
 	revoked   int  // tokens seen revoked today
@@ -117,13 +122,14 @@ func (o *Overview) reload(now time.Time) tea.Cmd {
 	o.codes = codeReads{}
 	o.also = also{}
 	o.findings = nil
-	return o.read(now, true)
+	o.alsoAsked = false
+	return o.read(now, true, o.shown)
 }
 
 // read reads the day that ends at now, whole (with the refunds, holds and
 // stickers) or its last recentHours; what it brings replaces what was
 // counted of the same payments.
-func (o *Overview) read(now time.Time, whole bool) tea.Cmd {
+func (o *Overview) read(now time.Time, whole, withAlso bool) tea.Cmd {
 	o.revoked, o.known = revokedToday(tab.NewTokenMemo(o.deps), o.merchants(), now)
 	o.codes.restart() // the code reads under way end with the read before
 	ctx, stamp := o.reads.Next()
@@ -137,20 +143,26 @@ func (o *Overview) read(now time.Time, whole bool) tea.Cmd {
 	}
 	o.lastFull = o.lastRead
 	start := now.Truncate(time.Hour).Add(-(dayHours - 1) * time.Hour)
-	return tea.Batch(readDay(ctx, stamp, o.deps.Backend, o.merchants(), start, now),
-		readAlso(ctx, stamp, o.deps.Backend, o.merchants(), now))
+	day := readDay(ctx, stamp, o.deps.Backend, o.merchants(), start, now)
+	if !withAlso {
+		return day
+	}
+	o.alsoAsked = true
+	return tea.Batch(day, readAlso(ctx, stamp, o.deps.Backend, o.merchants(), now))
 }
 
-// refresh reads again at now: the whole day when asked (r) or when
-// fullEvery has passed since the last whole read, else the recent hours.
-// A periodic one does not cut a read still under way short: on a slow
-// service, starting again would never end.
+// refresh reads again at now, for the Overview shown: the whole day and
+// the refunds, holds and stickers when asked (r), when fullEvery has
+// passed since the last whole read, or the first time it is shown; else
+// the recent hours. A periodic one does not cut a read still under way
+// short: on a slow service, starting again would never end.
 func (o *Overview) refresh(now time.Time, manual bool) tea.Cmd {
+	o.shown = true
 	if o.loading && !manual {
 		return nil
 	}
-	whole := manual || o.deps.TimeNow().Sub(o.lastFull) >= fullEvery
-	return o.read(now, whole)
+	whole := manual || !o.alsoAsked || o.deps.TimeNow().Sub(o.lastFull) >= fullEvery
+	return o.read(now, whole, whole)
 }
 
 // figure works the day's figures out from the tally: the buckets and what
@@ -191,8 +203,8 @@ func (o *Overview) Update(msg tea.Msg) (ui.Tab, tea.Cmd) {
 	case ui.TickMsg:
 		// Only the shown tab is refreshed by the shell: while hidden, the
 		// Overview keeps its figures (and the "! N") up to date itself.
-		if !o.lastRead.IsZero() && o.deps.TimeNow().Sub(o.lastRead) >= backgroundEvery {
-			return o, o.refresh(o.now.Add(o.deps.TimeNow().Sub(o.lastRead)), false)
+		if !o.loading && !o.lastRead.IsZero() && o.deps.TimeNow().Sub(o.lastRead) >= backgroundEvery {
+			return o, o.read(o.now.Add(o.deps.TimeNow().Sub(o.lastRead)), false, false)
 		}
 	case dayMsg:
 		return o, o.onDay(msg)

@@ -27,9 +27,11 @@ func TestMain(m *testing.M) { viewtest.Main(m, New) }
 
 type env struct{ *viewtest.Env }
 
-// started is a fresh env with the Overview, sized w × h and started.
+// started is a fresh env with the Overview, sized w × h, started and
+// shown: the shell's first refresh of the tab on screen.
 func started(t *testing.T, o viewtest.Opts, w, h int) (*env, *Overview) {
 	e := &env{viewtest.New(t, o).Start(w, h)}
+	e.Send(ui.RefreshMsg{Now: e.Now()})
 	return e, e.Tab.(*Overview)
 }
 
@@ -200,17 +202,20 @@ func TestACodeReadThatFailedIsAskedAgain(t *testing.T) {
 		strip.Backend = b
 		return strip
 	}}, 120, 40)
-	failed := int(strip.reads.Load())
-	require.Positive(t, failed, "each was asked")
+	// Two reads of the day so far (at start, and when shown): each decline
+	// without a code was asked once at each.
+	calls := int(strip.reads.Load())
+	failed := o.day.Sum().Codes[""]
+	require.Positive(t, failed, "their codes are not known")
+	assert.Equal(t, 2*failed, calls, "each was asked, again at each read of the day")
 	assert.Zero(t, o.codes.read)
-	assert.Positive(t, o.day.Sum().Codes[""], "their codes are not known")
 
 	strip.down.Store(false)
 	e.Send(ui.RefreshMsg{Manual: true, Now: viewtest.GoldenNow})
 	assert.Equal(t, failed, o.codes.read, "each asked again, and read")
 	assert.Equal(t, o.codes.lacking, o.codes.read)
 	assert.Zero(t, o.day.Sum().Codes[""])
-	assert.Equal(t, 2*failed, int(strip.reads.Load()))
+	assert.Equal(t, calls+failed, int(strip.reads.Load()))
 }
 
 // Refunds, holds and stickers are counted beside the payments, and each
@@ -328,7 +333,7 @@ func TestWhatARefreshReads(t *testing.T) {
 	now := viewtest.GoldenNow
 	day := now.Truncate(time.Hour).Add(-23 * time.Hour)
 	recent := now.Truncate(time.Hour).Add(-time.Hour)
-	assert.Equal(t, []time.Time{day}, ql.take(), "the whole day at start")
+	assert.Equal(t, []time.Time{day, day}, ql.take(), "the whole day at start, and again with the rest when first shown")
 
 	advance(10 * time.Second)
 	e.Send(ui.RefreshMsg{Now: now})
@@ -346,4 +351,16 @@ func TestWhatARefreshReads(t *testing.T) {
 	advance(time.Minute)
 	e.Send(ui.TickMsg{Now: clock()})
 	assert.Len(t, ql.take(), 1, "a minute on, the tick reads the recent hours")
+}
+
+// Before it is first shown, the Overview reads only the day's payments
+// (for the status bar's "! N"), not the refunds, holds and stickers.
+func TestHiddenTheOverviewReadsOnlyTheDaysPayments(t *testing.T) {
+	t.Parallel()
+	e := &env{viewtest.New(t, viewtest.Opts{Fixed: viewtest.GoldenNow}).Start(120, 40)}
+	o := e.Tab.(*Overview)
+	assert.Positive(t, o.tally.Len(), "the day's payments are counted")
+	assert.False(t, o.also.read, "the refunds, holds and stickers are not read")
+	e.Send(ui.RefreshMsg{Now: e.Now()})
+	assert.True(t, o.also.read, "they are once it is shown")
 }

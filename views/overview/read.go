@@ -18,7 +18,8 @@ import (
 // How often. The whole day (and the refunds, holds and stickers) at start,
 // when the merchant changes, at r, and every fullEvery; in between, a
 // refresh reads only the last recentHours, where new payments come and
-// statuses still move. While another tab is shown, the Overview reads
+// statuses still move. Until it is first shown, only the day's payments
+// are read (for "! N"), not the rest. While another tab is shown, it reads
 // the recent hours every backgroundEvery on the shell's tick, so that the
 // "! N" of the other tabs' status bar stays true.
 
