@@ -364,3 +364,15 @@ func TestHiddenTheOverviewReadsOnlyTheDaysPayments(t *testing.T) {
 	e.Send(ui.RefreshMsg{Now: e.Now()})
 	assert.True(t, o.also.read, "they are once it is shown")
 }
+
+// Until they are read, the refunds, holds and stickers say when they will
+// be, rather than leaving a gap.
+func TestTheRestSaysWhenItWillBeRead(t *testing.T) {
+	t.Parallel()
+	e := &env{viewtest.New(t, viewtest.Opts{Fixed: viewtest.GoldenNow}).Start(120, 40)}
+	assert.Contains(t, viewtest.Flat(e.View(120, 40)), "refunds, holds, stickers: at the next refresh (r: now)")
+	e.Send(ui.RefreshMsg{Now: e.Now()})
+	view := viewtest.Flat(e.View(120, 40))
+	assert.NotContains(t, view, "at the next refresh")
+	assert.Contains(t, view, "stickers switched off")
+}

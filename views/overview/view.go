@@ -304,11 +304,13 @@ func (o *Overview) stuckLines(width int) []string {
 func (o *Overview) alsoLines(width int) []string {
 	var out []string
 	a := o.also
-	if !a.read {
-		if a.err != nil {
-			out = append(out, o.theme.Danger.Render("  Could not read refunds, holds and stickers: "+textsafe.Line(a.err.Error(), 200)))
-		}
-		return out
+	switch {
+	case !a.read && a.err != nil:
+		return append(out, o.theme.Danger.Render("  Could not read refunds, holds and stickers: "+textsafe.Line(a.err.Error(), 200)))
+	case !a.read && o.alsoAsked:
+		return append(out, o.theme.Muted.Render("  refunds, holds, stickers: reading…"))
+	case !a.read:
+		return append(out, o.theme.Muted.Render("  refunds, holds, stickers: at the next refresh (r: now)"))
 	}
 	first := o.lineIndex(lineRefunds)
 	for i, text := range []string{
