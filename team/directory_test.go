@@ -111,8 +111,8 @@ func TestSubscriberCoalesces(t *testing.T) {
 	}
 	d := NewDirectory(parse(before))
 	ch, stop := d.Subscribe()
-	d.Swap(parse(after))                                           // desk-2 removed, lead added…
-	d.Swap(parse(strings.Replace(after, "lead", "boss", 1)))       // …lead renamed boss
+	d.Swap(parse(after))                                              // desk-2 removed, lead added…
+	d.Swap(parse(strings.Replace(after, "lead", "boss", 1)))          // …lead renamed boss
 	d.Swap(parse(strings.Replace(after, `"20000"`, `"10000.00"`, 1))) // desk-1 back as before, boss back to lead
 	want := Changes{Removed: []string{"desk-2"}, Added: []string{"lead"}}
 	if got := <-ch; !reflect.DeepEqual(got, want) {

@@ -158,3 +158,24 @@ func TestLoadReadsAFile(t *testing.T) {
 		t.Fatalf("Load = %v, %v", p, err)
 	}
 }
+
+// TestParseLenient: what the file may leave out or write freely.
+func TestParseLenient(t *testing.T) {
+	p, err := Parse("people.toml", file(t, "[[person]]\nname = \"new\"\nrole = \"Support\"\nkeys = [\"K1\"]\n"+
+		"[[person]]\nname = \"desk\"\nrole = \"support\"\nkeys = [\"K2\"]\nlimits = { rub = 10_000, KZT = \"0\", \"*\" = 99.5 }\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n, _ := p.ByName("new"); n.Role != Support || len(n.Limits) != 0 {
+		t.Errorf("a support person without limits: %+v", n)
+	}
+	d, _ := p.ByName("desk")
+	want := map[string]money.Decimal{"RUB": money.MustParse("10000"), "KZT": 0, "*": money.MustParse("99.5")}
+	if len(d.Limits) != 3 || d.Limits["RUB"] != want["RUB"] || d.Limits["*"] != want["*"] || d.Limits["KZT"] != 0 {
+		t.Errorf("limits = %v, want %v", d.Limits, want)
+	}
+	_, err = Parse("people.toml", file(t, "[[person]]\nname = \"a\"\nrole = \"support\"\nkeys = [\"K1\"]\n[person.limits]\nRUB = 1\nrub = 2\n"))
+	if err == nil || err.Error() != `people.toml: line 7, column 1: the limit for RUB is given twice (as "RUB" and "rub")` {
+		t.Errorf("err = %v", err)
+	}
+}
