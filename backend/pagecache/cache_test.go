@@ -219,3 +219,36 @@ func TestOtherCallsPassThrough(t *testing.T) {
 	assert.Equal(t, backend.PaymentCancelled, p.Status)
 	assert.Zero(t, c.Stats().Asked)
 }
+
+func TestFiltersAreQueriesOfTheirOwn(t *testing.T) {
+	f := newFake("m1")
+	c, clk := newCache(f, 0)
+	q := today("m1", clk.Now())
+	_, ok := c.FilterPayments(q, backend.PaymentFilter{Statuses: []backend.PaymentStatus{backend.PaymentSettled}})
+	assert.False(t, ok, "the wrapped backend's no")
+	for _, no := range []string{"A-1", "A-2", "A-1"} {
+		p, ok := c.FilterPayments(q, backend.PaymentFilter{OrderNo: no})
+		require.True(t, ok)
+		collect(t, p)
+	}
+	collect(t, c.ListPayments(q))
+	assert.Equal(t, 9, f.count(), "A-1, A-2 and the whole list, each once")
+}
+
+func TestDayListsAreOnePageEachEpoch(t *testing.T) {
+	f := newFake()
+	c, clk := newCache(f, 0)
+	q := backend.DayQuery{From: day, To: day.Add(5 * time.Hour)}
+	for range 2 {
+		got, err := c.ListTransfers(bg, q)
+		require.NoError(t, err)
+		assert.Equal(t, []backend.Transfer{{RegisterID: "2026-03-02"}}, got)
+	}
+	_, err := c.ListTransfers(bg, backend.DayQuery{From: day.AddDate(0, 0, -1), To: day})
+	require.NoError(t, err)
+	assert.Equal(t, 2, f.count())
+	clk.add(epoch)
+	_, err = c.ListTransfers(bg, q)
+	require.NoError(t, err)
+	assert.Equal(t, 3, f.count())
+}

@@ -131,3 +131,17 @@ func newCache(f *fake, maxItems int) (*Backend, *clock) {
 func today(merchant string, now time.Time) backend.PeriodQuery {
 	return backend.PeriodQuery{MerchantID: merchant, Start: day, End: now.Add(time.Minute)}
 }
+
+func (f *fake) FilterPayments(q backend.PeriodQuery, pf backend.PaymentFilter) (backend.Pager[backend.Payment], bool) {
+	if pf.OrderNo == "" {
+		return nil, false
+	}
+	return &fakePager{f: f, merchant: q.MerchantID}, true
+}
+
+func (f *fake) ListTransfers(ctx context.Context, q backend.DayQuery) ([]backend.Transfer, error) {
+	if _, _, err := f.page(ctx, "", 0); err != nil {
+		return nil, err
+	}
+	return []backend.Transfer{{RegisterID: q.From.UTC().Format(time.DateOnly)}}, nil
+}
