@@ -17,6 +17,7 @@ func entryOf(req Request, phase string) journal.Entry {
 		Action: string(req.Kind), Phase: phase, ObjectID: req.ObjectID,
 		Amount: req.Amount.Value.StringFixed(money.Decimals(req.Amount.Currency)), Currency: req.Amount.Currency,
 		Interface: string(req.Interface), IdempotencyKey: req.IdempotencyKey, ActionID: req.ID,
+		Person: req.Person, Approver: req.Approver, ApproverKey: req.ApproverKey,
 	}
 	if v2Only(req.Kind) && req.Amount == (money.Amount{}) {
 		e.Amount = "" // a revoke, a toggle, a card-saving link: no amount
@@ -117,7 +118,7 @@ func requestOf(e journal.Entry) Request {
 	r := Request{
 		ID: e.ActionID, Kind: backend.ActionName(e.Action), ObjectID: e.ObjectID, Interface: backend.Interface(e.Interface),
 		IdempotencyKey: e.IdempotencyKey, Sent: e.Time,
-		Amount: money.Amount{Currency: e.Currency},
+		Amount: money.Amount{Currency: e.Currency}, Person: e.Person, Approver: e.Approver, ApproverKey: e.ApproverKey,
 	}
 	if v, err := money.Parse(strings.TrimSpace(e.Amount)); err == nil {
 		r.Amount.Value = v

@@ -87,6 +87,15 @@ type Entry struct {
 	Error          string    `json:"error,omitempty"`    // why it was not done, or why the outcome is not known
 	ActionID       string    `json:"actionId,omitempty"` // the same on every line of one action
 	How            string    `json:"how,omitempty"`      // how a final outcome was learned, e.g. "answered"
+	// Person is who confirmed or asked for the action, and Approver and
+	// ApproverKey the supervisor who approved it and their SSH key's
+	// fingerprint (an action over its asker's limit, docs/approvals.md):
+	// on every line of the action, written by paydash serve. The
+	// single-user paydash, and lines written before these existed, have
+	// none.
+	Person      string `json:"person,omitempty"`
+	Approver    string `json:"approver,omitempty"`
+	ApproverKey string `json:"approverKey,omitempty"`
 	// Service is the service the action was sent to. Lines of an older
 	// paydash have none: their action is never sent again (see the
 	// action package's PendingHere).
