@@ -134,3 +134,12 @@ func requestOf(e journal.Entry) Request {
 // sent line so that it is the same at every start (journal.LegacyID, which
 // the journal's own reading of open actions uses too).
 func oldID(e journal.Entry) string { return journal.LegacyID(e) }
+
+// EntryOf is req as a journal line of phase, as the journal writes it
+// (Params included): the approvals file keeps the action a support person
+// asked for this way, so that the very request is sent once approved.
+func EntryOf(req Request, phase string) journal.Entry { return entryOf(req, phase) }
+
+// RequestOf rebuilds a request from a line EntryOf made (or a journal
+// line): a create's or a toggle's Params too.
+func RequestOf(e journal.Entry) Request { return requestOf(e) }
