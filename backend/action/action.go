@@ -90,6 +90,13 @@ type Request struct {
 	// the journal was opened for; zero for a line of an older paydash.
 	Service journal.Service
 
+	// Person is who confirmed or asked for the action; Approver and
+	// ApproverKey, for an action sent after a supervisor approved it, who
+	// approved it and the fingerprint of the SSH key they came in with
+	// (docs/approvals.md). Every journal line of the action names them, and
+	// Pending reads them back; empty in the single-user paydash.
+	Person, Approver, ApproverKey string
+
 	// unread says why Pending could not rebuild the whole request from the
 	// journal (a toggle's state, a create's parameters missing or
 	// unreadable): Check then says it cannot find it out.

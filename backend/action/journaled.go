@@ -17,6 +17,7 @@ func entryOf(req Request, phase string) journal.Entry {
 		Action: string(req.Kind), Phase: phase, ObjectID: req.ObjectID,
 		Amount: req.Amount.Value.StringFixed(money.Decimals(req.Amount.Currency)), Currency: req.Amount.Currency,
 		Interface: string(req.Interface), IdempotencyKey: req.IdempotencyKey, ActionID: req.ID,
+		Person: req.Person, Approver: req.Approver, ApproverKey: req.ApproverKey,
 	}
 	if v2Only(req.Kind) && req.Amount == (money.Amount{}) {
 		e.Amount = "" // a revoke, a toggle, a card-saving link: no amount
@@ -117,7 +118,7 @@ func requestOf(e journal.Entry) Request {
 	r := Request{
 		ID: e.ActionID, Kind: backend.ActionName(e.Action), ObjectID: e.ObjectID, Interface: backend.Interface(e.Interface),
 		IdempotencyKey: e.IdempotencyKey, Sent: e.Time,
-		Amount: money.Amount{Currency: e.Currency},
+		Amount: money.Amount{Currency: e.Currency}, Person: e.Person, Approver: e.Approver, ApproverKey: e.ApproverKey,
 	}
 	if v, err := money.Parse(strings.TrimSpace(e.Amount)); err == nil {
 		r.Amount.Value = v
@@ -133,3 +134,12 @@ func requestOf(e journal.Entry) Request {
 // sent line so that it is the same at every start (journal.LegacyID, which
 // the journal's own reading of open actions uses too).
 func oldID(e journal.Entry) string { return journal.LegacyID(e) }
+
+// EntryOf is req as a journal line of phase, as the journal writes it
+// (Params included): the approvals file keeps the action a support person
+// asked for this way, so that the very request is sent once approved.
+func EntryOf(req Request, phase string) journal.Entry { return entryOf(req, phase) }
+
+// RequestOf rebuilds a request from a line EntryOf made (or a journal
+// line): a create's or a toggle's Params too.
+func RequestOf(e journal.Entry) Request { return requestOf(e) }

@@ -194,3 +194,18 @@ func (r *Runner) record(req Request, o Outcome) error {
 // "refund 7000123 Pending", "Revoked", "Inactive", "payment 43149999
 // https://…", "sticker 7000124 Active", "token 9000031 https://…".
 func result(req Request, o Outcome) string { return KindOf(req.Kind).Result(req, o) }
+
+// Validate refuses, with why, a request Send would refuse before sending
+// anything: an unknown kind, what the kind itself refuses (Kind.Validate:
+// no object, no amount, no key…), an interface paydash does not know, or
+// parameters that cannot be journaled. Send still checks the interface
+// against the backend's.
+func Validate(req Request) error {
+	if err := sendable(req); err != nil {
+		return err
+	}
+	if _, err := params(withKey(req)); err != nil {
+		return err
+	}
+	return nil
+}

@@ -87,6 +87,15 @@ type Entry struct {
 	Error          string    `json:"error,omitempty"`    // why it was not done, or why the outcome is not known
 	ActionID       string    `json:"actionId,omitempty"` // the same on every line of one action
 	How            string    `json:"how,omitempty"`      // how a final outcome was learned, e.g. "answered"
+	// Person is who confirmed or asked for the action, and Approver and
+	// ApproverKey the supervisor who approved it and their SSH key's
+	// fingerprint (an action over its asker's limit, docs/approvals.md):
+	// on every line of the action, written by paydash serve. The
+	// single-user paydash, and lines written before these existed, have
+	// none.
+	Person      string `json:"person,omitempty"`
+	Approver    string `json:"approver,omitempty"`
+	ApproverKey string `json:"approverKey,omitempty"`
 	// Service is the service the action was sent to. Lines of an older
 	// paydash have none: their action is never sent again (see the
 	// action package's PendingHere).
@@ -171,14 +180,11 @@ type Journal struct {
 
 	mu sync.Mutex
 	f  file
-	// size is the file's size after the last whole entry: the Journal is
-	// its only writer while it holds the lock, so it is where a failed
-	// write is cut back to.
-	size int64
-	// newline: the file may end in the middle of a line (a torn write that
-	// could not be cut away, a crash): the next entry starts with one.
-	newline bool
-	closed  bool
+	// tail is where the last whole entry ends: the Journal is the file's
+	// only writer while it holds the lock, so it is where a failed write
+	// is cut back to, and whether the next entry starts with a newline.
+	tail   safefile.Tail
+	closed bool
 }
 
 // ErrClosed is returned by Record after Close.
@@ -289,7 +295,7 @@ func (j *Journal) readCurrent(o Options) (*fileState, error) {
 	if len(st.bad) > 0 {
 		j.opened.Corrupt = &CorruptError{Path: j.path, Lines: st.bad}
 	}
-	j.size, j.newline = st.size, st.endsTorn
+	j.tail = safefile.Tail{Size: st.size, Torn: st.endsTorn}
 	return st, nil
 }
 
@@ -316,7 +322,7 @@ func (j *Journal) rollOver(raw [][]byte) error {
 	if err != nil {
 		return fmt.Errorf("journal: %w", err)
 	}
-	j.size, j.newline = fi.Size(), false
+	j.tail = safefile.Tail{Size: fi.Size()}
 	if j.opened.Corrupt != nil {
 		// Line numbers of the archive, which keeps the lines.
 		j.opened.Corrupt.Path = archived
@@ -491,40 +497,12 @@ func (j *Journal) Record(e Entry) error {
 	if j.closed {
 		return ErrClosed
 	}
-	if j.newline {
-		line = append([]byte{'\n'}, line...)
+	// A sent line that is not on disk must not stay behind for a later
+	// start to find and send: the Tail cuts a failed write away.
+	if err := j.tail.Append(j.f, j.path, line); err != nil {
+		return fmt.Errorf("journal: %w", err)
 	}
-	n, err := j.f.Write(line)
-	if err == nil && n < len(line) {
-		err = io.ErrShortWrite
-	}
-	if err != nil {
-		return j.undo(n, fmt.Errorf("journal: writing %s: %w", j.path, err))
-	}
-	if err := j.f.Sync(); err != nil {
-		// The line is written but may not be on disk: the caller will not
-		// send the action, so its sent line must not stay behind for a
-		// later start to find and send.
-		return j.undo(n, fmt.Errorf("journal: syncing %s: %w", j.path, err))
-	}
-	j.size += int64(n)
-	j.newline = false
 	return nil
-}
-
-// undo cuts away the n bytes a failed Record wrote, returning err (with a
-// word on the cut when it failed too). Called with j.mu held.
-func (j *Journal) undo(n int, err error) error {
-	if n == 0 {
-		return err
-	}
-	if terr := j.f.Truncate(j.size); terr != nil {
-		j.size += int64(n)
-		j.newline = true
-		return fmt.Errorf("%w (and cutting it back failed: %v; the next entry starts on a new line)", err, terr)
-	}
-	_ = j.f.Sync()
-	return err
 }
 
 // Close closes the file and releases the lock. Record fails after it; a

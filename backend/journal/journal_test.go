@@ -429,3 +429,26 @@ func TestALineTornInsideItsParamsIsTolerated(t *testing.T) {
 
 	assertOpenEndsTheTornLine(t, path, "and once Open ended it, a torn line in the middle")
 }
+
+func TestWhoDidItRoundTripsAndOldLinesReadWithoutIt(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "journal.jsonl")
+	j, err := openFixed(path)
+	require.NoError(t, err)
+	e := entry("refund", PhaseSent, "1")
+	e.Person, e.Approver, e.ApproverKey = "anna", "boris", "SHA256:abc"
+	require.NoError(t, j.Record(e))
+	require.NoError(t, j.Record(entry("refund", PhaseDone, "1")))
+	require.NoError(t, j.Close())
+	raw, err := os.ReadFile(path)
+	require.NoError(t, err)
+	lines := strings.Split(strings.TrimSpace(string(raw)), "\n")
+	require.Len(t, lines, 2)
+	assert.Contains(t, lines[0], `"person":"anna","approver":"boris","approverKey":"SHA256:abc"`)
+	assert.NotContains(t, lines[1], `"person"`, "empty: not written")
+	got, err := Read(path)
+	require.NoError(t, err)
+	assert.Equal(t, "anna", got[0].Person)
+	assert.Equal(t, "boris", got[0].Approver)
+	assert.Equal(t, "SHA256:abc", got[0].ApproverKey)
+	assert.Empty(t, got[1].Person)
+}
