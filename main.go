@@ -17,7 +17,11 @@ import (
 )
 
 func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
+	stopping := []os.Signal{os.Interrupt, syscall.SIGTERM, syscall.SIGHUP}
+	if len(os.Args) > 1 && os.Args[1] == "serve" {
+		stopping = stopping[:2] // paydash serve reads its people file again on SIGHUP
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), stopping...)
 	code := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
 	stop()
 	os.Exit(code)
@@ -34,6 +38,8 @@ func runWith(ctx context.Context, args []string, stdout, stderr io.Writer, sys c
 		switch args[0] {
 		case "sandbox":
 			return runSandbox(ctx, args[1:], stdout, stderr)
+		case "serve":
+			return runServe(ctx, args[1:], stdout, stderr, sys)
 		case "version", "--version", "-version":
 			return runVersion(args[1:], stdout, stderr)
 		case "paths":

@@ -53,9 +53,14 @@ func sessionDeps(sess *session) views.Deps {
 
 // newApp is the dashboard on the session, with the tabs on deps.
 func newApp(sess *session, deps views.Deps) *ui.App {
-	return ui.New(ui.Config{
+	return ui.New(appConfig(sess, views.Tabs(deps)))
+}
+
+// appConfig is the shell's settings for the session, with tabs.
+func appConfig(sess *session, tabs []ui.Tab) ui.Config {
+	return ui.Config{
 		Service:      sess.backend,
-		Tabs:         views.Tabs(deps),
+		Tabs:         tabs,
 		Keys:         sess.keys,
 		Scope:        sess.scope,
 		Merchants:    sess.merchants,
@@ -71,7 +76,7 @@ func newApp(sess *session, deps views.Deps) *ui.App {
 		RequestLog:   sess.logPath,
 		InTmux:       os.Getenv("TMUX") != "",
 		DebugLog:     sess.debug,
-	})
+	}
 }
 
 // forwardSignals makes signals stop the dashboard the way q does

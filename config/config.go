@@ -128,8 +128,13 @@ var ErrHelp = flag.ErrHelp
 // checked, one step each, in the order their errors are reported; last,
 // the places derived from the environment (the config file named in
 // advice, the state directory).
-func Load(args []string, sys System) (Settings, error) {
-	flags, err := parseFlags(args)
+func Load(args []string, sys System) (Settings, error) { return LoadWith(args, sys, nil) }
+
+// LoadWith is Load for a command with flags of its own besides the
+// dashboard's (paydash serve): more adds them to the flag set, so that
+// they are parsed, and reported when wrong, with the others.
+func LoadWith(args []string, sys System, more func(*flag.FlagSet)) (Settings, error) {
+	flags, err := parseFlags(args, more)
 	if err != nil {
 		return Settings{}, err
 	}
@@ -202,9 +207,12 @@ func FlagError(err error) string {
 var singleDashFlag = regexp.MustCompile(`(for flag|for|not defined:|needs an argument:) -([a-z][a-z0-9-]+)`)
 
 // parseFlags is the first step: the flags, and which of them were given.
-func parseFlags(args []string) (flagValues, error) {
+func parseFlags(args []string, more func(*flag.FlagSet)) (flagValues, error) {
 	var fv flagValues
 	fs := newFlagSet(&fv)
+	if more != nil {
+		more(fs)
+	}
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return fv, ErrHelp

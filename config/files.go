@@ -32,7 +32,7 @@ const noStateDir = "no place known: set XDG_STATE_HOME, or give --journal PATH"
 // flag is a *UsageError and no list; a config file that cannot be read is
 // a *UsageError beside the list, resolved without it.
 func Files(args []string, sys System) ([]File, error) {
-	flags, err := parseFlags(args)
+	flags, err := parseFlags(args, nil)
 	if err != nil {
 		return nil, err
 	}

@@ -43,6 +43,9 @@ Usage:
                             embedded sandbox, started inside the process
   paydash sandbox [flags]   the embedded payment service alone, for tests and
                             other tools (paydash sandbox --help)
+  paydash serve --people PATH [flags]
+                            the dashboard for a team, over SSH, with roles,
+                            limits and approvals (paydash serve --help)
   paydash version           print the version, commit, build date and Go
   paydash paths             list the files paydash reads and writes, here
   paydash completion bash|zsh|fish

@@ -43,6 +43,10 @@ const (
 	// ContextSearch: the viewer's search input has the focus. Keys that
 	// type text go to the input; enter searches, esc cancels.
 	ContextSearch
+	// ContextApprovals: the Approvals tab's list or pane (paydash serve).
+	// The list's bindings, with approve and reject for the actions on
+	// objects.
+	ContextApprovals
 )
 
 type contextSpec struct {
@@ -63,14 +67,30 @@ type contextSpec struct {
 // keys mean something else in a list (n is "new").
 var viewerOnly = []Action{ActNextMatch, ActPrevMatch}
 
+// approvalsOnly are the actions live only in the Approvals tab: x is
+// "cancel hold" in a list.
+var approvalsOnly = []Action{ActApprove, ActReject}
+
 var listLive = func() []Action {
 	var live []Action
 	for _, s := range specs {
-		if s.group != GroupModal && !slices.Contains(viewerOnly, s.name) {
+		if s.group != GroupModal && !slices.Contains(viewerOnly, s.name) && !slices.Contains(approvalsOnly, s.name) {
 			live = append(live, s.name)
 		}
 	}
 	return live
+}()
+
+// approvalsLive is the list's bindings with approve and reject in place
+// of the actions on objects.
+var approvalsLive = func() []Action {
+	var live []Action
+	for _, s := range specs {
+		if s.group != GroupModal && s.group != GroupActions && !slices.Contains(viewerOnly, s.name) {
+			live = append(live, s.name)
+		}
+	}
+	return append(live, approvalsOnly...)
 }()
 
 // viewerLive is the list's bindings without the actions on objects, and
@@ -78,7 +98,7 @@ var listLive = func() []Action {
 var viewerLive = func() []Action {
 	var live []Action
 	for _, s := range specs {
-		if s.group != GroupModal && s.group != GroupActions {
+		if s.group != GroupModal && s.group != GroupActions && !slices.Contains(approvalsOnly, s.name) {
 			live = append(live, s.name)
 		}
 	}
@@ -146,6 +166,12 @@ var contexts = map[Context]*contextSpec{
 		desc: map[Action]string{ActRaw: "switch view", ActFilter: "search", ActExport: "save to file",
 			ActOpen: "open the operation's payment"},
 	},
+	ContextApprovals: {
+		name:    "approvals",
+		live:    approvalsLive,
+		short:   []Action{ActOpen, ActApprove, ActReject, ActFilter, ActClose, ActRefresh, ActExport, ActNextTab, ActQuit},
+		pinHelp: true,
+	},
 	ContextSearch: {
 		name:  "search input",
 		live:  []Action{ActOpen, ActClose, ActQuit},
@@ -158,7 +184,7 @@ var contexts = map[Context]*contextSpec{
 // Contexts lists every context.
 func Contexts() []Context {
 	return []Context{ContextList, ContextDetail, ContextFilter, ContextJump, ContextModal, ContextModalField,
-		ContextForm, ContextResult, ContextViewer, ContextSearch}
+		ContextForm, ContextResult, ContextViewer, ContextSearch, ContextApprovals}
 }
 
 func (c Context) spec() *contextSpec {

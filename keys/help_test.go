@@ -21,6 +21,8 @@ var paymentsTab = Availability(func(action Action) (bool, string) {
 		return false, "only a settled payment can be refunded"
 	case ActRevoke, ActToggleSticker, ActDocuments:
 		return false, ""
+	case ActTab6, ActTab7: // the Approvals and Activity tabs are paydash serve's
+		return false, ""
 	}
 	return true, ""
 })

@@ -34,6 +34,8 @@ const (
 	ActTab3    Action = "tab_3"
 	ActTab4    Action = "tab_4"
 	ActTab5    Action = "tab_5"
+	ActTab6    Action = "tab_6" // Approvals, under paydash serve
+	ActTab7    Action = "tab_7" // Activity, under paydash serve
 	ActHelp    Action = "help"
 	ActQuit    Action = "quit"
 	ActRefresh Action = "refresh"
@@ -86,12 +88,18 @@ const (
 	ActModalCancel     Action = "modal_cancel"
 	ActModalEditField  Action = "modal_edit_field"
 	ActModalLeaveField Action = "modal_leave_field"
+
+	// The Approvals tab's (paydash serve): a supervisor approves or
+	// rejects a request.
+	ActApprove Action = "approve"
+	ActReject  Action = "reject"
 )
 
 // Global holds the bindings that work everywhere outside a modal.
 type Global struct {
 	NextTab, PrevTab                   key.Binding
 	Tab0, Tab1, Tab2, Tab3, Tab4, Tab5 key.Binding
+	Tab6, Tab7                         key.Binding
 	Help, Quit, Refresh, Jump          key.Binding
 	Filter, CopyID, Export             key.Binding
 	Sort, SortReverse, CopyMore        key.Binding
@@ -114,6 +122,7 @@ type List struct {
 type Actions struct {
 	Capture, CancelHold, Refund key.Binding
 	Revoke, ToggleSticker, New  key.Binding
+	Approve, Reject             key.Binding // the Approvals tab's
 }
 
 // Modal holds the bindings of a confirmation modal. EditField works while
@@ -177,6 +186,8 @@ var specs = []spec{
 	{ActTab3, GroupGlobal, "go to tab 3", []string{"3"}, func(m *Map) *key.Binding { return &m.Global.Tab3 }},
 	{ActTab4, GroupGlobal, "go to tab 4", []string{"4"}, func(m *Map) *key.Binding { return &m.Global.Tab4 }},
 	{ActTab5, GroupGlobal, "go to tab 5", []string{"5"}, func(m *Map) *key.Binding { return &m.Global.Tab5 }},
+	{ActTab6, GroupGlobal, "approvals", []string{"6"}, func(m *Map) *key.Binding { return &m.Global.Tab6 }},
+	{ActTab7, GroupGlobal, "activity", []string{"7"}, func(m *Map) *key.Binding { return &m.Global.Tab7 }},
 	{ActFilter, GroupGlobal, "search rows", []string{"/"}, func(m *Map) *key.Binding { return &m.Global.Filter }},
 	{ActJump, GroupGlobal, "jump to id", []string{":"}, func(m *Map) *key.Binding { return &m.Global.Jump }},
 	{ActRefresh, GroupGlobal, "refresh now", []string{"r"}, func(m *Map) *key.Binding { return &m.Global.Refresh }},
@@ -214,6 +225,8 @@ var specs = []spec{
 	{ActRevoke, GroupActions, "revoke token", []string{"v"}, func(m *Map) *key.Binding { return &m.Actions.Revoke }},
 	{ActToggleSticker, GroupActions, "switch sticker on/off", []string{"t"}, func(m *Map) *key.Binding { return &m.Actions.ToggleSticker }},
 	{ActNew, GroupActions, "new invoice/sticker/link", []string{"n"}, func(m *Map) *key.Binding { return &m.Actions.New }},
+	{ActApprove, GroupActions, "approve and send", []string{"a"}, func(m *Map) *key.Binding { return &m.Actions.Approve }},
+	{ActReject, GroupActions, "reject, with a reason", []string{"x"}, func(m *Map) *key.Binding { return &m.Actions.Reject }},
 
 	{ActModalConfirm, GroupModal, "confirm", []string{"y"}, func(m *Map) *key.Binding { return &m.Modal.Confirm }},
 	{ActModalCancel, GroupModal, "cancel", []string{"n", "esc"}, func(m *Map) *key.Binding { return &m.Modal.Cancel }},

@@ -102,6 +102,12 @@ func TestDefaultMatchesDesign(t *testing.T) {
 		// The mouse on or off (ctrl+k is the palette's).
 		{"toggle_mouse", func(m Map) []string { return m.Global.Mouse.Keys() }, []string{"ctrl+o"}},
 		{"palette", func(m Map) []string { return m.Global.Palette.Keys() }, []string{"ctrl+k"}},
+		// paydash serve: the Approvals and Activity tabs, and the
+		// Approvals tab's approve and reject.
+		{"tab_6", func(m Map) []string { return m.Global.Tab6.Keys() }, []string{"6"}},
+		{"tab_7", func(m Map) []string { return m.Global.Tab7.Keys() }, []string{"7"}},
+		{"approve", func(m Map) []string { return m.Actions.Approve.Keys() }, []string{"a"}},
+		{"reject", func(m Map) []string { return m.Actions.Reject.Keys() }, []string{"x"}},
 	}
 	require.Len(t, ActionNames(), len(want), "every action is in the contract")
 	for _, w := range want {

@@ -18,16 +18,31 @@ func (c *confirmModal) View(maxWidth, maxHeight int) string {
 	return box(c.th, lines)
 }
 
-// buttonLabel is the verb with what it sends: "Refund 500.00 RUB".
+// buttonLabel is the verb with what it sends: "Refund 500.00 RUB"; "Ask
+// approval: Refund 500.00 RUB" when it needs a supervisor's.
 func (c *confirmModal) buttonLabel() string {
+	prefix := ""
+	if c.approvalNote() != "" {
+		prefix = "Ask approval: "
+	}
 	a, ok := c.amount()
 	switch {
 	case ok:
-		return c.verb + " " + textsafe.Line(a.Display(), 40)
+		return prefix + c.verb + " " + textsafe.Line(a.Display(), 40)
 	case c.field:
-		return c.verb + " —"
+		return prefix + c.verb + " —"
 	}
-	return c.verb
+	return prefix + c.verb
+}
+
+// approvalNote is why the amount shown needs a supervisor's approval, ""
+// when it does not (or the dialog is not under paydash serve).
+func (c *confirmModal) approvalNote() string {
+	if c.spec.Approval == nil {
+		return ""
+	}
+	a, _ := c.amount()
+	return c.spec.Approval(a)
 }
 
 // layout is the dialog's content lines for a box of at most maxWidth ×
@@ -115,6 +130,10 @@ func (c *confirmModal) amountLines(inner int) []string {
 		text := fmt.Sprintf("Over %s %s: type %s, the end of the %s id: [%s]%s",
 			money.Group(ck.Over, c.sentCurrency()), c.sentCurrency(), ck.Digits, kindOf(ck.Of), shown, mark)
 		out = append(out, wrapStyled(th.Warning, text, inner)...)
+	}
+	if note := c.approvalNote(); note != "" {
+		out = append(out, wrapStyled(th.Warning, "Needs approval by a supervisor ("+textsafe.Line(note, 120)+
+			"): confirming files the request; nothing is sent until a supervisor approves it.", inner)...)
 	}
 	return out
 }

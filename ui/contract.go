@@ -76,6 +76,8 @@ const (
 	TabTokens    TabID = "tokens"
 	TabStickers  TabID = "stickers"
 	TabRegisters TabID = "registers"
+	TabApprovals TabID = "approvals" // paydash serve only
+	TabActivity  TabID = "activity"  // paydash serve only
 )
 
 // Service is what the shell asks of the backend: what it is connected to,
@@ -353,6 +355,10 @@ type ConfirmSpec struct {
 	// Confirm is called once, when y confirms, with the amount the dialog
 	// shows (the zero Amount when it has none).
 	Confirm func(amount money.Amount) tea.Cmd
+	// Approval, under paydash serve, says why the amount shown needs a
+	// supervisor's approval ("" when it does not): the dialog says so and
+	// its button files a request instead of sending. nil: never.
+	Approval func(amount money.Amount) string
 }
 
 // TypedCheck is the second check for large amounts (after k9s and

@@ -115,7 +115,7 @@ func (app *App) paletteEntries(i int) []paletteEntry {
 }
 
 // tabActions are the number keys' actions, in order.
-var tabActions = []keys.Action{keys.ActTab0, keys.ActTab1, keys.ActTab2, keys.ActTab3, keys.ActTab4, keys.ActTab5}
+var tabActions = []keys.Action{keys.ActTab0, keys.ActTab1, keys.ActTab2, keys.ActTab3, keys.ActTab4, keys.ActTab5, keys.ActTab6, keys.ActTab7}
 
 func newPalette(entries []paletteEntry, ctx keys.Context, km keys.Map, th Theme) *paletteModal {
 	p := &paletteModal{km: km, th: th, all: entries, context: ctx.String()}

@@ -13,7 +13,7 @@ import (
 // action belongs to the active tab.
 var shellActions = map[keys.Action]bool{
 	keys.ActNextTab: true, keys.ActPrevTab: true,
-	keys.ActTab0: true, keys.ActTab1: true, keys.ActTab2: true, keys.ActTab3: true, keys.ActTab4: true, keys.ActTab5: true,
+	keys.ActTab0: true, keys.ActTab1: true, keys.ActTab2: true, keys.ActTab3: true, keys.ActTab4: true, keys.ActTab5: true, keys.ActTab6: true, keys.ActTab7: true,
 	keys.ActHelp: true, keys.ActQuit: true, keys.ActRefresh: true,
 	keys.ActJump: true, keys.ActPeriod: true, keys.ActMerchant: true, keys.ActMessages: true,
 	keys.ActMouse: true, keys.ActPalette: true,
@@ -23,7 +23,7 @@ var shellActions = map[keys.Action]bool{
 // there are: 0 the Overview, 1 payments … 5 registers.
 var tabKeys = map[keys.Action]TabID{
 	keys.ActTab0: TabOverview, keys.ActTab1: TabPayments, keys.ActTab2: TabRefunds, keys.ActTab3: TabTokens,
-	keys.ActTab4: TabStickers, keys.ActTab5: TabRegisters,
+	keys.ActTab4: TabStickers, keys.ActTab5: TabRegisters, keys.ActTab6: TabApprovals, keys.ActTab7: TabActivity,
 }
 
 // tabNumber is the number key of a tab, if it has one.
@@ -79,7 +79,7 @@ func (app *App) available(i int, action keys.Action) (bool, string) {
 	switch action {
 	case keys.ActNextTab, keys.ActPrevTab:
 		return len(app.tabs) > 1, ""
-	case keys.ActTab0, keys.ActTab1, keys.ActTab2, keys.ActTab3, keys.ActTab4, keys.ActTab5:
+	case keys.ActTab0, keys.ActTab1, keys.ActTab2, keys.ActTab3, keys.ActTab4, keys.ActTab5, keys.ActTab6, keys.ActTab7:
 		return app.tabIndex(tabKeys[action]) >= 0, ""
 	case keys.ActHelp, keys.ActQuit, keys.ActMessages, keys.ActMouse, keys.ActPalette:
 		return true, ""
@@ -222,7 +222,7 @@ func (app *App) shellAction(action keys.Action, now time.Time) tea.Cmd {
 		app.active = (app.active + 1) % n
 	case keys.ActPrevTab:
 		app.active = (app.active + n - 1) % n
-	case keys.ActTab0, keys.ActTab1, keys.ActTab2, keys.ActTab3, keys.ActTab4, keys.ActTab5:
+	case keys.ActTab0, keys.ActTab1, keys.ActTab2, keys.ActTab3, keys.ActTab4, keys.ActTab5, keys.ActTab6, keys.ActTab7:
 		app.active = app.tabIndex(tabKeys[action])
 	case keys.ActHelp:
 		app.helpOpen, app.helpScroll = true, 0

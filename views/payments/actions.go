@@ -231,6 +231,7 @@ func (ps *Payments) confirmSpec(act keys.Action, p backend.Payment, refunds []ba
 	}
 	spec.Lines = lines
 	spec.Confirm = ps.confirmFunc(act, p)
+	spec.Approval = ps.Acts.ApprovalNote(info.kind)
 	return spec
 }
 

@@ -355,7 +355,8 @@ func (ss *Stickers) toggleSpec(s backend.Sticker) ui.ConfirmSpec {
 		Lines:   lines,
 		Verb:    verb,
 		Danger:  s.Active(),
-		Confirm: func(money.Amount) tea.Cmd { return acts.Send(action.NewToggle(id, active, backend.V2)) },
+		Confirm:  func(money.Amount) tea.Cmd { return acts.Send(action.NewToggle(id, active, backend.V2)) },
+		Approval: acts.ApprovalNote(backend.ActionToggleSticker),
 	}
 }
 

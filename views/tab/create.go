@@ -114,6 +114,7 @@ func (m *FormModal) ConfirmSpec(req action.Request) ui.ConfirmSpec {
 	}
 	acts := m.acts
 	spec.Confirm = func(money.Amount) tea.Cmd { return acts.Send(req) }
+	spec.Approval = acts.ApprovalNote(req.Kind)
 	return spec
 }
 

@@ -61,6 +61,10 @@ type Deps struct {
 	// customer), shared so that the Refunds tab shows what the Payments
 	// tab loaded; nil gives each tab its own.
 	Facts *PaymentFacts
+	// Team is the person at the dashboard and what the sessions of paydash
+	// serve share (their people, approvals and locks); nil in the
+	// single-user paydash.
+	Team *Team
 	// CheckAfter is how long to wait before the check number tries+1 of
 	// an action whose outcome is unknown; nil waits as CheckAfter in
 	// track.go does (tests give one that does not wait).

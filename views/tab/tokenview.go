@@ -119,6 +119,7 @@ func RevokeSpec(tok backend.Token, payments []string, from string, acts *Tracker
 		Lines:   lines,
 		Verb:    "Revoke",
 		Danger:  true,
-		Confirm: func(money.Amount) tea.Cmd { return acts.Send(action.NewRevoke(tokID, backend.V2)) },
+		Confirm:  func(money.Amount) tea.Cmd { return acts.Send(action.NewRevoke(tokID, backend.V2)) },
+		Approval: acts.ApprovalNote(backend.ActionRevokeToken),
 	}
 }

@@ -11,6 +11,7 @@ import (
 
 	"paydash/backend"
 	"paydash/backend/action"
+	"paydash/backend/money"
 	"paydash/ui"
 )
 
@@ -110,6 +111,7 @@ type Tracker struct {
 	flights    *InFlight
 	Mine       map[string]*tracked           // this tab's, by action id
 	CheckAfter func(tries int) time.Duration // Deps.CheckAfter, or the package's CheckAfter
+	team       *Team                         // Deps.Team: nil but under paydash serve
 }
 
 // NewTracker makes a tab's tracker on the shared register; redraw draws
@@ -128,7 +130,7 @@ func NewTracker(d Deps, redraw func(ObjectRef)) *Tracker {
 		wait = CheckAfter
 	}
 	k := &Tracker{run: &action.Runner{Backend: d.Backend, Journal: d.Journal, Now: d.Now, Debug: d.DebugLog},
-		flights: flights, Mine: map[string]*tracked{}, CheckAfter: wait}
+		flights: flights, Mine: map[string]*tracked{}, CheckAfter: wait, team: d.Team}
 	flights.trackers = append(flights.trackers, k)
 	return k
 }
@@ -184,7 +186,17 @@ func (tk *Tracker) Counts(st *ui.TabStatus) {
 // program's event loop, like the tabs' Update), so the mark is set before
 // any other key can act.
 func (tk *Tracker) Send(req action.Request) tea.Cmd {
-	if ref, ok := refOf(req); ok {
+	if tk.team != nil {
+		var (
+			cmd tea.Cmd
+			ok  bool
+		)
+		if req, cmd, ok = tk.team.gate(req); !ok {
+			return cmd
+		}
+	}
+	ref, acts := refOf(req)
+	if acts {
 		if tr := tk.On(ref); tr != nil {
 			return ToastCmd(ui.ToastWarning, "Not sent: "+tr.BusyReason())
 		}
@@ -192,12 +204,26 @@ func (tk *Tracker) Send(req action.Request) tea.Cmd {
 	if tr, dup := tk.Mine[req.ID]; dup { // the same confirmation twice (a create has no object to be busy)
 		return ToastCmd(ui.ToastWarning, "Not sent again: "+tr.BusyReason())
 	}
+	if acts && tk.team != nil { // another person's session may be acting on it
+		if ok, why := tk.team.claim(ref); !ok {
+			return ToastCmd(ui.ToastWarning, "Not sent: "+why)
+		}
+	}
 	tk.track(&tracked{req: req, state: stateSending})
 	stamp, run := tk.answers.Stamp(), tk.run
 	return func() tea.Msg {
 		sent, out := run.Send(context.Background(), req)
 		return OutcomeMsg{stamp: stamp, Req: sent, Out: out}
 	}
+}
+
+// ApprovalNote is a confirmation's Approval for an action of kind: nil
+// but under paydash serve.
+func (tk *Tracker) ApprovalNote(kind backend.ActionName) func(money.Amount) string {
+	if tk == nil || tk.team == nil {
+		return nil
+	}
+	return tk.team.ApprovalNote(kind)
 }
 
 func (tk *Tracker) track(tr *tracked) {
@@ -211,6 +237,9 @@ func (tk *Tracker) track(tr *tracked) {
 func (tk *Tracker) Untrack(req action.Request) {
 	delete(tk.Mine, req.ID)
 	if ref, ok := refOf(req); ok {
+		if tk.team != nil {
+			tk.team.release(ref)
+		}
 		if tk.flights.ByObject[ref] != nil && tk.flights.ByObject[ref].req.ID == req.ID {
 			delete(tk.flights.ByObject, ref)
 		}
