@@ -9,7 +9,6 @@ import (
 	"paydash/backend"
 	"paydash/keys"
 	"paydash/ui"
-	"paydash/ui/datatable"
 	"paydash/views/internal/viewtest"
 	"paydash/views/payments"
 	"paydash/views/tab"
