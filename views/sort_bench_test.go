@@ -9,7 +9,6 @@ import (
 	"paydash/backend"
 	"paydash/keys"
 	"paydash/ui"
-	"paydash/ui/datatable"
 	"paydash/views/internal/viewtest"
 	"paydash/views/payments"
 	"paydash/views/tab"
@@ -17,8 +16,7 @@ import (
 
 // benchList is the Payments tab's list with rows loaded in pages of 100.
 func benchList(rows []backend.Payment) *tab.PagedList[backend.Payment] {
-	cfg := datatable.Config[backend.Payment]{ID: func(p backend.Payment) string { return p.ID }, Columns: payments.PaymentColumns(nil)}
-	l := tab.NewPagedList(cfg, keys.Default(), ui.NewTheme(true, false), tab.PaymentTime)
+	l := tab.NewPagedList(payments.TableConfig(nil), keys.Default(), ui.NewTheme(true, false), tab.PaymentTime)
 	l.SetSize(160, 40, 160)
 	for from := 0; from < len(rows); from += 100 {
 		l.Table.Append(rows[from:min(from+100, len(rows))])

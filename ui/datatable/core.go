@@ -20,8 +20,13 @@ type core[T any] struct {
 	texts        [4]string // loading, end, empty, no match
 	emptyDefault string    // the configured empty text, restored by SetEmptyText("")
 
-	items   []T
-	hay     haystacks // per item: the lower-cased, cleaned text the filter searches
+	items []T      // the rows, when store is nil
+	store Store[T] // the rows, when Config.NewStore made one
+	// hay is per item the lower-cased, cleaned text the filter searches,
+	// kept only while the query has free words (hayOn): a row costs no
+	// filter text while no word is searched (syncHay).
+	hay     haystacks
+	hayOn   bool
 	index   map[string]int32
 	natural []int32
 	order   []int32
@@ -162,7 +167,7 @@ func (c *core[T]) setBit(it int32, on bool) {
 }
 
 func (c *core[T]) growBits() {
-	if need := (len(c.items) + 63) / 64; len(c.match) < need {
+	if need := (c.count() + 63) / 64; len(c.match) < need {
 		c.match = append(c.match, make([]uint64, need-len(c.match))...)
 	}
 }

@@ -15,12 +15,15 @@ func (m *Model[T]) SetRows(rows []T) {
 	line, had := c.line()
 	selID := ""
 	if had {
-		selID = c.id(c.items[c.sel])
+		selID = c.id(c.row(c.sel))
 	}
 	oldCursor := c.cursor
 
-	c.items = make([]T, 0, len(rows))
-	c.hay.reset(len(rows))
+	c.resetRows(len(rows))
+	c.hay = haystacks{}
+	if c.hayOn {
+		c.hay.reset(len(rows))
+	}
 	c.index = make(map[string]int32, len(rows))
 	c.match = nil
 	c.newAbove, c.sortedAbove = 0, 0
@@ -142,9 +145,11 @@ func (c *core[T]) add(rows []T, replaced func(it int32, changed, matchChanged bo
 			}
 			continue
 		}
-		it := int32(len(c.items))
-		c.items = append(c.items, r)
-		c.hay.add(c.haystack(r))
+		it := int32(c.count())
+		c.addRow(r)
+		if c.hayOn {
+			c.hay.add(c.haystack(r))
+		}
 		c.measure(r)
 		c.index[id] = it
 		added = append(added, it)
@@ -155,21 +160,21 @@ func (c *core[T]) add(rows []T, replaced func(it int32, changed, matchChanged bo
 // replace puts r in place of item it. changed: a cell's text differs;
 // matchChanged: whether it matches the filter changed.
 func (c *core[T]) replace(it int32, r T) (changed, matchChanged bool) {
-	old := c.items[it]
+	old := c.row(it)
 	for i := range c.cols {
 		if c.cols[i].Text(old) != c.cols[i].Text(r) {
 			changed = true
 			break
 		}
 	}
-	c.items[it] = r
+	c.setRow(it, r)
 	if changed {
 		delete(c.render.rows, it)
 		c.measure(r)
 	}
 	// Keep may read fields that no cell shows: with one on, the row is
 	// tested even when its text is the same.
-	if c.hay.set(it, c.haystack(r)) || c.query.Keep != nil {
+	if (c.hayOn && c.hay.set(it, c.haystack(r))) || c.query.Keep != nil {
 		if c.filtering() {
 			c.growBits()
 			was := c.bit(it)
@@ -239,15 +244,15 @@ func (c *core[T]) insertSorted(order, added []int32, newFirst bool) []int32 {
 // either direction), then by Less in the sort's direction.
 func (c *core[T]) compare() func(a, b int32) int {
 	less, group := c.cols[c.sortCol].Less, c.cols[c.sortCol].Group
-	by := func(a, b int32) int { return less(c.items[a], c.items[b]) }
+	by := func(a, b int32) int { return less(c.row(a), c.row(b)) }
 	if c.sortDesc {
-		by = func(a, b int32) int { return less(c.items[b], c.items[a]) }
+		by = func(a, b int32) int { return less(c.row(b), c.row(a)) }
 	}
 	if group == nil {
 		return by
 	}
 	return func(a, b int32) int {
-		if g := strings.Compare(group(c.items[a]), group(c.items[b])); g != 0 {
+		if g := strings.Compare(group(c.row(a)), group(c.row(b))); g != 0 {
 			return g
 		}
 		return by(a, b)

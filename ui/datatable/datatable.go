@@ -86,7 +86,10 @@ type Config[T any] struct {
 	// FilterText, when set, is the text the filter searches instead of the
 	// cells.
 	FilterText func(T) string
-	Styles     Styles // the zero value is plain text
+	// NewStore, when set, makes the Store that keeps the rows (a packed
+	// form of large rows); nil keeps them in a []T.
+	NewStore func() Store[T]
+	Styles   Styles // the zero value is plain text
 	// FlashFor is how long a row changed by Upsert is marked. Zero means
 	// DefaultFlashFor; negative disables flashing.
 	FlashFor time.Duration
@@ -140,6 +143,9 @@ func New[T any](cfg Config[T]) Model[T] {
 			orDefault(cfg.EmptyText, DefaultEmptyText),
 			orDefault(cfg.NoMatchText, DefaultNoMatchText),
 		},
+	}
+	if cfg.NewStore != nil {
+		c.store = cfg.NewStore()
 	}
 	c.emptyDefault = c.texts[textEmpty]
 	if c.flashFor == 0 {
@@ -268,7 +274,7 @@ func (m *Model[T]) SetStyles(s Styles) {
 }
 
 // Len is the number of loaded rows, filtered out or not.
-func (m Model[T]) Len() int { return len(m.c.items) }
+func (m Model[T]) Len() int { return m.c.count() }
 
 // Rows returns a copy of the loaded rows in the current sort order,
 // including rows the filter hides (for an export of the loaded rows).
@@ -276,7 +282,7 @@ func (m Model[T]) Rows() []T {
 	c := m.c
 	out := make([]T, len(c.order))
 	for i, it := range c.order {
-		out[i] = c.items[it]
+		out[i] = c.row(it)
 	}
 	return out
 }
@@ -288,7 +294,7 @@ func (m Model[T]) Selected() (T, bool) {
 		var zero T
 		return zero, false
 	}
-	return c.items[c.sel], true
+	return c.row(c.sel), true
 }
 
 // SelectedID is the id of the selected row, "" when none.
@@ -296,7 +302,7 @@ func (m Model[T]) SelectedID() string {
 	if m.c.sel < 0 {
 		return ""
 	}
-	return m.c.id(m.c.items[m.c.sel])
+	return m.c.id(m.c.row(m.c.sel))
 }
 
 // SelectByID moves the cursor to the row with this id. It reports false,
@@ -324,7 +330,7 @@ func (m *Model[T]) SelectByID(id string) bool {
 func (m *Model[T]) Redraw(id string) {
 	if it, ok := m.c.index[id]; ok {
 		delete(m.c.render.rows, it)
-		m.c.measure(m.c.items[it])
+		m.c.measure(m.c.row(it))
 	}
 }
 

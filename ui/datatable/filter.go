@@ -48,6 +48,7 @@ func (m *Model[T]) SetQuery(q Query[T]) {
 		return
 	}
 	c.want = newMatcher(q)
+	c.syncHay()
 	line, had := c.line()
 	if !had {
 		line = 0
@@ -135,7 +136,14 @@ func (m *matcher[T]) test(c *core[T], it int32) bool {
 			}
 		}
 	}
-	return m.keep == nil || m.keep(&c.items[it])
+	if m.keep == nil {
+		return true
+	}
+	if c.store == nil {
+		return m.keep(&c.items[it])
+	}
+	r := c.row(it)
+	return m.keep(&r)
 }
 
 // testGroup is test for the candidates cand among the 64 items of bit-set
@@ -153,9 +161,10 @@ func (m *matcher[T]) testGroup(c *core[T], w int, cand uint64) uint64 {
 		got = c.hay.searchRuns(base, got, word)
 	}
 	if m.keep != nil {
+		var tmp T
 		for rest := got; rest != 0; rest &= rest - 1 {
 			b := bits.TrailingZeros64(rest)
-			if !m.keep(&c.items[base+int32(b)]) {
+			if !m.keep(c.rowRef(base+int32(b), &tmp)) {
 				got &^= 1 << b
 			}
 		}
@@ -182,7 +191,7 @@ var parallelMin = 32 << 10
 // is split among GOMAXPROCS goroutines, each owning whole words of it.
 func (c *core[T]) matchAll(narrow bool) {
 	c.growBits()
-	n := len(c.items)
+	n := c.count()
 	run := func(lo, hi int) { // words of the bit set
 		for w := lo; w < hi; w++ {
 			cand := ^uint64(0)
@@ -245,4 +254,24 @@ func appendLower(buf []byte, s string) []byte {
 		buf = append(buf, b)
 	}
 	return buf
+}
+
+// syncHay builds the filter texts when the query has free words and none
+// are kept, and drops them when it has none: a table nobody searches by
+// word keeps no text per row (at 100,000 payment rows, about 110 bytes a
+// row). The first word typed pays for building them, one pass over the
+// rows like the one loading them made.
+func (c *core[T]) syncHay() {
+	need := len(c.want.words) > 0
+	switch {
+	case need && !c.hayOn:
+		n := c.count()
+		c.hay.reset(n)
+		for it := range int32(n) {
+			c.hay.add(c.haystack(c.row(it)))
+		}
+		c.hayOn = true
+	case !need && c.hayOn:
+		c.hay, c.hayOn = haystacks{}, false
+	}
 }

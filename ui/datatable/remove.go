@@ -28,7 +28,7 @@ func (m *Model[T]) Remove(ids ...string) int {
 	flashes := make(map[string]time.Time, len(c.flash))
 	for it, until := range c.flash {
 		if !drop[it] {
-			flashes[c.id(c.items[it])] = until
+			flashes[c.id(c.row(it))] = until
 		}
 	}
 	// The rows above the screen that stay, for "↑ N new".
@@ -38,10 +38,10 @@ func (m *Model[T]) Remove(ids ...string) int {
 			removedAbove++
 		}
 	}
-	keep := make([]T, 0, len(c.items)-len(drop))
+	keep := make([]T, 0, c.count()-len(drop))
 	for _, it := range c.natural {
 		if !drop[it] {
-			keep = append(keep, c.items[it])
+			keep = append(keep, c.row(it))
 		}
 	}
 	m.SetRows(keep)
@@ -60,9 +60,10 @@ func (m *Model[T]) Remove(ids ...string) int {
 func (m *Model[T]) RemoveWhere(gone func(*T) bool) int {
 	c := m.c
 	var ids []string
-	for i := range c.items {
-		if gone(&c.items[i]) {
-			ids = append(ids, c.id(c.items[i]))
+	var tmp T
+	for i := range int32(c.count()) {
+		if r := c.rowRef(i, &tmp); gone(r) {
+			ids = append(ids, c.id(*r))
 		}
 	}
 	return m.Remove(ids...)
@@ -79,10 +80,12 @@ func (m *Model[T]) RemoveNewest(pastRun int, look func(*T) (gone, past bool)) in
 	c := m.c
 	var ids []string
 	run := 0
+	var tmp T
 	for _, it := range c.natural {
-		gone, past := look(&c.items[it])
+		r := c.rowRef(it, &tmp)
+		gone, past := look(r)
 		if gone {
-			ids = append(ids, c.id(c.items[it]))
+			ids = append(ids, c.id(*r))
 		}
 		if !past {
 			run = 0

@@ -275,7 +275,7 @@ func (c *core[T]) rowLine(it int32, selected bool) string {
 		return e.line
 	}
 	if !ok {
-		e.body, e.toned = c.renderBody(c.items[it])
+		e.body, e.toned = c.renderBody(c.row(it))
 	}
 	var mark [gutterWidth]byte
 	mark[0], mark[1] = ' ', ' '

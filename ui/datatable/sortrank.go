@@ -12,7 +12,7 @@ func (m Model[T]) Shown() []T {
 	c := m.c
 	out := make([]T, len(c.visible))
 	for i, it := range c.visible {
-		out[i] = c.items[it]
+		out[i] = c.row(it)
 	}
 	return out
 }
@@ -52,13 +52,13 @@ func (c *core[T]) rankOrder(rank func(T) (int64, bool), group func(T) string) ([
 		names = make([]string, len(c.natural))
 	}
 	for p, it := range c.natural {
-		r, ok := rank(c.items[it])
+		r, ok := rank(c.row(it))
 		if !ok {
 			return nil, false
 		}
 		rs[p] = ranked{rank: r, pos: int32(p)}
 		if group != nil {
-			names[p] = group(c.items[it])
+			names[p] = group(c.row(it))
 		}
 	}
 	if group != nil {
@@ -119,7 +119,7 @@ func (m Model[T]) OnScreen(fn func(T) bool) {
 	c := m.c
 	end := min(c.offset+c.bodyHeight(), len(c.visible))
 	for p := c.offset; p < end; p++ {
-		if !fn(c.items[c.visible[p]]) {
+		if !fn(c.row(c.visible[p])) {
 			return
 		}
 	}

@@ -95,19 +95,14 @@ func New(d tab.Deps) ui.Tab {
 		memo:          tab.NewTokenMemo(d),
 		tokenMerchant: map[string]string{},
 	}
-	cols := PaymentColumns(t.rowAction)
-	cfg := datatable.Config[backend.Payment]{
-		ID:          func(p backend.Payment) string { return p.ID },
-		Columns:     cols,
-		FilterText:  paymentHaystack(cols),
-		LoadingText: "Loading more payments…",
-		EndText:     "— end of the period —",
-		EmptyText:   "No payments in this period",
-		// Where else to look when a search finds nothing: a payment of
-		// another period, by its id or order number, or a longer period.
-		NoMatchText: "No match · " + tab.KeyName(d.Keys, keys.ActJump, ":") + " finds an id or order number in any period · " +
-			tab.KeyName(d.Keys, keys.ActPeriod, "p") + " a longer period",
-	}
+	cfg := TableConfig(t.rowAction)
+	cfg.LoadingText = "Loading more payments…"
+	cfg.EndText = "— end of the period —"
+	cfg.EmptyText = "No payments in this period"
+	// Where else to look when a search finds nothing: a payment of
+	// another period, by its id or order number, or a longer period.
+	cfg.NoMatchText = "No match · " + tab.KeyName(d.Keys, keys.ActJump, ":") + " finds an id or order number in any period · " +
+		tab.KeyName(d.Keys, keys.ActPeriod, "p") + " a longer period"
 	list := tab.NewPagedList(cfg, d.Keys, d.Theme, tab.PaymentTime)
 	list.Search = paymentSearch()
 	if !slices.Contains(d.Backend.Describe().Interfaces, backend.V1) {
@@ -137,6 +132,19 @@ func New(d tab.Deps) ui.Tab {
 // an action is under way on the payment ("→ refunding", "? checking"), ""
 // when none is.
 func (ps *Payments) rowAction(p backend.Payment) string { return ps.Acts.RowMark(tab.PaymentRef(p.ID)) }
+
+// TableConfig is the list's table as the tab makes it, its texts aside:
+// the columns (rowAction as in PaymentColumns), the filter's text and the
+// packed rows (packed.go).
+func TableConfig(rowAction func(backend.Payment) string) datatable.Config[backend.Payment] {
+	cols := PaymentColumns(rowAction)
+	return datatable.Config[backend.Payment]{
+		ID:         func(p backend.Payment) string { return p.ID },
+		Columns:    cols,
+		FilterText: paymentHaystack(cols),
+		NewStore:   newPaymentStore,
+	}
+}
 
 // PaymentColumns are the list's columns; rowAction (nil: none) overrides
 // the status while an action is under way on a payment.
