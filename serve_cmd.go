@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net"
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -18,6 +19,7 @@ import (
 
 	"paydash/backend"
 	"paydash/backend/approval"
+	"paydash/backend/pagecache"
 	"paydash/config"
 	"paydash/serve"
 	"paydash/team"
@@ -114,7 +116,10 @@ func serveSession(ctx context.Context, s config.Settings, f serveFlags, people *
 		return 1
 	}
 	defer store.Close()
-	shared := &teamShared{sess: sess, people: team.NewDirectory(people), approvals: store, locks: team.NewLocks()}
+	shared := &teamShared{sess: sess, people: team.NewDirectory(people), approvals: store, locks: team.NewLocks(),
+		// Many people watching one merchant and period cost the service
+		// about one person's list requests (docs/pagecache.md).
+		lists: pagecache.New(sess.backend, pagecache.Options{Epoch: sess.refresh})}
 	srv, err := serve.New(serve.Options{
 		Addr: f.addr, Public: f.public, HostKeyPEM: pem, People: shared.people, Logger: log,
 		IdleTimeout: f.idle, MaxSessions: f.maxSessions, MaxPerPerson: f.perPerson,
@@ -125,12 +130,18 @@ func serveSession(ctx context.Context, s config.Settings, f serveFlags, people *
 		log.Error("the server could not start", "error", err.Error())
 		return 2
 	}
+	l, err := net.Listen("tcp", f.addr)
+	if err != nil {
+		log.Error("cannot listen", "addr", f.addr, "error", err.Error())
+		return 1
+	}
 	served := make(chan error, 1)
-	go func() { served <- srv.ListenAndServe() }()
+	go func() { served <- srv.Serve(l) }()
 	d := sess.backend.Describe()
-	log.Info("serving", "addr", f.addr, "people", f.people, "service", d.BaseURL, "sandbox", d.Sandbox,
+	log.Info("serving", "addr", l.Addr().String(), "people", f.people, "service", d.BaseURL, "sandbox", d.Sandbox,
 		"journal", sess.journal.Path(), "read_only", d.ReadOnly)
-	fmt.Fprintf(stdout, "paydash serve: listening on %s; connect with: ssh -p PORT NAME@HOST\n", f.addr)
+	_, port, _ := net.SplitHostPort(l.Addr().String())
+	fmt.Fprintf(stdout, "paydash serve: listening on %s; connect with: ssh -p %s NAME@HOST\n", l.Addr(), port)
 	return shared.until(ctx, srv, served, f.people, log)
 }
 
@@ -183,6 +194,7 @@ type teamShared struct {
 	people    *team.Directory
 	approvals *approval.Store
 	locks     *team.Locks
+	lists     *pagecache.Backend // the shared backend, its list pages shared
 }
 
 // dashboard is one person's dashboard: their own tabs, shell and
@@ -191,7 +203,7 @@ func (sh *teamShared) dashboard(who serve.Session) (serve.Dashboard, error) {
 	t := &tab.Team{Person: who.Person, Fingerprint: who.Fingerprint, People: sh.people,
 		Approvals: sh.approvals, Locks: sh.locks}
 	deps := sessionDeps(sh.sess)
-	deps.Backend = personBackend{Backend: sh.sess.backend, t: t}
+	deps.Backend = personBackend{Backend: sh.lists, t: t}
 	deps.Pending = nil // the server's, found out once (not by every session)
 	deps.DebugLog = nil
 	deps.Team = t

@@ -351,10 +351,10 @@ func (ss *Stickers) toggleSpec(s backend.Sticker) ui.ConfirmSpec {
 	active := !s.Active()
 	acts, id := ss.Acts, s.ID
 	return ui.ConfirmSpec{
-		Title:   verb + " sticker " + c(s.ID),
-		Lines:   lines,
-		Verb:    verb,
-		Danger:  s.Active(),
+		Title:    verb + " sticker " + c(s.ID),
+		Lines:    lines,
+		Verb:     verb,
+		Danger:   s.Active(),
 		Confirm:  func(money.Amount) tea.Cmd { return acts.Send(action.NewToggle(id, active, backend.V2)) },
 		Approval: acts.ApprovalNote(backend.ActionToggleSticker),
 	}

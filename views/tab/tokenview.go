@@ -115,10 +115,10 @@ func RevokeSpec(tok backend.Token, payments []string, from string, acts *Tracker
 		"Sent through: v2 (the current interface)")
 	tokID := tok.ID
 	return ui.ConfirmSpec{
-		Title:   "Revoke token " + id,
-		Lines:   lines,
-		Verb:    "Revoke",
-		Danger:  true,
+		Title:    "Revoke token " + id,
+		Lines:    lines,
+		Verb:     "Revoke",
+		Danger:   true,
 		Confirm:  func(money.Amount) tea.Cmd { return acts.Send(action.NewRevoke(tokID, backend.V2)) },
 		Approval: acts.ApprovalNote(backend.ActionRevokeToken),
 	}
