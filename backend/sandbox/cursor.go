@@ -135,48 +135,74 @@ func limitOf(q ListQuery) int {
 // ListPayments serves one page of a merchant's payments created in
 // [q.Start, q.End) (a zero bound is open), newest first.
 func (s *Store) ListPayments(q ListQuery) (Page[Payment], error) {
-	s.awaitPage("payments", q) // the days it reaches are seeded
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	return listPage(s, "payments", q, true, func(m *merchantData) []*Payment { return m.payments })
+	return copyPage(s.ViewPayments, q)
 }
 
 // ListRefunds serves one page of a merchant's refunds, like ListPayments.
 func (s *Store) ListRefunds(q ListQuery) (Page[Refund], error) {
-	s.awaitPage("refunds", q)
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	return listPage(s, "refunds", q, true, func(m *merchantData) []*Refund { return m.refunds })
+	return copyPage(s.ViewRefunds, q)
 }
 
 // ListStickers serves one page of a merchant's stickers, newest first
 // (q.Start and q.End are ignored).
 func (s *Store) ListStickers(q ListQuery) (Page[Sticker], error) {
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	return listPage(s, "stickers", q, false, func(m *merchantData) []*Sticker { return m.stickers })
+	return copyPage(s.ViewStickers, q)
 }
 
-// listPage serves one page of the merchant's objects of a kind, newest
-// first, in the query's period when ranged (under the read lock); of
-// gives the merchant's objects, oldest first.
-func listPage[T any, P interface {
-	*T
-	keyed
-}](s *Store, kind string, q ListQuery, ranged bool, of func(*merchantData) []P) (Page[T], error) {
+// ViewPayments hands the page ListPayments would serve to use, under the
+// store's read lock, as the store's own objects rather than copies: use
+// must neither keep nor change them. The v2 list handlers render a page
+// so, without copying it first.
+func (s *Store) ViewPayments(q ListQuery, use func(items []*Payment, cursor string)) error {
+	s.awaitPage("payments", q) // the days it reaches are seeded
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return viewPage(s, "payments", q, true, func(m *merchantData) []*Payment { return m.payments }, use)
+}
+
+// ViewRefunds is ViewPayments for ListRefunds.
+func (s *Store) ViewRefunds(q ListQuery, use func(items []*Refund, cursor string)) error {
+	s.awaitPage("refunds", q)
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return viewPage(s, "refunds", q, true, func(m *merchantData) []*Refund { return m.refunds }, use)
+}
+
+// ViewStickers is ViewPayments for ListStickers.
+func (s *Store) ViewStickers(q ListQuery, use func(items []*Sticker, cursor string)) error {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return viewPage(s, "stickers", q, false, func(m *merchantData) []*Sticker { return m.stickers }, use)
+}
+
+// copyPage is the page view hands over, copied out of the store.
+func copyPage[T any](view func(ListQuery, func([]*T, string)) error, q ListQuery) (Page[T], error) {
+	var page Page[T]
+	err := view(q, func(items []*T, cursor string) {
+		page = Page[T]{Items: make([]T, len(items)), Cursor: cursor}
+		for i, x := range items {
+			page.Items[i] = *x
+		}
+	})
+	return page, err
+}
+
+// viewPage hands use one page of the merchant's objects of a kind,
+// newest first, in the query's period when ranged (under the read lock),
+// and the next page's cursor; of gives the merchant's objects, oldest
+// first.
+func viewPage[P keyed](s *Store, kind string, q ListQuery, ranged bool, of func(*merchantData) []P, use func([]P, string)) error {
 	m, lo, hi, before, fp, err := s.listSpec(kind, q, ranged)
 	if err != nil {
-		return Page[T]{}, err
+		return err
 	}
 	items, next := pageOf(of(m), lo, hi, before, limitOf(q))
-	page := Page[T]{Items: make([]T, len(items))}
-	for i, x := range items {
-		page.Items[i] = *x
-	}
+	cursor := ""
 	if next != nil {
-		page.Cursor = encodeCursor(*next, fp)
+		cursor = encodeCursor(*next, fp)
 	}
-	return page, nil
+	use(items, cursor)
+	return nil
 }
 
 // checkMerchant finds the merchant or notes the problem.

@@ -28,17 +28,51 @@ func (e *TooLargeError) Is(target error) bool { return target == ErrAnswerTooLar
 // larger one is a *TooLargeError, found out at once when the answer
 // declares its length (declared, -1 if it does not) and otherwise after
 // limit bytes. Other errors are those of the body's reads.
+//
+// A declared length is read into one buffer of that size (and a byte to
+// see the end), not one grown and copied as io.ReadAll does: a client
+// reads a page of payments per 100 of them.
 func ReadAnswer(body io.ReadCloser, declared, limit int64) ([]byte, error) {
 	defer body.Close()
 	if declared > limit {
 		return nil, &TooLargeError{Limit: limit, Size: declared}
 	}
-	b, err := io.ReadAll(io.LimitReader(body, limit+1))
+	var b []byte
+	if declared >= 0 {
+		b = make([]byte, 0, min(declared, maxPresize)+1)
+	}
+	b, err := readAll(body, b, limit+1)
 	if err != nil {
 		return b, err
 	}
 	if int64(len(b)) > limit {
 		return nil, &TooLargeError{Limit: limit, Size: declared}
+	}
+	return b, nil
+}
+
+// maxPresize bounds the buffer a declared length alone makes ReadAnswer
+// set aside; a longer answer grows it as it comes.
+const maxPresize = 8 << 20
+
+// readAll is io.ReadAll of at most max bytes appending to b, whose
+// capacity it fills before growing it.
+func readAll(r io.Reader, b []byte, max int64) ([]byte, error) {
+	if cap(b) == 0 {
+		b = make([]byte, 0, 512)
+	}
+	for int64(len(b)) < max {
+		if len(b) == cap(b) {
+			b = append(b, 0)[:len(b)] // let append pick the growth
+		}
+		n, err := r.Read(b[len(b):min(int64(cap(b)), max)])
+		b = b[:len(b)+n]
+		if err == io.EOF {
+			return b, nil
+		}
+		if err != nil {
+			return b, err
+		}
 	}
 	return b, nil
 }

@@ -474,6 +474,9 @@ func decodeAnswer(body []byte, out any) error {
 	if len(bytes.TrimSpace(b)) == 0 {
 		return fmt.Errorf("%w: empty body", ErrMalformedResponse)
 	}
+	if l, ok := out.(itemList); ok {
+		l.reserve(countItems(b))
+	}
 	if err := json.Unmarshal(b, out); err != nil {
 		// The decoder's message can quote a bit of the body: clean it.
 		return fmt.Errorf("%w: %s", ErrMalformedResponse, textsafe.Line(err.Error(), 200))

@@ -1,6 +1,7 @@
 package v2
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -64,6 +65,32 @@ func (p StickerListParams) query() url.Values {
 // formatTime writes RFC 3339 in UTC, with fractional seconds only when there
 // are some: 2024-05-01T00:00:00Z.
 func formatTime(t time.Time) string { return t.UTC().Format(time.RFC3339Nano) }
+
+// itemList is a list answer (PaymentList...) whose items slice can be
+// made for the page before the page is decoded into it: encoding/json
+// fills a slice's capacity before growing it, and growing it item by item
+// sets aside about twice the page and copies it on the way.
+type itemList interface {
+	reserve(n int)
+}
+
+// idKey is the key every list item has.
+var idKey = []byte(`"id":`)
+
+// countItems estimates how many items a list answer holds: the objects
+// with an "id" key, which every item has. A quote inside a JSON string is
+// escaped, so the count never takes text for a key; the estimate is at
+// worst a capacity unused (nested objects with ids) or grown (an
+// "id" : with spaces), never a different answer.
+func countItems(body []byte) int { return bytes.Count(body, idKey) }
+
+// reserveItems gives *items room for n items, keeping none of what it
+// held.
+func reserveItems[T any](items *[]T, n int) {
+	if n > 0 && cap(*items) < n {
+		*items = make([]T, 0, n)
+	}
+}
 
 // ErrRepeatedCursor is returned by the All iterators when the service hands
 // back a cursor already followed: following it again would loop forever.

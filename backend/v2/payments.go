@@ -86,6 +86,8 @@ type PaymentList struct {
 // page is the list's items and the next page's cursor.
 func (l *PaymentList) page() ([]PaymentListItem, string) { return l.Items, l.Cursor }
 
+func (l *PaymentList) reserve(n int) { reserveItems(&l.Items, n) }
+
 // Create makes a payment from the payment data in req. The answer may ask
 // for a confirmation (Payment.Confirmation); pass it to the payer and call
 // Complete.

@@ -37,6 +37,8 @@ type RefundList struct {
 // page is the list's items and the next page's cursor.
 func (l *RefundList) page() ([]Refund, string) { return l.Items, l.Cursor }
 
+func (l *RefundList) reserve(n int) { reserveItems(&l.Items, n) }
+
 // Create refunds a payment. With the same Idempotency-Key, a repeat (ours
 // after a failure, or the caller's after a timeout) gets the first refund
 // back instead of refunding twice.

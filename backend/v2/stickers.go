@@ -45,6 +45,8 @@ type StickerList struct {
 // page is the list's items and the next page's cursor.
 func (l *StickerList) page() ([]Sticker, string) { return l.Items, l.Cursor }
 
+func (l *StickerList) reserve(n int) { reserveItems(&l.Items, n) }
+
 // stickerUpdate is the body of PUT /stickers/{id}. No omitempty: false is
 // the point of switching a sticker off.
 type stickerUpdate struct {
