@@ -184,7 +184,7 @@ func TestEndToEndServeApprovalsOverSSH(t *testing.T) {
 	// a request.
 	desk := st.connect(t, "desk-1")
 	sc := desk.refundDialog(t, p.ID)
-	require.Contains(t, unwrappedScreen(sc), "Needs approval by a supervisor")
+	require.Contains(t, unwrappedScreen(sc), "needs approval by a supervisor. Confirming files the request")
 	require.Contains(t, sc, "Ask approval")
 	desk.confirm(t)
 	desk.waitFor(t, "the request filed", func(sc string) bool { return strings.Contains(unwrappedScreen(sc), "asked a supervisor") })

@@ -22,7 +22,7 @@ func TestPathsListsEveryFileAndWhetherItExists(t *testing.T) {
 	code, stdout, stderr := ts.runCmd("paths")
 	require.Equal(t, 0, code, stderr)
 	lines := strings.Split(strings.TrimSuffix(stdout, "\n"), "\n")
-	require.Len(t, lines, 7, stdout)
+	require.Len(t, lines, 8, stdout)
 	for i, want := range [][]string{
 		{"config file", filepath.Join(ts.ConfigHome, "paydash", "config.toml"), "(not yet)"},
 		{"journal", filepath.Join(state, "journal.jsonl"), "(exists)"},
@@ -30,7 +30,8 @@ func TestPathsListsEveryFileAndWhetherItExists(t *testing.T) {
 		{"known tokens", filepath.Join(state, "known-tokens.json"), "(not yet)"},
 		{"request log", "none (--log PATH, or log in the config file)"},
 		{"debug log", "none (--debug-log PATH, or debug_log in the config file)"},
-		{"host key", filepath.Join(state, "host_key"), "(not yet; for a future paydash serve)"},
+		{"host key", filepath.Join(state, "host_key"), "(not yet; paydash serve's, made on its first start (--host-key PATH))"},
+		{"approvals", filepath.Join(state, "approvals.jsonl"), "(not yet; paydash serve's requests for approval)"},
 	} {
 		assert.True(t, strings.HasPrefix(lines[i], want[0]+" "), "line %d: %q", i+1, lines[i])
 		assert.Equal(t, strings.TrimRight(lines[i], " "), lines[i], "no trailing blanks")

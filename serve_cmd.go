@@ -10,7 +10,6 @@ import (
 	"net"
 	"os"
 	"os/signal"
-	"path/filepath"
 	"slices"
 	"syscall"
 	"time"
@@ -109,7 +108,7 @@ func serveSession(ctx context.Context, s config.Settings, f serveFlags, people *
 		return exitStatusOf(err)
 	}
 	defer sess.Close()
-	store, err := approval.Open(filepath.Join(filepath.Dir(sess.journal.Path()), "approvals.jsonl"),
+	store, err := approval.Open(config.ApprovalsPath(sess.journal.Path()),
 		approval.Options{TTL: f.approvalTTL})
 	if err != nil {
 		log.Error("the approvals could not be opened", "error", err.Error())

@@ -13,6 +13,12 @@ func KnownTokensPath(journal string) string {
 	return filepath.Join(filepath.Dir(journal), "known-tokens.json")
 }
 
+// ApprovalsPath is where paydash serve keeps its requests for approval:
+// beside the journal.
+func ApprovalsPath(journalPath string) string {
+	return filepath.Join(filepath.Dir(journalPath), "approvals.jsonl")
+}
+
 // HostKeyPath is where the host key of a paydash serve goes: in the state
 // directory; "" when none is known.
 func HostKeyPath(stateDir string) string {
@@ -74,11 +80,15 @@ func Files(args []string, sys System) ([]File, error) {
 	if debug.Path == "" {
 		debug.Note = "none (--debug-log PATH, or debug_log in the config file)"
 	}
-	host := File{Name: "host key", Path: HostKeyPath(s.StateDir), Note: "for a future paydash serve"}
+	host := File{Name: "host key", Path: HostKeyPath(s.StateDir), Note: "paydash serve's, made on its first start (--host-key PATH)"}
 	if host.Path == "" {
 		host.Note = "no place known: set XDG_STATE_HOME"
 	}
-	return append(files, known, log, debug, host), fileErr
+	approvals := File{Name: "approvals", Note: noStateDir}
+	if live != "" {
+		approvals = File{Name: approvals.Name, Path: ApprovalsPath(live), Note: "paydash serve's requests for approval"}
+	}
+	return append(files, known, log, debug, host, approvals), fileErr
 }
 
 // FileMerchants are the merchant ids of the config file: the one at path,

@@ -25,7 +25,8 @@ func TestFilesResolvedAsTheDashboardWould(t *testing.T) {
 		{Name: "known tokens", Path: filepath.Join(state, "known-tokens.json")},
 		{Name: "request log", Note: "none (--log PATH, or log in the config file)"},
 		{Name: "debug log", Note: "none (--debug-log PATH, or debug_log in the config file)"},
-		{Name: "host key", Path: filepath.Join(state, "host_key"), Note: "for a future paydash serve"},
+		{Name: "host key", Path: filepath.Join(state, "host_key"), Note: "paydash serve's, made on its first start (--host-key PATH)"},
+		{Name: "approvals", Path: filepath.Join(state, "approvals.jsonl"), Note: "paydash serve's requests for approval"},
 	}, files)
 
 	// The config file's journal and log, relative to it.

@@ -132,8 +132,8 @@ func (c *confirmModal) amountLines(inner int) []string {
 		out = append(out, wrapStyled(th.Warning, text, inner)...)
 	}
 	if note := c.approvalNote(); note != "" {
-		out = append(out, wrapStyled(th.Warning, "Needs approval by a supervisor ("+textsafe.Line(note, 120)+
-			"): confirming files the request; nothing is sent until a supervisor approves it.", inner)...)
+		out = append(out, wrapStyled(th.Warning, upperFirst(textsafe.Line(note, 120))+
+			". Confirming files the request; nothing is sent until a supervisor approves it.", inner)...)
 	}
 	return out
 }
