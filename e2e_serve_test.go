@@ -165,7 +165,9 @@ func (tm *sshTerm) refundDialog(t *testing.T, id string) string {
 	tm.waitFor(t, "payment "+id, func(sc string) bool { return strings.Contains(sc, "Payment "+id) && strings.Contains(sc, "Settled") })
 	tm.settle()
 	tm.send(t, "R")
-	return tm.waitFor(t, "the refund's confirmation", func(sc string) bool { return strings.Contains(sc, "Refund payment "+id) })
+	return tm.waitFor(t, "the refund's confirmation", func(sc string) bool {
+		return strings.Contains(sc, "Refund payment "+id) && strings.Contains(sc, "[ Cancel ]")
+	})
 }
 
 // confirm presses y once the dialog has been still for its guard.
