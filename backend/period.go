@@ -34,6 +34,7 @@ type periodReader[T any] struct {
 
 	head   Pager[T]  // the whole period's pager, before the split
 	oldest time.Time // the oldest creation time delivered
+	ended  bool      // head said Done before any split: nothing is left
 
 	mu      sync.Mutex
 	eager   bool            // ReadAhead(true): read ahead at the next Next
@@ -91,11 +92,15 @@ func (r *periodReader[T]) ReadAhead(on bool) {
 
 func (r *periodReader[T]) Next(ctx context.Context) (Page[T], error) {
 	r.mu.Lock()
-	if r.slices == nil && !r.eager {
+	if r.slices == nil && (!r.eager || r.ended) {
 		r.mu.Unlock()
+		if r.ended {
+			return Page[T]{Done: true}, nil
+		}
 		page, err := r.head.Next(ctx)
 		if err == nil {
 			r.note(page.Items)
+			r.ended = page.Done
 		}
 		return page, err
 	}

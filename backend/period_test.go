@@ -293,3 +293,20 @@ func TestPeriodReaderDeliversASlicesErrorAndReadsOnAfterIt(t *testing.T) {
 	assert.Equal(t, 1, errs)
 	assert.Equal(t, want, ids(got), "asked again, the failed slice reads on from where it was")
 }
+
+// A list read to its end page after page is at its end, whatever is asked
+// after: read ahead then reads nothing again.
+func TestPeriodReaderAtItsEndStaysThere(t *testing.T) {
+	q := period()
+	f := &fakePeriod{rows: edgeRows(q, 2), size: 1000}
+	r := ReadPeriod(q, 2, f.list, paymentCreated)
+	page, err := r.Next(context.Background())
+	require.NoError(t, err)
+	require.True(t, page.Done)
+	r.(ReadAheader).ReadAhead(true)
+	page, err = r.Next(context.Background())
+	require.NoError(t, err)
+	assert.True(t, page.Done)
+	assert.Empty(t, page.Items)
+	assert.Equal(t, 1, f.calls)
+}
