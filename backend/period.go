@@ -11,7 +11,7 @@ import (
 )
 
 // A period read whole (a sort, a committed search: docs/sorting.md,
-// "Reading the period in slices") is read in several slices at once.
+// "Reading the whole period in slices") is read in several slices at once.
 //
 // periodReader is the Pager of a period list [Start, End) that comes
 // newest first by its rows' creation times. It pages like any other
