@@ -126,7 +126,7 @@ func openSession(ctx context.Context, s config.Settings, now time.Time) (_ *sess
 	cfg := backend.Config{
 		BaseURL: s.BaseURL, RootCAs: s.RootCAs,
 		V2Token: s.V2Token, V1Login: s.V1Login, V1Password: s.V1Password,
-		MerchantIDs: s.Merchants, ReadOnly: s.ReadOnly,
+		MerchantIDs: s.Merchants, ReadOnly: s.ReadOnly, ParallelReads: s.ParallelReads,
 	}
 	if s.LogPath != "" {
 		cfg.Logger = sess.logger

@@ -188,6 +188,11 @@ type Config struct {
 	// its method, path without query values, status and duration; nil =
 	// none.
 	Debug *debuglog.Logger
+	// ParallelReads is how many requests a list of a period read whole (a
+	// sort, a search) may have out at once, in slices of the period
+	// (period.go); below 2, page after page. Only the current interface's
+	// lists: the legacy one's rows carry no creation time to split by.
+	ParallelReads int
 }
 
 // Open connects the adapter to the configured interfaces. It does no I/O:

@@ -16,6 +16,9 @@ type overV2 struct {
 	desc Description
 	caps *Capabilities
 	ans  *answers
+	// parallel is how many requests a period read whole has out at once
+	// (Config.ParallelReads; period.go).
+	parallel int
 }
 
 // writeActions are the actions a read-only v2 token is refused.
@@ -60,8 +63,9 @@ func openV2(cfg Config, host string, ans *answers) (*overV2, error) {
 			Sandbox: cfg.Sandbox, BaseURL: cfg.BaseURL, Host: host,
 			Interfaces: []Interface{V2}, MerchantIDs: cfg.MerchantIDs, ReadOnly: cfg.ReadOnly,
 		},
-		caps: newCapabilities(),
-		ans:  ans,
+		caps:     newCapabilities(),
+		ans:      ans,
+		parallel: cfg.ParallelReads,
 	}
 	if cfg.ReadOnly {
 		b.caps.deny("paydash was started read-only (--read-only)", writeActions...)
@@ -135,6 +139,10 @@ func fromV2(op string, err error) *Error {
 // --- reads -------------------------------------------------------------
 
 func (b *overV2) ListPayments(q PeriodQuery) Pager[Payment] {
+	return ReadPeriod(q, b.parallel, b.listPayments, func(p Payment) time.Time { return p.Created })
+}
+
+func (b *overV2) listPayments(q PeriodQuery) Pager[Payment] {
 	return listV2(b, "list payments", func(ctx context.Context, cursor string) ([]v2.PaymentListItem, string, error) {
 		page, _, err := b.api.Payments.List(ctx, v2.ListParams{
 			MerchantID: q.MerchantID, Start: q.Start, End: q.End, Cursor: cursor})
@@ -185,6 +193,10 @@ func (b *overV2) FindPaymentByOrderNo(context.Context, string, string) (Payment,
 }
 
 func (b *overV2) ListRefunds(q PeriodQuery) Pager[Refund] {
+	return ReadPeriod(q, b.parallel, b.listRefunds, func(r Refund) time.Time { return r.Created })
+}
+
+func (b *overV2) listRefunds(q PeriodQuery) Pager[Refund] {
 	return listV2(b, "list refunds", func(ctx context.Context, cursor string) ([]v2.Refund, string, error) {
 		page, _, err := b.api.Refunds.List(ctx, v2.ListParams{
 			MerchantID: q.MerchantID, Start: q.Start, End: q.End, Cursor: cursor})

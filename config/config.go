@@ -76,6 +76,10 @@ type Settings struct {
 	DebugLogPath  string // "" = no debug log (--debug-log)
 	DebugLogFrom  string // where DebugLogPath came from, for messages
 	Refresh       time.Duration
+	// ParallelReads is how many requests a period read whole (a sort, a
+	// search) has out at once: parallel_reads in the config file, 4 when
+	// not given (backend.Config.ParallelReads).
+	ParallelReads int
 	V2Token       string
 	V1Login       string
 	V1Password    string
@@ -390,6 +394,7 @@ func (src sources) merchants(s *Settings) error {
 func (src sources) switches(s *Settings) error {
 	s.ReadOnly = src.file.ReadOnly
 	s.NoMouse = src.file.NoMouse
+	s.ParallelReads = cmp.Or(src.file.ParallelReads, defaultParallelReads)
 	s.Theme, s.Colors = cmp.Or(src.file.Theme, "auto"), src.file.Colors
 	if src.flags.set["read-only"] {
 		s.ReadOnly = src.flags.readOnly

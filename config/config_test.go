@@ -254,6 +254,7 @@ v1_login = "login"
 v1_password = "pw"
 confirm_typed_over = { RUB = 100 }
 theme = "light"
+parallel_reads = 6
 
 [keys]
 refund = ["ctrl+r"]
@@ -273,7 +274,7 @@ warning = "130"
 		ReadOnly: true, NoMouse: true, Journal: "j.jsonl", Log: "r.log", DebugLog: "d.log", Refresh: "5s",
 		V2Token: "tok", V1Login: "login", V1Password: "pw",
 		TypedOver: map[string]any{"RUB": int64(100)}, Text: []byte(text),
-		Theme: "light", Colors: map[string]string{"good": "#1b7f3b", "warning": "130"},
+		Theme: "light", Colors: map[string]string{"good": "#1b7f3b", "warning": "130"}, ParallelReads: 6,
 	}, fc)
 
 	// Unknown keys are named by their leaves, as written.
@@ -437,6 +438,38 @@ func TestThemeAndColors(t *testing.T) {
 		"[colors]\nbad = \"256\"\n":     `bad: "256": a colour number is 0 to 255`,
 		"[colors]\nbad = \"#12345\"\n":  `bad: "#12345": a colour in hex is #rrggbb`,
 		"[colors]\nbad = 1\n":           `bad must be a colour in quotes, not a number`,
+	} {
+		ts.writeConfig(t, "merchants = [\"1001\"]\n"+text, 0o600)
+		_, err := Load(nil, ts.sys())
+		require.Error(t, err, text)
+		assert.Contains(t, err.Error(), want, text)
+	}
+}
+
+// parallel_reads: how many requests a period read whole has out at once;
+// 4 when not given; a bad value names its line and the range.
+func TestParallelReads(t *testing.T) {
+	ts := newTestSystem(t)
+	ts.writeConfig(t, "merchants = [\"1001\"]\n", 0o600)
+	s, err := Load(nil, ts.sys())
+	require.NoError(t, err)
+	assert.Equal(t, 4, s.ParallelReads, "the default")
+
+	ts.writeConfig(t, "merchants = [\"1001\"]\nparallel_reads = 8\n", 0o600)
+	s, err = Load(nil, ts.sys())
+	require.NoError(t, err)
+	assert.Equal(t, 8, s.ParallelReads)
+
+	ts.writeConfig(t, "merchants = [\"1001\"]\nparallel_reads = 1\n", 0o600)
+	s, err = Load(nil, ts.sys())
+	require.NoError(t, err)
+	assert.Equal(t, 1, s.ParallelReads, "1: page after page")
+
+	for text, want := range map[string]string{
+		"parallel_reads = 0\n":     `line 2: parallel_reads must be a whole number from 1 (one request at a time) to 16 (requests at once), not 0`,
+		"parallel_reads = 17\n":    `line 2: parallel_reads must be a whole number from 1 (one request at a time) to 16 (requests at once), not 17`,
+		"parallel_reads = \"4\"\n": `line 2: parallel_reads must be a whole number from 1 (one request at a time) to 16 (requests at once), not a string`,
+		"parallel_reads = 2.5\n":   `line 2: parallel_reads must be a whole number`,
 	} {
 		ts.writeConfig(t, "merchants = [\"1001\"]\n"+text, 0o600)
 		_, err := Load(nil, ts.sys())

@@ -42,6 +42,8 @@ type fileConfig struct {
 	// TypedOver is a number or string (every currency) or a table of
 	// currency = amount; checked and read by typedOver.
 	TypedOver any
+	// ParallelReads is parallel_reads, checked (0: not given).
+	ParallelReads int
 	// Text is the file as read, for keys.ParseConfig: it reads the [keys]
 	// table from the text itself, to name the line of a bad binding.
 	Text []byte
@@ -53,7 +55,7 @@ type fileConfig struct {
 
 var configKeys = []string{"base_url", "ca_file", "merchants", "merchant", "read_only", "journal", "log",
 	"debug_log", "refresh", "v2_token", "v1_login", "v1_password", "confirm_typed_over", "keys", "mouse",
-	"theme", "colors"}
+	"theme", "colors", "parallel_reads"}
 
 // decodeConfig decodes the TOML text, once, and checks it. Unknown keys and
 // values of the wrong type are reported all at once, by key name, in one
@@ -76,6 +78,12 @@ func decodeConfig(path string, raw []byte) (fileConfig, error) {
 			var found []string
 			merchants, found, warnings = parseMerchants(doc[k], raw)
 			problems = append(problems, found...)
+			continue
+		}
+		if k == "parallel_reads" {
+			if msg := isParallelReads(doc[k]); msg != "" {
+				problems = append(problems, at(keyLine(raw, k), k+" "+msg))
+			}
 			continue
 		}
 		if want, known := configTypes[k]; known {
@@ -115,6 +123,9 @@ func decodeConfig(path string, raw []byte) (fileConfig, error) {
 		TypedOver: doc["confirm_typed_over"], Text: raw, Merchants: merchants, Warnings: warnings,
 	}
 	fc.ReadOnly, _ = doc["read_only"].(bool)
+	if n, ok := doc["parallel_reads"].(int64); ok {
+		fc.ParallelReads = int(n)
+	}
 	if m, ok := doc["mouse"].(bool); ok {
 		fc.NoMouse = !m
 	}
@@ -160,6 +171,29 @@ var configTypes = map[string]func(v any) string{
 	"merchants":          func(any) string { return "" }, // parseMerchants
 	"keys":               func(any) string { return "" }, // keys.ParseConfig
 	"confirm_typed_over": func(any) string { return "" }, // typedOver
+	"parallel_reads":     func(any) string { return "" }, // isParallelReads, with its line
+}
+
+// The requests a period read whole (a sort, a search) has out at once
+// (backend/period.go): parallel_reads, from 1 (page after page) to
+// maxParallelReads; defaultParallelReads when not given.
+const (
+	defaultParallelReads = 4
+	maxParallelReads     = 16
+)
+
+// isParallelReads checks parallel_reads: a whole number from 1 to
+// maxParallelReads.
+func isParallelReads(v any) string {
+	want := fmt.Sprintf("must be a whole number from 1 (one request at a time) to %d (requests at once)", maxParallelReads)
+	n, ok := v.(int64)
+	if !ok {
+		return want + ", not " + keys.TOMLKind(v)
+	}
+	if n < 1 || n > maxParallelReads {
+		return want + ", not " + strconv.FormatInt(n, 10)
+	}
+	return ""
 }
 
 // isThemeMode checks theme: one of ui.ThemeModes.

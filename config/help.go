@@ -114,6 +114,9 @@ when it holds a secret):
   theme       = "auto"               # auto (the terminal's palette, light or
                                      # dark as it says), dark, light (colours
                                      # that read on white), none (NO_COLOR)
+  parallel_reads = 4                 # requests at once when a sort or a search
+                                     # reads the whole period (1 to 16; 1: one
+                                     # page after another)
 
   [keys]                             # remap keys: action = ["key", ...]
   refund = ["ctrl+r"]

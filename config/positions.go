@@ -78,3 +78,27 @@ func firstRange(n *unstable.Node) (unstable.Range, bool) {
 	}
 	return unstable.Range{}, false
 }
+
+// keyLine is the line of the top-level key name in the file (before any
+// table header), 0 when not found: for the messages about one value.
+func keyLine(text []byte, name string) int {
+	var p unstable.Parser
+	p.Reset(text)
+	for p.NextExpression() {
+		e := p.Expression()
+		switch e.Kind {
+		case unstable.Table, unstable.ArrayTable:
+			return 0
+		case unstable.KeyValue:
+			k := e.Key()
+			if k.Next() && string(k.Node().Data) == name && !k.Next() {
+				k = e.Key()
+				k.Next()
+				if r, ok := firstRange(k.Node()); ok {
+					return p.Shape(r).Start.Line
+				}
+			}
+		}
+	}
+	return 0
+}

@@ -448,7 +448,13 @@ func (c *Client) retryWait(ctx context.Context, err error, attempt int) (time.Du
 	if errors.As(err, &e) {
 		retryAfter = e.RetryAfter
 	}
-	return transport.RetryWait(ctx, c.backoff(attempt), retryAfter, c.maxRetryAfter)
+	wait, ok := transport.RetryWait(ctx, c.backoff(attempt), retryAfter, c.maxRetryAfter)
+	if ok {
+		// Other readers under the same gate (a period read in slices)
+		// hold back as long as this one waits (transport.Gate).
+		transport.HoldGate(ctx, retryAfter)
+	}
+	return wait, ok
 }
 
 // backoff doubles from baseBackoff on each attempt, capped, with jitter

@@ -256,11 +256,23 @@ func (pl *PagedList[T]) Next() tea.Cmd {
 	}
 	pl.inflight = true
 	pl.Table.SetLoading(true)
+	pl.readAhead(pl.seeking || pl.SortReading)
 	ctx, st := pl.Loads.Current()
 	pager := pl.pager
 	return func() tea.Msg {
 		page, err := pager.Next(ctx)
 		return PageMsg[T]{Stamp: st, Page: page, err: err}
+	}
+}
+
+// readAhead tells a pager that can read ahead (a period read in slices,
+// backend/period.go) whether the whole list is wanted (a committed search,
+// a sort), or, off, to stop every request it has out (esc, a page that
+// failed). Telling starts or cancels no request by itself: the slices are
+// read under the context of the next page asked for, in its command.
+func (pl *PagedList[T]) readAhead(on bool) {
+	if ra, ok := pl.pager.(backend.ReadAheader); ok {
+		ra.ReadAhead(on)
 	}
 }
 
@@ -319,6 +331,7 @@ func (pl *PagedList[T]) onPage(msg PageMsg[T], now time.Time) (tea.Cmd, []T) {
 			pl.seeking, pl.seekStopped = false, true
 		}
 		pl.sortReadFailed()
+		pl.readAhead(false)
 		// An empty list must not claim there is nothing to show; r does
 		// not help an answer too large to read.
 		text := pl.FailText

@@ -307,6 +307,7 @@ func (pl *PagedList[T]) stopReading() bool {
 	pl.seekStopped = pl.seekStopped || pl.seeking
 	pl.sortStopped = pl.sortStopped || pl.SortReading
 	pl.seeking, pl.SortReading = false, false
+	pl.readAhead(false) // every slice of a period read at once stops now
 	return true
 }
 

@@ -7,7 +7,9 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -80,7 +82,10 @@ type Opts struct {
 	Wrap      func(backend.Backend) backend.Backend
 	Pending   []action.Request // Deps.Pending: actions an earlier run left open
 	TypedOver map[string]money.Decimal
-	journal   string // the journal's path (default: a new one)
+	// ParallelReads is the backend's (backend.Config): 0 reads a period
+	// page after page.
+	ParallelReads int
+	journal       string // the journal's path (default: a new one)
 }
 
 func New(t *testing.T, o Opts) *Env {
@@ -95,7 +100,7 @@ func New(t *testing.T, o Opts) *Env {
 	info := srv.Info()
 	cfg := backend.Config{
 		BaseURL: srv.BaseURL(), RootCAs: srv.CertPool(), V2Token: info.V2Token,
-		MerchantIDs: info.MerchantIDs, Sandbox: true, ReadOnly: o.ReadOnly,
+		MerchantIDs: info.MerchantIDs, Sandbox: true, ReadOnly: o.ReadOnly, ParallelReads: o.ParallelReads,
 	}
 	if o.V1Only {
 		cfg.V2Token = ""
@@ -431,10 +436,20 @@ type countingBackend struct {
 	backend.Backend
 	Pages atomic.Int64
 	Fail  atomic.Int64 // the next page requests that fail as if the service were down
+	// ReadAheads are what the lists told their pagers (ReadAhead), in order.
+	mu         sync.Mutex
+	ReadAheads []bool
+}
+
+// ReadAheadsSeen is a copy of ReadAheads.
+func (c *countingBackend) ReadAheadsSeen() []bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return slices.Clone(c.ReadAheads)
 }
 
 func (c *countingBackend) ListPayments(q backend.PeriodQuery) backend.Pager[backend.Payment] {
-	return &countingPager[backend.Payment]{p: c.Backend.ListPayments(q), n: &c.Pages, fail: &c.Fail}
+	return &countingPager[backend.Payment]{p: c.Backend.ListPayments(q), n: &c.Pages, fail: &c.Fail, c: c}
 }
 
 func (c *countingBackend) ListStickers(q backend.StickerQuery) backend.Pager[backend.Sticker] {
@@ -442,13 +457,26 @@ func (c *countingBackend) ListStickers(q backend.StickerQuery) backend.Pager[bac
 }
 
 func (c *countingBackend) ListRefunds(q backend.PeriodQuery) backend.Pager[backend.Refund] {
-	return &countingPager[backend.Refund]{p: c.Backend.ListRefunds(q), n: &c.Pages, fail: &c.Fail}
+	return &countingPager[backend.Refund]{p: c.Backend.ListRefunds(q), n: &c.Pages, fail: &c.Fail, c: c}
 }
 
 type countingPager[T any] struct {
 	p    backend.Pager[T]
 	n    *atomic.Int64
 	fail *atomic.Int64
+	c    *countingBackend
+}
+
+// ReadAhead passes the list's word on to a pager that reads ahead.
+func (c *countingPager[T]) ReadAhead(on bool) {
+	ra, ok := c.p.(backend.ReadAheader)
+	if !ok {
+		return
+	}
+	c.c.mu.Lock()
+	c.c.ReadAheads = append(c.c.ReadAheads, on)
+	c.c.mu.Unlock()
+	ra.ReadAhead(on)
 }
 
 func (c *countingPager[T]) Next(ctx context.Context) (backend.Page[T], error) {
