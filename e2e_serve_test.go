@@ -186,7 +186,10 @@ func TestEndToEndServeApprovalsOverSSH(t *testing.T) {
 	// a request.
 	desk := st.connect(t, "desk-1")
 	sc := desk.refundDialog(t, p.ID)
-	require.Contains(t, unwrappedScreen(sc), "needs approval by a supervisor. Confirming files the request")
+	// The dialog covers the pane: its lines share screen rows with the
+	// pane's, so each part is looked for alone.
+	require.Contains(t, sc, "needs approval by a supervisor.")
+	require.Contains(t, sc, "Confirming files the request")
 	require.Contains(t, sc, "Ask approval")
 	desk.confirm(t)
 	desk.waitFor(t, "the request filed", func(sc string) bool { return strings.Contains(unwrappedScreen(sc), "asked a supervisor") })
