@@ -90,7 +90,7 @@ type live struct {
 	stopped string // why the server ended it ("" while it runs on)
 }
 
-// New checks o and makes the server; Serve or ListenAndServe starts it.
+// New checks o and makes the server; Serve starts it on a listener.
 func New(o Options) (*Server, error) {
 	if o.Addr == "" {
 		o.Addr = DefaultAddr
@@ -147,15 +147,6 @@ func CheckAddr(addr string, public bool) error {
 	return fmt.Errorf("--addr %s can be reached from other machines; give --public as well if that is meant", addr)
 }
 
-// ListenAndServe listens on the address and serves until Shutdown.
-func (s *Server) ListenAndServe() error {
-	l, err := net.Listen("tcp", s.o.Addr)
-	if err != nil {
-		return err
-	}
-	return s.Serve(l)
-}
-
 // Serve serves on l until Shutdown.
 func (s *Server) Serve(l net.Listener) error {
 	err := s.ssh.Serve(l)
@@ -181,17 +172,6 @@ func (s *Server) Shutdown(ctx context.Context) error {
 	case <-ctx.Done():
 		return s.ssh.Close()
 	}
-}
-
-// Sessions is who is connected now, for the log and tests.
-func (s *Server) Sessions() []Session {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	out := make([]Session, 0, len(s.live))
-	for l := range s.live {
-		out = append(out, l.who)
-	}
-	return out
 }
 
 // Reload reads the people file at path again. Sessions of people removed,

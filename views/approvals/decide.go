@@ -95,21 +95,13 @@ func (a *Approvals) confirmApproval(msg tab.ReadAgainMsg) tea.Cmd {
 	if req.Amount.Value.IsPositive() {
 		amount := req.Amount
 		spec.Fixed = &amount
-		if over, ok := typedOver(a.Deps.TypedOver, amount.Currency); ok && len(req.ObjectID) >= 4 {
+		if over, ok := a.Deps.TypedOverFor(amount.Currency); ok && len(req.ObjectID) >= 4 {
 			spec.Check = &ui.TypedCheck{Over: over, Digits: req.ObjectID[len(req.ObjectID)-4:], Of: "payment " + c(req.ObjectID)}
 		}
 	}
 	id := r.ID
 	spec.Confirm = func(money.Amount) tea.Cmd { return a.claim(id) }
 	return tab.MsgCmd(ui.ConfirmDialog(msg.Ticket, spec))
-}
-
-func typedOver(over map[string]money.Decimal, currency string) (money.Decimal, bool) {
-	if d, ok := over[strings.ToUpper(currency)]; ok {
-		return d, true
-	}
-	d, ok := over["*"]
-	return d, ok
 }
 
 // claimedMsg is the answer of the store to an approval: the request is
@@ -130,7 +122,8 @@ func (a *Approvals) claim(id string) tea.Cmd {
 	}
 }
 
-// claimed sends an approved request, as it was filed, naming both people.
+// claimed sends an approved request as it was filed; the store's claim
+// has named both people on it (the asker, the approver and their key).
 func (a *Approvals) claimed(msg claimedMsg) tea.Cmd {
 	if msg.owner != a.Owner {
 		return nil
@@ -138,10 +131,8 @@ func (a *Approvals) claimed(msg claimedMsg) tea.Cmd {
 	if msg.err != nil {
 		return tab.MsgCmd(ui.ErrorMsg{Err: fmt.Errorf("not sent: %w", msg.err), Sticky: true})
 	}
-	req := msg.req.Action
-	req.Person, req.Approver, req.ApproverKey = msg.req.Requester, a.t.Person, a.t.Fingerprint
-	a.sending[req.ID] = msg.req.ID
-	return a.Acts.Send(req)
+	a.sending[msg.req.Action.ID] = msg.req.ID
+	return a.Acts.Send(msg.req.Action)
 }
 
 // settle writes what became of an approved action into its request, which

@@ -226,23 +226,13 @@ func (ps *Payments) confirmSpec(act keys.Action, p backend.Payment, refunds []ba
 		spec.Amount = &ui.AmountField{Label: "Amount to refund", Value: left, Max: left.Value, MaxLabel: "still refundable"}
 	}
 	lines = append(lines, "Sent through: "+ps.carrier())
-	if over, ok := ps.typedOver(p.Amount.Currency); ok && len(p.ID) >= 4 {
+	if over, ok := ps.Deps.TypedOverFor(p.Amount.Currency); ok && len(p.ID) >= 4 {
 		spec.Check = &ui.TypedCheck{Over: over, Digits: p.ID[len(p.ID)-4:], Of: "payment " + id}
 	}
 	spec.Lines = lines
 	spec.Confirm = ps.confirmFunc(act, p)
 	spec.Approval = ps.Acts.ApprovalNote(info.kind)
 	return spec
-}
-
-// typedOver is the amount above which a confirmation in currency asks for
-// typed digits: the currency's own, else the one for every currency ("*").
-func (ps *Payments) typedOver(currency string) (money.Decimal, bool) {
-	if over, ok := ps.Deps.TypedOver[strings.ToUpper(currency)]; ok {
-		return over, true
-	}
-	over, ok := ps.Deps.TypedOver["*"]
-	return over, ok
 }
 
 // carrier names the interface that will carry an action.

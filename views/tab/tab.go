@@ -11,12 +11,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"paydash/debuglog"
 	"slices"
 	"strings"
 	"sync/atomic"
 	"syscall"
 	"time"
+
+	"paydash/debuglog"
 
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
@@ -69,6 +70,17 @@ type Deps struct {
 	// an action whose outcome is unknown; nil waits as CheckAfter in
 	// track.go does (tests give one that does not wait).
 	CheckAfter func(tries int) time.Duration
+}
+
+// TypedOverFor is the amount above which a confirmation in currency asks
+// for typed digits: the currency's own (config confirm_typed_over), else
+// the one for every currency ("*").
+func (d Deps) TypedOverFor(currency string) (money.Decimal, bool) {
+	if over, ok := d.TypedOver[strings.ToUpper(currency)]; ok {
+		return over, true
+	}
+	over, ok := d.TypedOver["*"]
+	return over, ok
 }
 
 func (d Deps) TimeNow() time.Time {
