@@ -69,7 +69,10 @@ func New(d tab.Deps) ui.Tab {
 	a.ListTab = tab.NewListTab(d, list, pane)
 	a.Acts = tab.NewTracker(d, nil)
 	a.PaneTitle = func(r row) string { return "Request " + shortID(r.ID) }
-	a.Keys = append(a.ListKeys("request", a.List.Refresh, nil, a.export), a.actionKeys()...)
+	// A request has no body of its own to show raw, and nothing to copy
+	// but its id (y).
+	listKeys := a.ListKeys("request", a.List.Refresh, nil, a.export).Without(keys.ActRaw, keys.ActCopyMore)
+	a.Keys = append(listKeys, a.actionKeys()...)
 	a.Hooks = tab.ListHooks[row]{Outcome: a.settle, ReadAgain: a.confirmApproval}
 	a.Wire(tab.KeyRoute[row]{})
 	return a
@@ -179,7 +182,11 @@ func (a *Approvals) Update(msg tea.Msg) (ui.Tab, tea.Cmd) {
 		if msg.owner != a.Owner {
 			return a, nil
 		}
-		return a, tea.Batch(a.List.Refresh(), a.Pane.Reload(), a.tell(msg.ev), a.next())
+		cmd := tea.Batch(a.List.Refresh(), a.tell(msg.ev), a.next())
+		if a.Pane.IsOpen() && a.Pane.Obj.ID == msg.ev.Request.ID {
+			cmd = tea.Batch(cmd, a.Pane.Reload()) // the request in the pane changed
+		}
+		return a, cmd
 	case ui.RefreshMsg:
 		return a, tea.Batch(a.List.Refresh(), a.Pane.Reload())
 	case claimedMsg:

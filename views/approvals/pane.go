@@ -17,6 +17,9 @@ import (
 // approval: a supervisor decides on the object as it is now, not as it
 // was when the request was filed. A create has no object yet.
 func (a *Approvals) readObject(ctx context.Context, r row) (row, error) {
+	if now, ok := a.t.Approvals.Get(r.ID); ok {
+		r.Request = now // the request as it stands, decided meanwhile or not
+	}
 	ref, ok := action.KindOf(r.Action.Kind).Locks(r.Action)
 	if !ok {
 		r.now = []string{"a new " + action.Where(r.Action.Kind) + " object is made when it is sent"}

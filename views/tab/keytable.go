@@ -117,6 +117,19 @@ func (kt KeyTable) Gate(why func() string, open ...keys.Action) KeyTable {
 	return out
 }
 
+// Without is the table less the records of the keys named: a tab that
+// has no raw view or no fields to copy leaves those keys out, so that the
+// help does not offer them.
+func (kt KeyTable) Without(gone ...keys.Action) KeyTable {
+	out := make(KeyTable, 0, len(kt))
+	for _, k := range kt {
+		if !isOneOf(k.Key, gone) {
+			out = append(out, k)
+		}
+	}
+	return out
+}
+
 // Unguarded are the keys a list tab keeps when it has nothing to show
 // (its interface is not configured): moving, searching and esc, and r,
 // which then does nothing. Gate leaves them open.
