@@ -160,7 +160,8 @@ func (a *Approvals) startReject(ticket int) tea.Cmd {
 		Title: "Reject: " + action.Describe(r.Action),
 		Lines: []string{"Asked by " + textsafe.Clean(r.Requester) + " at " + tab.FmtTime(r.Filed) + ".",
 			"Nothing is sent. " + textsafe.Clean(r.Requester) + " sees your reason."},
-		Label: "Reason",
+		Label:  "Reason",
+		Opened: a.Deps.TimeNow(),
 		Done: func(reason string) tea.Cmd {
 			return func() tea.Msg {
 				if _, err := store.Reject(id, me, key, reason); err != nil {
