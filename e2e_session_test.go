@@ -79,13 +79,20 @@ func (s *e2eSession) setFaults(spec string) {
 // hold its answers back.
 func (s *e2eSession) storeRefunds(p v2.PaymentListItem) int {
 	s.t.Helper()
+	return refundsInStore(s.t, s.srv, p.MerchantID, p.ID, p.Created)
+}
+
+// refundsInStore counts the refunds of payment id (of merchant, made at
+// created) in srv's store.
+func refundsInStore(t *testing.T, srv *sandbox.Server, merchant, id string, created time.Time) int {
+	t.Helper()
 	n, cursor := 0, ""
 	for {
-		page, err := s.srv.Store().ListRefunds(sandbox.ListQuery{MerchantID: p.MerchantID,
-			Start: p.Created.Add(-time.Minute), End: time.Now().Add(time.Hour), Cursor: cursor})
-		require.NoError(s.t, err)
+		page, err := srv.Store().ListRefunds(sandbox.ListQuery{MerchantID: merchant,
+			Start: created.Add(-time.Minute), End: time.Now().Add(time.Hour), Cursor: cursor})
+		require.NoError(t, err)
 		for _, r := range page.Items {
-			if r.PaymentID == p.ID {
+			if r.PaymentID == id {
 				n++
 			}
 		}

@@ -17,6 +17,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"paydash/backend"
+	"paydash/backend/action"
 	"paydash/backend/approval"
 	"paydash/backend/pagecache"
 	"paydash/config"
@@ -129,6 +130,10 @@ func serveSession(ctx context.Context, s config.Settings, f serveFlags, people *
 		log.Error("the server could not start", "error", err.Error())
 		return 2
 	}
+	for _, w := range append(sess.warnings, noticeLines(sess.notices)...) {
+		log.Warn(w)
+	}
+	findOutLeftOpen(ctx, &action.Runner{Backend: sess.backend, Journal: sess.journal}, sess.pending, store, shared.locks, log)
 	l, err := net.Listen("tcp", f.addr)
 	if err != nil {
 		log.Error("cannot listen", "addr", f.addr, "error", err.Error())
@@ -178,6 +183,16 @@ func (sh *teamShared) until(ctx context.Context, srv *serve.Server, served <-cha
 	}
 }
 
+// noticeLines are the notices the single-user dashboard would show at
+// start (actions left open on other services), as lines for the log.
+func noticeLines(ns []ui.Notice) []string {
+	out := make([]string, 0, len(ns))
+	for _, n := range ns {
+		out = append(out, n.Title+": "+n.Text)
+	}
+	return out
+}
+
 // exitStatusOf is 2 for bad input, else 1.
 func exitStatusOf(err error) int {
 	var ue *config.UsageError
@@ -203,7 +218,7 @@ func (sh *teamShared) dashboard(who serve.Session) (serve.Dashboard, error) {
 		Approvals: sh.approvals, Locks: sh.locks}
 	deps := sessionDeps(sh.sess)
 	deps.Backend = personBackend{Backend: sh.lists, t: t}
-	deps.Pending = nil // the server's, found out once (not by every session)
+	deps.Pending = nil // found out once, by the server (findOutLeftOpen), not by every session
 	deps.DebugLog = nil
 	deps.Team = t
 	cfg := appConfig(sh.sess, views.TeamTabs(deps))

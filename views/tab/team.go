@@ -80,13 +80,14 @@ func (t *Team) ApprovalNote(kind backend.ActionName) func(money.Amount) string {
 	}
 }
 
-// lockKey is how an object is named in the locks shared by the sessions.
-func lockKey(ref ObjectRef) string { return ref.Kind + ":" + ref.ID }
+// LockKey is how an object is named in the locks shared by the sessions
+// (and by the server, while it finds out an action left open).
+func LockKey(ref ObjectRef) string { return ref.Kind + ":" + ref.ID }
 
 // claim marks ref as acted on by this person in every session, or says
 // who is acting on it.
 func (t *Team) claim(ref ObjectRef) (ok bool, why string) {
-	holder, ok := t.Locks.Claim(lockKey(ref), t.Person)
+	holder, ok := t.Locks.Claim(LockKey(ref), t.Person)
 	if !ok {
 		return false, fmt.Sprintf("%s is acting on it now", holder)
 	}
@@ -94,7 +95,7 @@ func (t *Team) claim(ref ObjectRef) (ok bool, why string) {
 	if t.held == nil {
 		t.held = map[string]bool{}
 	}
-	t.held[lockKey(ref)] = true
+	t.held[LockKey(ref)] = true
 	t.mu.Unlock()
 	return true, ""
 }
@@ -102,11 +103,11 @@ func (t *Team) claim(ref ObjectRef) (ok bool, why string) {
 // release ends this session's mark on ref.
 func (t *Team) release(ref ObjectRef) {
 	t.mu.Lock()
-	had := t.held[lockKey(ref)]
-	delete(t.held, lockKey(ref))
+	had := t.held[LockKey(ref)]
+	delete(t.held, LockKey(ref))
 	t.mu.Unlock()
 	if had {
-		t.Locks.Release(lockKey(ref), t.Person)
+		t.Locks.Release(LockKey(ref), t.Person)
 	}
 }
 
