@@ -338,7 +338,7 @@ func (app *App) setScope(s Scope, now time.Time) []tea.Cmd {
 func (app *App) switchTo(id TabID, then tea.Msg) tea.Cmd {
 	i := app.tabIndex(id)
 	if i < 0 {
-		app.addToast(ToastWarning, fmt.Sprintf("there is no %s tab", id), app.now())
+		app.addToast(ToastWarning, noTab(id), app.now())
 		return nil
 	}
 	app.active = i

@@ -68,6 +68,9 @@ func TestTabSwitchingByKeys(t *testing.T) {
 	ta.press("4")
 	assert.Equal(t, 1, ta.active, "no tab 4")
 	assert.Contains(t, ta.screen(), "there is no stickers tab")
+	ta.press("6")
+	assert.Equal(t, 1, ta.active, "no Approvals tab outside paydash serve")
+	assert.Contains(t, unwrapped(ta.screen()), "the approvals tab is in the team dashboard only")
 	for _, tb := range ta.tabs {
 		assert.Empty(t, keysOf(tb), "the shell kept its keys")
 	}

@@ -26,6 +26,15 @@ var tabKeys = map[keys.Action]TabID{
 	keys.ActTab4: TabStickers, keys.ActTab5: TabRegisters, keys.ActTab6: TabApprovals, keys.ActTab7: TabActivity,
 }
 
+// noTab says why the dashboard has no tab id: the Approvals and Activity
+// tabs are a team's (paydash serve).
+func noTab(id TabID) string {
+	if id == TabApprovals || id == TabActivity {
+		return fmt.Sprintf("the %s tab is in the team dashboard only (paydash serve, over SSH)", id)
+	}
+	return fmt.Sprintf("there is no %s tab", id)
+}
+
 // tabNumber is the number key of a tab, if it has one.
 func tabNumber(id TabID) (int, bool) {
 	for a, t := range tabKeys {
@@ -176,7 +185,7 @@ func (app *App) key(msg tea.KeyPressMsg, now time.Time) tea.Cmd {
 	if !p.Enabled {
 		reason := p.Reason
 		if id, isTab := tabKeys[p.Action]; isTab && app.tabIndex(id) < 0 {
-			reason = fmt.Sprintf("there is no %s tab", id)
+			reason = noTab(id)
 		}
 		app.addToast(ToastWarning, reason, now)
 		return nil
