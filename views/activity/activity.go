@@ -72,7 +72,7 @@ func columns() []datatable.Column[row] {
 			Less: func(a, b row) int { return cmp.Compare(what(a), what(b)) }},
 		{Key: "outcome", Title: "Outcome", Width: 14, Flex: 3, Priority: 95,
 			Text: outcome,
-			Tone: func(r row) datatable.Tone { return phaseTone(r.Phase) },
+			Tone: func(r row) datatable.Tone { return phaseTones[r.Phase] },
 			Less: func(a, b row) int { return cmp.Compare(outcome(a), outcome(b)) }},
 	}
 }
@@ -99,16 +99,11 @@ func outcome(r row) string {
 	return r.Phase + ": " + textsafe.Line(detail, 200)
 }
 
-func phaseTone(phase string) datatable.Tone {
-	switch phase {
-	case journal.PhaseDone:
-		return datatable.ToneSuccess
-	case journal.PhaseFailed:
-		return datatable.ToneDanger
-	case journal.PhaseUnknown, journal.PhaseAbandoned:
-		return datatable.ToneWarning
-	}
-	return datatable.ToneNone
+// phaseTones colour the outcome: done green, failed red, not yet known
+// amber; a sent action without an answer yet stays plain.
+var phaseTones = map[string]datatable.Tone{
+	journal.PhaseDone: datatable.ToneSuccess, journal.PhaseFailed: datatable.ToneDanger,
+	journal.PhaseUnknown: datatable.ToneWarning, journal.PhaseAbandoned: datatable.ToneWarning,
 }
 
 // ID implements ui.Tab.
