@@ -7,6 +7,7 @@ package views
 
 import (
 	"paydash/ui"
+	"paydash/views/activity"
 	"paydash/views/approvals"
 	"paydash/views/overview"
 	"paydash/views/payments"
@@ -27,8 +28,9 @@ func NewInFlight() *tab.InFlight { return tab.NewInFlight() }
 func NewPaymentFacts() *tab.PaymentFacts { return tab.NewPaymentFacts() }
 
 // TeamTabs are the tabs of a dashboard served to a team (paydash serve):
-// Tabs, then the Approvals tab (key 6). d.Team must be set.
-func TeamTabs(d Deps) []ui.Tab { return append(Tabs(d), approvals.New(d)) }
+// Tabs, then the Approvals tab (key 6) and the Activity tab (key 7).
+// d.Team must be set.
+func TeamTabs(d Deps) []ui.Tab { return append(Tabs(d), approvals.New(d), activity.New(d)) }
 
 // Tabs are the dashboard's tabs, in the order of the tab bar: the five
 // lists by their keys 1 to 5, then the Overview, whose key 0 comes after

@@ -19,6 +19,7 @@ type core[T any] struct {
 	flashFor     time.Duration
 	texts        [4]string // loading, end, empty, no match
 	emptyDefault string    // the configured empty text, restored by SetEmptyText("")
+	endDefault   string    // the configured end text, restored by SetEndText("")
 
 	items []T      // the rows, when store is nil
 	store Store[T] // the rows, when Config.NewStore made one

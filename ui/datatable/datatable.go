@@ -148,6 +148,7 @@ func New[T any](cfg Config[T]) Model[T] {
 		c.store = cfg.NewStore()
 	}
 	c.emptyDefault = c.texts[textEmpty]
+	c.endDefault = c.texts[textEnd]
 	if c.flashFor == 0 {
 		c.flashFor = DefaultFlashFor
 	}
@@ -388,6 +389,18 @@ func (m *Model[T]) SetEmptyText(text string) {
 	if m.c.texts[textEmpty] != text {
 		m.c.texts[textEmpty] = text
 		m.c.render.special[textEmpty] = ""
+	}
+}
+
+// SetEndText changes what the "end of list" row says, e.g. that older
+// rows were left out; "" restores the configured text.
+func (m *Model[T]) SetEndText(text string) {
+	if text == "" {
+		text = m.c.endDefault
+	}
+	if m.c.texts[textEnd] != text {
+		m.c.texts[textEnd] = text
+		m.c.render.special[textEnd] = ""
 	}
 }
 
