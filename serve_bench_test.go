@@ -367,7 +367,7 @@ func (c *requestCount) Handle(_ context.Context, r slog.Record) error {
 // not /api/v2/payments/{id}) and the v1 interface's list calls.
 func (c *requestCount) lists() int {
 	return c.count(func(method, path string) bool {
-		return strings.HasPrefix(path, "/api/v1/list") || (method == "GET" && strings.Count(path, "/") == 3)
+		return strings.HasPrefix(path, "/api/v1/list") || (method == "GET" && strings.HasPrefix(path, "/api/v2/") && strings.Count(path, "/") == 3)
 	})
 }
 
