@@ -10,6 +10,8 @@ import (
 	"sync"
 	"time"
 
+	"golang.org/x/sync/singleflight"
+
 	"paydash/backend"
 )
 
@@ -56,6 +58,10 @@ type Backend struct {
 	lru   *list.List
 	items int
 	stats Stats
+
+	reads  singleflight.Group         // the probe and the reads of one payment (reads.go)
+	probed time.Time                  // the epoch of the last probe that worked
+	finals map[string]backend.Payment // declined payments, which cannot change
 }
 
 // entry is what the cache knows of a walk, whatever its item type.
@@ -75,7 +81,7 @@ func New(b backend.Backend, o Options) *Backend {
 	if o.MaxItems <= 0 {
 		o.MaxItems = DefaultMaxItems
 	}
-	return &Backend{Backend: b, o: o, walks: map[key]*list.Element{}, lru: list.New()}
+	return &Backend{Backend: b, o: o, walks: map[key]*list.Element{}, lru: list.New(), finals: map[string]backend.Payment{}}
 }
 
 // Stats says how many pages were asked for and how many requests reached

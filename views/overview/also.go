@@ -85,7 +85,12 @@ func readAlso(ctx context.Context, stamp tab.Stamp, b backend.Backend, merchants
 // readHolds are m's Authorized payments created between holdsBack and
 // holdOld before now: asked of the service by state where it can, else
 // picked from the list.
+//
+// The period is counted from now to the minute, so that the dashboards of
+// paydash serve reading it in the same minute ask the same question, which
+// its shared list pages answer once (backend/pagecache).
 func readHolds(ctx context.Context, b backend.Backend, m string, now time.Time) ([]backend.Payment, error) {
+	now = now.Truncate(time.Minute)
 	q := backend.PeriodQuery{MerchantID: m, Start: now.Add(-holdsBack), End: now.Add(-holdOld)}
 	p, ok := b.FilterPayments(q, backend.PaymentFilter{Statuses: []backend.PaymentStatus{backend.PaymentAuthorized}})
 	if !ok {
