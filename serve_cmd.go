@@ -112,7 +112,8 @@ func serveSession(ctx context.Context, s config.Settings, f serveFlags, people *
 	store, err := approval.Open(config.ApprovalsPath(sess.journal.Path()),
 		approval.Options{TTL: f.approvalTTL})
 	if err != nil {
-		log.Error("the approvals could not be opened", "error", err.Error())
+		log.Error("the approvals could not be opened; move what is there away, or give --journal PATH in another directory (the approvals file lives beside the journal)",
+			"error", err.Error())
 		return 1
 	}
 	defer store.Close()
