@@ -152,7 +152,8 @@ func (t *Team) file(req action.Request) tea.Cmd {
 	store, person, key := t.Approvals, t.Person, t.Fingerprint
 	return func() tea.Msg {
 		if _, err := store.File(req, person, key); err != nil {
-			return ui.ErrorMsg{Err: fmt.Errorf("not sent, and the request for approval could not be filed: %w", err), Sticky: true}
+			return ui.ErrorMsg{Err: fmt.Errorf("not sent, and the request for approval could not be filed: %w", err), Sticky: true,
+				Hint: "nothing was sent or asked; tell whoever runs paydash serve, and ask again once it can write its files"}
 		}
 		return ui.ToastMsg{Level: ui.ToastInfo, Text: "Not sent: asked a supervisor to approve the " + action.Describe(req) +
 			"; their answer comes here (and in the Approvals tab, 6)"}
