@@ -100,12 +100,34 @@ type tabBarCache struct {
 
 func (app *App) drawTabBar(w int) string {
 	th := app.theme
+	left := app.tabLabels(false)
+	if ansi.StringWidth(left) > w {
+		// Too many tabs for the width (paydash serve's eight at 80
+		// columns): the others by their number only, so that the active
+		// one keeps its name.
+		left = app.tabLabels(true)
+	}
+	right := th.Title.Render("paydash") + " "
+	lw, rw := ansi.StringWidth(left), ansi.StringWidth(right)
+	if lw+rw <= w {
+		return left + strings.Repeat(" ", w-lw-rw) + right
+	}
+	return fitTail(left, w)
+}
+
+// tabLabels is the tab bar's tabs, the active one bracketed; short writes
+// the others by their number key alone.
+func (app *App) tabLabels(short bool) string {
+	th := app.theme
 	var b strings.Builder
 	b.WriteString(" ")
 	for i, t := range app.tabs {
 		label := textsafe.Line(t.Title(), 24)
 		if n, ok := tabNumber(t.ID()); ok {
 			label = strconv.Itoa(n) + " " + label
+			if short && i != app.active {
+				label = strconv.Itoa(n)
+			}
 		}
 		if i == app.active {
 			b.WriteString(th.Accent.Render("[" + label + "]"))
@@ -114,13 +136,7 @@ func (app *App) drawTabBar(w int) string {
 		}
 		b.WriteString(" ")
 	}
-	left := b.String()
-	right := th.Title.Render("paydash") + " "
-	lw, rw := ansi.StringWidth(left), ansi.StringWidth(right)
-	if lw+rw <= w {
-		return left + strings.Repeat(" ", w-lw-rw) + right
-	}
-	return fitTail(left, w)
+	return b.String()
 }
 
 // helpCache keeps the one-line help until the context, the width, the tab

@@ -133,3 +133,23 @@ func TestNoColorThemeDrawsNoColour(t *testing.T) {
 		require.NotContains(t, out, sgr, "a colour escape with NO_COLOR")
 	}
 }
+
+// With paydash serve's eight tabs at 80 columns, the others shrink to
+// their number keys so that the active tab keeps its name.
+func TestTabBarKeepsTheActiveNameWhenTabsOverflow(t *testing.T) {
+	eight := func(c *Config) {
+		c.Tabs = nil
+		for _, title := range []string{"Payments", "Refunds", "Tokens", "Stickers", "Registers", "Overview", "Approvals", "Activity"} {
+			c.Tabs = append(c.Tabs, newFakeTab(title))
+		}
+	}
+	ta := newTestApp(t, eight)
+	ta.press("6")
+	top := strings.SplitN(ta.screen(), "\n", 2)[0]
+	assert.Contains(t, top, "[6 Approvals]")
+	assert.Contains(t, top, " 1   2   3 ")
+	assert.LessOrEqual(t, ansi.StringWidth(top), 80)
+
+	wide := newTestApp(t)
+	assert.Contains(t, strings.SplitN(wide.screen(), "\n", 2)[0], "2 Refunds", "two tabs keep their names")
+}
