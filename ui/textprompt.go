@@ -77,7 +77,7 @@ func (p *TextPrompt) View(maxWidth, _ int) string {
 	for _, l := range p.Lines {
 		lines = append(lines, wrapStyled(th.Text, l, inner)...)
 	}
-	p.input.SetWidth(max(inner-len(p.Label)-4, 10))
+	p.input.SetWidth(max(inner-len(p.Label)-6, 10)) // room for ": [", "]" and the cursor
 	lines = append(lines, "", th.Title.Render(p.Label+": ")+"["+p.input.View()+"]")
 	if p.problem != "" {
 		lines = append(lines, wrapStyled(th.Danger, "✗ "+p.problem, inner)...)
