@@ -203,16 +203,29 @@ func (s *Server) stopAll(why func(Session) string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	for l := range s.live {
-		if l.stopped != "" {
-			continue
-		}
 		if reason := why(l.who); reason != "" {
-			l.stopped = reason
-			s.log.Info("session ended by the server", "person", l.who.Person, "session", l.who.ID, "why", reason)
-			if l.program != nil { // else run sends it once the program is up
-				go l.program.Send(s.o.Stop(reason))
-			}
+			s.stopLocked(l, reason)
 		}
+	}
+}
+
+// stop asks one session to quit, for reason.
+func (s *Server) stop(l *live, reason string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.stopLocked(l, reason)
+}
+
+// stopLocked is stop with s.mu held; a session already asked is not asked
+// again.
+func (s *Server) stopLocked(l *live, reason string) {
+	if l.stopped != "" {
+		return
+	}
+	l.stopped = reason
+	s.log.Info("session ended by the server", "person", l.who.Person, "session", l.who.ID, "why", reason)
+	if l.program != nil { // else run sends it once the program is up
+		go l.program.Send(s.o.Stop(reason))
 	}
 }
 

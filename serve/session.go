@@ -131,12 +131,7 @@ func (s *Server) watch(l *live, input *activity, winch <-chan ssh.Window, done <
 			l.program.Send(tea.WindowSizeMsg{Width: w.Width, Height: w.Height})
 		case <-tick.C:
 			if idle := s.now().Sub(input.lastInput()); idle >= s.o.IdleTimeout {
-				s.stopAll(func(who Session) string {
-					if who.ID != l.who.ID {
-						return ""
-					}
-					return fmt.Sprintf("no key was pressed for %s, the idle timeout", idle.Round(time.Second))
-				})
+				s.stop(l, fmt.Sprintf("no key was pressed for %s, the idle timeout", idle.Round(time.Second)))
 			}
 		}
 	}
