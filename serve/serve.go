@@ -52,6 +52,9 @@ type Options struct {
 	// q does (it waits for an action's answer); why says for the log.
 	Stop func(why string) tea.Msg
 	Now  func() time.Time // the clock of the idle timeout; nil = time.Now
+	// IdleCheck is how often a session's idleness is looked at; 0 = a
+	// tenth of the idle timeout, at most a minute (tests look more often).
+	IdleCheck time.Duration
 }
 
 // Session is who a session is, for the dashboard made for it.

@@ -53,7 +53,11 @@ func (s *Server) admit(who Session, sess ssh.Session) (*live, string) {
 		}
 	}
 	if mine >= s.o.MaxPerPerson {
-		return nil, fmt.Sprintf("you already have %d sessions open, the limit per person; close one first", mine)
+		what := "sessions"
+		if mine == 1 {
+			what = "session"
+		}
+		return nil, fmt.Sprintf("you already have %d %s open, the limit per person; close one first", mine, what)
 	}
 	l := &live{who: who, session: sess, ended: make(chan struct{})}
 	s.live[l] = struct{}{}
@@ -116,8 +120,11 @@ func (s *Server) run(l *live, winch <-chan ssh.Window) {
 // watch passes the window's size to the dashboard and ends a session idle
 // for longer than the idle timeout, until done.
 func (s *Server) watch(l *live, input *activity, winch <-chan ssh.Window, done <-chan struct{}) {
-	every := min(s.o.IdleTimeout/10, time.Minute)
-	tick := time.NewTicker(max(every, 10*time.Millisecond))
+	every := s.o.IdleCheck
+	if every <= 0 {
+		every = max(min(s.o.IdleTimeout/10, time.Minute), 10*time.Millisecond)
+	}
+	tick := time.NewTicker(every)
 	defer tick.Stop()
 	for {
 		select {
