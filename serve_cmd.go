@@ -226,7 +226,10 @@ func (sh *teamShared) dashboard(who serve.Session) (serve.Dashboard, error) {
 	cfg.Service = deps.Backend
 	cfg.InTmux = false
 	cfg.Warnings, cfg.Notices = nil, nil
-	return serve.Dashboard{Model: ui.New(cfg), Close: t.Close}, nil
+	// 120 frames a second, Bubble Tea's most: over SSH a key's answer
+	// waits for the next frame, and at the default 60 that wait alone is
+	// up to 16.7 ms (docs/serve.md, "Speed").
+	return serve.Dashboard{Model: ui.New(cfg), Close: t.Close, Options: []tea.ProgramOption{tea.WithFPS(120)}}, nil
 }
 
 // personBackend is the shared backend as one person may use it: reads as
