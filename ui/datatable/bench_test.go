@@ -141,6 +141,31 @@ func BenchmarkFilterCondition(b *testing.B) {
 	benchQuery(b, func(m *Model[payment]) { m.SetFilter("") }, func(m *Model[payment]) { m.SetQuery(authorized) }, 1_000_000)
 }
 
+// BenchmarkFilterFirstWord is the first word typed into a table nobody
+// has searched by word yet: it builds the filter's texts, one pass over
+// the rows (they are kept afterwards).
+func BenchmarkFilterFirstWord(b *testing.B) {
+	for _, n := range []int{100_000, 1_000_000} {
+		b.Run(fmt.Sprintf("rows=%d", n), func(b *testing.B) {
+			m := benchModel(n)
+			rows := makePayments(0, n)
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				b.StopTimer()
+				m.SetFilter("")
+				m.SetRows(rows) // rows again: no texts until a word is typed
+				m.SetCursor(n / 2)
+				_ = m.View()
+				b.StartTimer()
+				m.SetFilter("ord-77777")
+				_ = m.View()
+			}
+			b.StopTimer()
+			m.SetFilter("")
+		})
+	}
+}
+
 func benchFilter(b *testing.B, from, to string, sizes ...int) {
 	benchQuery(b, func(m *Model[payment]) { m.SetFilter(from) }, func(m *Model[payment]) { m.SetFilter(to) }, sizes...)
 }

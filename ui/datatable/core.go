@@ -24,8 +24,9 @@ type core[T any] struct {
 	items []T      // the rows, when store is nil
 	store Store[T] // the rows, when Config.NewStore made one
 	// hay is per item the lower-cased, cleaned text the filter searches,
-	// kept only while the query has free words (hayOn): a row costs no
-	// filter text while no word is searched (syncHay).
+	// made when the query first has free words and kept with the rows
+	// (hayOn): a row costs no filter text until a word is searched
+	// (syncHay).
 	hay     haystacks
 	hayOn   bool
 	index   map[string]int32

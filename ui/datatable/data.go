@@ -20,7 +20,9 @@ func (m *Model[T]) SetRows(rows []T) {
 	oldCursor := c.cursor
 
 	c.resetRows(len(rows))
-	c.hay = haystacks{}
+	// New rows: their texts are made only while the query has words;
+	// otherwise the first word typed makes them (syncHay).
+	c.hay, c.hayOn = haystacks{}, len(c.want.words) > 0
 	if c.hayOn {
 		c.hay.reset(len(rows))
 	}

@@ -63,7 +63,7 @@ func TestStoreKeepsTheRows(t *testing.T) {
 // The filter's texts are kept only while the query has words: none after
 // loading or with conditions only; all rows' once a word is searched,
 // rows arriving meanwhile included; none again once the words go.
-func TestFilterTextsOnlyWhileWordsSearched(t *testing.T) {
+func TestFilterTextsMadeAtTheFirstWordAndKept(t *testing.T) {
 	m := New(Config[payment]{ID: paymentID, Columns: paymentColumns()})
 	m.SetSize(120, 10)
 	m.SetRows(makePayments(0, 100))
@@ -87,7 +87,16 @@ func TestFilterTextsOnlyWhileWordsSearched(t *testing.T) {
 		t.Fatalf("searching: %d texts for 150 rows, %d shown, want %d", texts(), m.Filtered(), want)
 	}
 	m.SetFilter("")
-	if texts() != 0 || m.Filtered() != 150 {
-		t.Fatalf("after the search: %d texts, %d shown", texts(), m.Filtered())
+	if texts() != 150 || m.Filtered() != 150 {
+		t.Fatalf("after the search: %d texts kept for the next one, %d shown", texts(), m.Filtered())
+	}
+	m.SetRows(makePayments(0, 10))
+	if texts() != 0 {
+		t.Fatalf("new rows with no word searched: %d texts, want none", texts())
+	}
+	m.SetFilter("croissant")
+	m.SetRows(makePayments(0, 10))
+	if texts() != 10 {
+		t.Fatalf("new rows while a word is searched: %d texts, want 10", texts())
 	}
 }
