@@ -49,10 +49,21 @@ const (
 // BenchmarkFiftySessionsKeyRoundTrip: a key press (j and k in turn, in the
 // payments list) from its write at the SSH client to the first bytes of
 // output after it, the frame that answers it. Every session presses its
-// key at once, b.N times; p50 and p99 are over all the presses.
+// key once a round, b.N rounds; p50 and p99 are over all the presses. In
+// "at-once" every session presses at the same moment (the worst case); in
+// "spread" their presses are spread evenly over 100 ms, as 50 people
+// each pressing ten keys a second would be.
 func BenchmarkFiftySessionsKeyRoundTrip(b *testing.B) {
-	for _, n := range []int{1, benchSessions} {
-		b.Run(fmt.Sprintf("sessions=%d", n), func(b *testing.B) {
+	for _, c := range []struct {
+		n      int
+		spread time.Duration
+	}{{1, 0}, {benchSessions, 0}, {benchSessions, 100 * time.Millisecond}} {
+		n, spread := c.n, c.spread
+		name := fmt.Sprintf("sessions=%d", n)
+		if n > 1 {
+			name += map[bool]string{true: ",spread", false: ",at-once"}[spread > 0]
+		}
+		b.Run(name, func(b *testing.B) {
 			sb := startServeBench(b, n, time.Hour) // no refresh while measuring
 			terms := sb.connectAll(b, n)
 			sb.requests.still(time.Second, time.Minute) // the sessions' first requests are over
@@ -62,8 +73,9 @@ func BenchmarkFiftySessionsKeyRoundTrip(b *testing.B) {
 			for round := 0; b.Loop(); round++ {
 				key := []string{"j", "k"}[round%2]
 				var wg sync.WaitGroup
-				for _, tm := range terms {
+				for i, tm := range terms {
 					wg.Go(func() {
+						time.Sleep(spread * time.Duration(i) / time.Duration(len(terms)))
 						d := tm.roundTrip(b, key)
 						mu.Lock()
 						all = append(all, d)
