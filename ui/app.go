@@ -101,6 +101,7 @@ type App struct {
 	help   helpCache
 	status statusCache
 	bar    tabBarCache
+	body   fitMemo // the tab's lines as last fitted to the screen
 	gen    int
 }
 

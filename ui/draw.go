@@ -42,6 +42,21 @@ func fitTail(line string, w int) string {
 
 // fitBlock makes s exactly w × h cells: h lines of w cells each.
 func fitBlock(s string, w, h int) []string {
+	var m fitMemo // nothing remembered: every line is measured
+	return m.fitBlock(s, w, h)
+}
+
+// fitMemo is fitBlock that remembers the last block: a line the same as
+// the last time, at the same width, is not measured again. Between two
+// frames most of a list's lines are the same (a key moves the selection
+// over two of them), and measuring every line's width, grapheme by
+// grapheme, was most of what drawing the shell cost.
+type fitMemo struct {
+	w        int
+	src, out []string
+}
+
+func (m *fitMemo) fitBlock(s string, w, h int) []string {
 	if h <= 0 {
 		return nil
 	}
@@ -49,12 +64,16 @@ func fitBlock(s string, w, h int) []string {
 	out := make([]string, h)
 	blank := strings.Repeat(" ", max(w, 0))
 	for i := range out {
-		if i < len(src) {
-			out[i] = fit(strings.TrimSuffix(src[i], "\r"), w)
-		} else {
+		switch {
+		case i >= len(src):
 			out[i] = blank
+		case m.w == w && i < len(m.src) && src[i] == m.src[i]:
+			out[i] = m.out[i]
+		default:
+			out[i] = fit(strings.TrimSuffix(src[i], "\r"), w)
 		}
 	}
+	m.w, m.src, m.out = w, src, out
 	return out
 }
 

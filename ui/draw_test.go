@@ -49,3 +49,21 @@ func TestThousands(t *testing.T) {
 		assert.Equal(t, want, money.Count(n))
 	}
 }
+
+// The remembered fit gives what a fresh one gives, line for line, when
+// lines change, when the width changes, and when the block gets shorter.
+func TestFitMemoIsFitBlock(t *testing.T) {
+	var m fitMemo
+	for _, c := range []struct {
+		s    string
+		w, h int
+	}{
+		{"ab\ncd\nef", 4, 3},
+		{"ab\nXY\nef", 4, 3}, // one line changed
+		{"ab\nXY\nef", 2, 3}, // narrower: every line again
+		{"a very long line\nXY", 5, 4},
+		{"ab", 5, 2},
+	} {
+		assert.Equal(t, fitBlock(c.s, c.w, c.h), m.fitBlock(c.s, c.w, c.h), "%q at %d×%d", c.s, c.w, c.h)
+	}
+}

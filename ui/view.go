@@ -40,7 +40,7 @@ func (app *App) render() string {
 	frame := make([]string, 0, h)
 	frame = append(frame, app.tabBar(w))
 	if len(app.tabs) > 0 {
-		frame = append(frame, fitBlock(app.tabs[app.active].View(w, bodyH), w, bodyH)...)
+		frame = append(frame, app.body.fitBlock(app.tabs[app.active].View(w, bodyH), w, bodyH)...)
 	} else {
 		frame = append(frame, fitBlock(app.theme.Muted.Render("no tabs"), w, bodyH)...)
 	}
