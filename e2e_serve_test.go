@@ -271,16 +271,12 @@ func TestEndToEndServeRefusesAndRoles(t *testing.T) {
 	// A person removed from the people file is disconnected at the
 	// reload (SIGHUP), and cannot connect again.
 	desk := st.connect(t, "desk-1")
-	var without strings.Builder
-	raw, err := os.ReadFile(st.people)
-	require.NoError(t, err)
-	for _, block := range strings.Split(string(raw), "[[person]]") {
-		if strings.TrimSpace(block) != "" && !strings.Contains(block, `"desk-1"`) {
-			without.WriteString("[[person]]" + block)
+	st.reloadPeople(t, func(block string) string {
+		if strings.Contains(block, `"desk-1"`) {
+			return ""
 		}
-	}
-	require.NoError(t, os.WriteFile(st.people, []byte(without.String()), 0o600))
-	require.NoError(t, st.cmd.Process.Signal(syscall.SIGHUP))
+		return block
+	})
 	select {
 	case <-desk.exited:
 	case <-time.After(e2eWait):
@@ -288,4 +284,29 @@ func TestEndToEndServeRefusesAndRoles(t *testing.T) {
 	}
 	_, err = st.dial("desk-1", st.keys["desk-1"])
 	assert.Error(t, err, "a person removed cannot connect again")
+}
+
+// reloadPeople rewrites the people file, each [[person]] block as edit
+// gives it back ("" leaves the person out), sends SIGHUP and waits until
+// the server's log says it has read the file again.
+func (st *servedTeam) reloadPeople(t *testing.T, edit func(block string) string) {
+	t.Helper()
+	raw, err := os.ReadFile(st.people)
+	require.NoError(t, err)
+	var file strings.Builder
+	for _, block := range strings.Split(string(raw), "[[person]]") {
+		if strings.TrimSpace(block) == "" {
+			continue
+		}
+		if b := edit(block); b != "" {
+			file.WriteString("[[person]]" + b)
+		}
+	}
+	require.NoError(t, os.WriteFile(st.people, []byte(file.String()), 0o600))
+	reloads := strings.Count(st.log.String(), "people reloaded")
+	require.NoError(t, st.cmd.Process.Signal(syscall.SIGHUP))
+	err = pollUntil(e2eWait, 20*time.Millisecond, st.exited, func() bool {
+		return strings.Count(st.log.String(), "people reloaded") > reloads
+	})
+	require.NoError(t, err, "the reload; the log:\n%s", st.log.String())
 }
