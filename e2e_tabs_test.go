@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -13,6 +14,7 @@ import (
 
 	"paydash/backend/journal"
 	"paydash/backend/money"
+	"paydash/backend/sandbox"
 	v2 "paydash/backend/v2"
 )
 
@@ -242,37 +244,83 @@ func journaledOnce(t *testing.T, entries []journal.Entry, action string, match f
 	return entries[si], entries[di]
 }
 
-// activeTokenOfAPayment finds an Active token that a payment used, the
-// session's merchant's first: a payment in a list names no token, so each
-// card payment is read until one does.
+// activeTokenOfAPayment is an Active token that a payment used, found in
+// the seed or made (activeTokenOfAPaymentAt).
 func (s *e2eSession) activeTokenOfAPayment() (tokenID, paymentID string) {
-	t := s.t
+	s.t.Helper()
+	return activeTokenOfAPaymentAt(s.t, s.api, s.merchant, s.info.MerchantIDs, time.Now())
+}
+
+// activeTokenOfAPaymentAt finds an Active token that a payment of the
+// seed used, the merchant's first (the seed spans the 90 days before now,
+// the service's clock), or, when the seed has none, makes one for the
+// merchant and pays with it. A small seed has a dozen tokens and a few
+// payments by them at most, and which payments there are follows the clock
+// the seed was made at: at some clocks no payment used a token
+// (TestEndToEndTokensWhenTheSeedPaidByNone).
+func activeTokenOfAPaymentAt(t *testing.T, api *v2.Client, merchant string, others []string, now time.Time) (tokenID, paymentID string) {
+	t.Helper()
+	if tokenID, paymentID, ok := seededActiveTokenOfAPayment(t, api, merchant, others, now); ok {
+		return tokenID, paymentID
+	}
+	return makeTokenPayment(t, api, merchant)
+}
+
+// seededActiveTokenOfAPayment looks through the card payments of the last
+// 91 days before now for one by a token still Active: a payment in a list
+// names no token, so each is read until one does.
+func seededActiveTokenOfAPayment(t *testing.T, api *v2.Client, merchant string, others []string, now time.Time) (tokenID, paymentID string, ok bool) {
 	t.Helper()
 	ctx := context.Background()
-	now := time.Now()
-	merchants := append([]string{s.merchant}, s.info.MerchantIDs...)
-	for i, m := range merchants {
-		if i > 0 && m == s.merchant {
+	for i, m := range append([]string{merchant}, others...) {
+		if i > 0 && m == merchant {
 			continue
 		}
-		for p, err := range s.api.Payments.All(ctx, v2.ListParams{MerchantID: m, Start: now.AddDate(0, 0, -91), End: now.Add(time.Hour)}) {
+		for p, err := range api.Payments.All(ctx, v2.ListParams{MerchantID: m, Start: now.AddDate(0, 0, -91), End: now.Add(time.Hour)}) {
 			require.NoError(t, err)
 			if !strings.EqualFold(p.PaymentData.PaymentMethod, v2.PaymentMethodBankCard) {
 				continue
 			}
-			full := s.payment(p.ID)
+			full := retry(t, "read payment "+p.ID, func() (*v2.Payment, error) {
+				full, _, err := api.Payments.Get(ctx, p.ID)
+				return full, err
+			})
 			if full.PaymentToken == nil {
 				continue
 			}
-			tok, _, err := s.api.PaymentTokens.Get(ctx, full.PaymentToken.ID)
+			tok, _, err := api.PaymentTokens.Get(ctx, full.PaymentToken.ID)
 			require.NoError(t, err)
 			if tok.Status == v2.TokenStatusActive {
-				return tok.ID, p.ID
+				return tok.ID, p.ID, true
 			}
 		}
 	}
-	t.Fatal("no payment in the seed used an Active token")
-	return "", ""
+	return "", "", false
+}
+
+// makeTokenPayment saves a test card as a token of the merchant (created,
+// then confirmed: Active) and pays with it, as a customer's repeat payment.
+func makeTokenPayment(t *testing.T, api *v2.Client, merchant string) (tokenID, paymentID string) {
+	t.Helper()
+	ctx := context.Background()
+	tok, _, err := api.PaymentTokens.Create(ctx, &v2.PaymentTokenRequest{
+		MerchantID: merchant, Type: v2.TokenTypeCOF, Purpose: "End-to-end saved card",
+		PaymentData: &v2.PaymentData{PaymentMethod: v2.PaymentMethodBankCard, Card: &v2.Card{PAN: "4111111111111111", Expiry: "12/30", CVC: "123"}},
+		Customer:    &v2.Customer{Email: "e2e@example.com"},
+	}, nil)
+	require.NoError(t, err)
+	tok, _, err = api.PaymentTokens.Complete(ctx, tok.ID, &v2.CompleteRequest{})
+	require.NoError(t, err)
+	require.Equal(t, v2.TokenStatusActive, tok.Status, "token %s once confirmed", tok.ID)
+	amount := money.Amount{Value: money.MustParse("990.00"), Currency: "RUB"}
+	p, _, err := api.Payments.Create(ctx, &v2.PaymentRequest{
+		MerchantID: merchant, Amount: &amount,
+		Invoice:     &v2.Invoice{Description: "End-to-end payment by a saved card", OrderNo: "E2E-TOKEN"},
+		PaymentData: &v2.PaymentData{PaymentMethod: v2.PaymentMethodBankCard, Token: &v2.TokenRef{ID: tok.ID}},
+	}, nil)
+	require.NoError(t, err)
+	t.Logf("no payment in the seed used an Active token: made token %s and payment %s by it", tok.ID, p.ID)
+	return tok.ID, p.ID
 }
 
 // activeSticker is the session's merchant's last Active sticker in the
@@ -319,4 +367,41 @@ func paymentsAdded(before, after []v2.PaymentListItem) []v2.PaymentListItem {
 		}
 	}
 	return added
+}
+
+// seedClockWithoutTokenPayments is a clock at which the end-to-end tests'
+// seed (5, 2000 payments) has no payment by a token at all: the sandbox
+// run at it failed TestEndToEndTokensStickersAndPaymentLink when it
+// counted on the seed for one.
+var seedClockWithoutTokenPayments = time.Date(2026, 3, 11, 3, 45, 0, 0, time.UTC)
+
+// TestEndToEndTokensWhenTheSeedPaidByNone: on the seed of that clock (a
+// sandbox in the test's process, its clock stopped there), no payment used
+// a token, and activeTokenOfAPaymentAt makes an Active token and a payment
+// by it rather than failing.
+func TestEndToEndTokensWhenTheSeedPaidByNone(t *testing.T) {
+	skipUnlessE2E(t)
+	now := seedClockWithoutTokenPayments
+	srv, err := sandbox.Start(context.Background(), sandbox.Options{Seed: 5, Payments: 2000,
+		SettleDelay: 200 * time.Millisecond, Now: func() time.Time { return now }})
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = srv.Close() })
+	dir := t.TempDir()
+	require.NoError(t, srv.WriteInfoFile(filepath.Join(dir, "sandbox.json")))
+	s := sessionOn(t, "", dir, srv.Info(), false)
+
+	_, _, seeded := seededActiveTokenOfAPayment(t, s.api, s.merchant, s.info.MerchantIDs, now)
+	require.False(t, seeded, "the seed at %s has a payment by an Active token: pick another clock", now)
+
+	tokenID, paymentID := activeTokenOfAPaymentAt(t, s.api, s.merchant, s.info.MerchantIDs, now)
+	tok, _, err := s.api.PaymentTokens.Get(context.Background(), tokenID)
+	require.NoError(t, err)
+	assert.Equal(t, v2.TokenStatusActive, tok.Status)
+	p := s.payment(paymentID)
+	require.NotNil(t, p.PaymentToken, "payment %s names its token", paymentID)
+	assert.Equal(t, tokenID, p.PaymentToken.ID)
+	assert.Equal(t, s.merchant, p.MerchantID)
+	again, _, ok := seededActiveTokenOfAPayment(t, s.api, s.merchant, s.info.MerchantIDs, now)
+	assert.True(t, ok, "the payment made is found as the seed's would be")
+	assert.Equal(t, tokenID, again)
 }
