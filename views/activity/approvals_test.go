@@ -212,3 +212,26 @@ func TestGoldenActivityWithApprovals120x20(t *testing.T) {
 	view := strings.ReplaceAll(a.View(120, 20), id, "request-0000-id")
 	viewtest.GoldenCheck(t, "rejected", strings.ReplaceAll(view, id[:8], "request-"))
 }
+
+func TestActivityShowsTheApprovalEventsSinceTheJournalBegan(t *testing.T) {
+	t.Parallel()
+	c := &clock{}
+	path := filepath.Join(t.TempDir(), "approvals.jsonl")
+	s, err := approval.Open(path, approval.Options{Now: c.Now, TTL: 30 * time.Minute})
+	require.NoError(t, err)
+	j, err := journal.Open(filepath.Join(t.TempDir(), "journal.jsonl"))
+	require.NoError(t, err)
+	defer j.Close()
+	desk(t, j, s, c)
+	require.NoError(t, s.Close())
+	rows, _, err := readApprovals(path, t0.Add(13*time.Minute))
+	require.NoError(t, err)
+	var phases []string
+	for _, r := range rows {
+		phases = append(phases, r.Phase)
+	}
+	assert.Equal(t, []string{"approved", "rejected", "expired"}, phases, "the filings before it are the archive's time")
+	kept := []row{{Sent: t0.Add(20 * time.Minute)}, {Sent: t0.Add(5 * time.Minute)}}
+	assert.Equal(t, t0, since(t0, kept, 0), "nothing cut: since the journal's file began")
+	assert.Equal(t, t0.Add(5*time.Minute), since(t0, kept, 3), "actions cut: since the oldest kept")
+}
