@@ -1,5 +1,7 @@
 package approval
 
+import "time"
+
 // EventKind is the change an Event tells of (and a line of the file
 // records).
 type EventKind string
@@ -13,9 +15,11 @@ const (
 	EventSettled   EventKind = "settled" // an outcome, final (Sent) or so far (still Approved)
 )
 
-// Event is one change: what it was, and the request after it.
+// Event is one change: what it was, when it was written, and the request
+// after it.
 type Event struct {
 	Kind    EventKind
+	Time    time.Time
 	Request Request
 }
 

@@ -72,25 +72,34 @@ func decodeLine(b []byte) (record, error) {
 }
 
 // read reads the file back: each request as its last whole line has it.
-// A line that cannot be read is skipped and kept in damaged; the last line
-// without its newline (a write cut short by a crash, whose change was
-// never made) is skipped silently, and the next line starts on a new one.
 func (s *Store) read() error {
 	rf, err := safefile.OpenRead(s.path)
 	if err != nil {
 		return fmt.Errorf("approvals: %w", err)
 	}
 	defer rf.Close()
-	br := bufio.NewReader(rf)
+	s.tail.Size, s.tail.Torn, s.damaged, err = scan(rf, s.path, func(rec record) {
+		r := rec.request()
+		s.reqs[r.ID] = &r
+	})
+	return err
+}
+
+// scan gives each line of r to fn, in order. A line that cannot be read
+// is skipped and kept in damaged; the last line without its newline (a
+// write cut short by a crash, whose change was never made) is skipped
+// silently (torn), and the next line starts on a new one. size is the
+// bytes read.
+func scan(r io.Reader, path string, fn func(record)) (size int64, torn bool, damaged []DamagedLine, err error) {
+	br := bufio.NewReader(r)
 	for no := 1; ; no++ {
 		b, err := br.ReadBytes('\n')
-		s.tail.Size += int64(len(b))
+		size += int64(len(b))
 		if errors.Is(err, io.EOF) {
-			s.tail.Torn = len(b) > 0
-			return nil
+			return size, len(b) > 0, damaged, nil
 		}
 		if err != nil {
-			return fmt.Errorf("approvals: reading %s: %w", s.path, err)
+			return size, false, damaged, fmt.Errorf("approvals: reading %s: %w", path, err)
 		}
 		b = bytes.TrimSpace(b)
 		if len(b) == 0 {
@@ -98,12 +107,28 @@ func (s *Store) read() error {
 		}
 		rec, derr := decodeLine(b)
 		if derr != nil {
-			s.damaged = append(s.damaged, DamagedLine{Line: no, Err: derr.Error()})
+			damaged = append(damaged, DamagedLine{Line: no, Err: derr.Error()})
 			continue
 		}
-		r := rec.request()
-		s.reqs[r.ID] = &r
+		fn(rec)
 	}
+}
+
+// History reads the file at path without opening the store (no lock: a
+// server may hold it open meanwhile) and returns every change it records,
+// in the order written, each with the request as it was after it; the
+// lines that could not be read are in damaged. A missing file is an error
+// wrapping fs.ErrNotExist. The Activity tab shows it (views/activity).
+func History(path string) (events []Event, damaged []DamagedLine, err error) {
+	rf, err := safefile.OpenRead(path)
+	if err != nil {
+		return nil, nil, fmt.Errorf("approvals: %w", err)
+	}
+	defer rf.Close()
+	_, _, damaged, err = scan(rf, path, func(rec record) {
+		events = append(events, Event{Kind: rec.Event, Time: rec.Time, Request: rec.request()})
+	})
+	return events, damaged, err
 }
 
 // write appends r after the change ev as one synced line; only then is the
@@ -113,7 +138,8 @@ func (s *Store) write(ev EventKind, r Request) error {
 	if s.closed {
 		return ErrClosed
 	}
-	b, err := json.Marshal(recordOf(ev, s.now().UTC().Round(0), r))
+	at := s.now().UTC().Round(0)
+	b, err := json.Marshal(recordOf(ev, at, r))
 	if err != nil {
 		return fmt.Errorf("approvals: %w", err)
 	}
@@ -121,6 +147,6 @@ func (s *Store) write(ev EventKind, r Request) error {
 		return fmt.Errorf("approvals: %w", err)
 	}
 	s.reqs[r.ID] = &r
-	s.publish(Event{Kind: ev, Request: r})
+	s.publish(Event{Kind: ev, Time: at, Request: r})
 	return nil
 }

@@ -146,7 +146,7 @@ func TestActivityKeepsTheNewestActionsAndSaysHowManyWereCut(t *testing.T) {
 			Action: "revoke_token", Phase: journal.PhaseSent, ObjectID: "tok"}))
 	}
 	require.NoError(t, j.Close())
-	rows, err := loadRows(path)
+	rows, err := loadRows(path, "")
 	require.NoError(t, err)
 	require.Len(t, rows, MaxActions)
 	assert.Equal(t, fmt.Sprintf("x%05d", n-1), rows[0].ID, "the newest first")
@@ -191,11 +191,11 @@ func TestActivityExportsTheActionsShown(t *testing.T) {
 	recs := viewtest.ReadCSVFile(t, path)
 	require.Len(t, recs, 6)
 	assert.Equal(t, []string{"action_id", "sent_utc", "person", "approver", "approver_key", "action", "object_id",
-		"amount", "currency", "phase", "result", "error", "how"}, recs[0])
+		"amount", "currency", "phase", "result", "error", "how", "approval_id", "decided_by", "reason"}, recs[0])
 	assert.Equal(t, []string{"a4", t0.Add(6 * time.Minute).Format(time.RFC3339), "anna", "boris", "SHA256:boris", "refund",
-		"43149014", "90000.00", "RUB", "abandoned", "", "paydash stopped before the answer", ""}, recs[2])
+		"43149014", "90000.00", "RUB", "abandoned", "", "paydash stopped before the answer", "", "", "", ""}, recs[2])
 	assert.Equal(t, []string{"a1", t0.Format(time.RFC3339), "anna", "", "", "refund", "43149011", "500.00", "RUB",
-		"done", "refund 7000123 Pending", "", "answered"}, recs[5])
+		"done", "refund 7000123 Pending", "", "answered", "", "", ""}, recs[5])
 }
 
 func TestGoldenActivity80x24(t *testing.T) {

@@ -16,6 +16,9 @@ func (a *Activity) detailLines() []string {
 	r := a.Pane.Obj
 	c := textsafe.Clean
 	f := &tab.Fields{Theme: th, LabelW: 14, Width: a.Pane.Inner()}
+	if r.isApproval() {
+		return approvalLines(f, r)
+	}
 	f.AddAlways("Outcome", outcome(r))
 	f.Add("Action", what(r))
 	f.Add("Person", c(r.Person))
@@ -27,6 +30,30 @@ func (a *Activity) detailLines() []string {
 	f.Add("Interface", c(string(r.Req.Interface)))
 	f.Add("Action id", c(r.ID))
 	f.Heading("In the journal")
+	for _, l := range stepLines(r) {
+		f.Line(l)
+	}
+	return f.Lines
+}
+
+// approvalLines is everything about an event of a request for approval,
+// and every event of the request in order.
+func approvalLines(f *tab.Fields, r row) []string {
+	c := textsafe.Clean
+	f.AddAlways("Event", outcome(r))
+	f.Add("Action", what(r))
+	f.Add("Asked by", c(r.Person))
+	f.Add("Their key", c(r.PersonKey))
+	f.Add("Decided by", c(r.Decider))
+	f.Add("Decider key", c(r.DeciderKey))
+	f.Add("Reason", textsafe.Line(r.Reason, 200))
+	f.Add("At", tab.FmtTime(r.Sent))
+	if r.Phase == phaseFiled || r.Phase == phaseExpired {
+		f.Add("Expires", tab.FmtTime(r.Expires))
+	}
+	f.Add("Request id", c(r.RequestID))
+	f.Add("Action id", c(r.Req.ID))
+	f.Heading("In the approvals file")
 	for _, l := range stepLines(r) {
 		f.Line(l)
 	}
@@ -50,11 +77,15 @@ func stepLines(r row) []string {
 	return lines
 }
 
-// exportFields are the columns of the export, one an action.
+// exportFields are the columns of the export, one an action or an event
+// of a request for approval: its action_id is the action's (the same as
+// the row of the action sent after an approval), sent_utc the event's
+// time, phase the event (filed, approved, rejected, withdrawn, expired),
+// and the last three columns are the approval's own.
 func exportFields() []tab.ExportField[row] {
 	type R = row
 	return []tab.ExportField[R]{
-		{Name: "action_id", Value: func(r R) string { return r.ID }, Text: true},
+		{Name: "action_id", Value: actionID, Text: true},
 		{Name: "sent_utc", Value: func(r R) string { return tab.UTCTime(r.Sent) }},
 		{Name: "person", Value: func(r R) string { return r.Person }, Text: true},
 		{Name: "approver", Value: func(r R) string { return r.Approver }, Text: true},
@@ -67,8 +98,23 @@ func exportFields() []tab.ExportField[row] {
 		{Name: "result", Value: func(r R) string { return r.Result }, Text: true},
 		{Name: "error", Value: func(r R) string { return r.Error }, Text: true},
 		{Name: "how", Value: func(r R) string { return r.How }, Text: true},
+		{Name: "approval_id", Value: func(r R) string { return r.RequestID }, Text: true},
+		{Name: "decided_by", Value: func(r R) string { return r.Decider }, Text: true},
+		{Name: "reason", Value: func(r R) string { return r.Reason }, Text: true},
 	}
 }
+
+// actionID is the ID of the row's action: an approval event's too.
+func actionID(r row) string {
+	if r.isApproval() {
+		return r.Req.ID
+	}
+	return r.ID
+}
+
+// involved is everyone a row concerns, for person:: who did or asked for
+// it, who approved it, who rejected or withdrew it.
+func involved(r *row) string { return r.Person + "\n" + r.Approver + "\n" + r.Decider }
 
 // amountText is an action's amount exactly, "" for an action without one
 // (a revoke, a toggle).
@@ -81,28 +127,31 @@ func amountText(a money.Amount) string {
 
 // export is ctrl+s: the actions shown, for the record.
 func (a *Activity) export() tea.Cmd {
-	return tab.ExportRows(a.List, tab.ExportSpec[row]{Noun: "actions", Stem: tab.ExportStem("activity", ""),
+	return tab.ExportRows(a.List, tab.ExportSpec[row]{Noun: "rows", Stem: tab.ExportStem("activity", ""),
 		Fields: exportFields(), Now: a.Deps.TimeNow()})
 }
 
-// activitySearch: person, approver, outcome, action, id (the action's).
+// activitySearch: person (anyone involved: involved), approver, outcome
+// (an action's phase or an approval's event), object, amount, id (the
+// action's: an approval's events and the action it sent share it).
 func activitySearch() *tab.SearchSpec[row] {
 	return &tab.SearchSpec[row]{
 		Fields: []search.Field{
 			{Name: "person", Kind: search.Contains, Example: "person:anna"},
 			{Name: "approver", Kind: search.Contains, Example: "approver:boris"},
 			{Name: "outcome", Kind: search.Enum, Example: "outcome:failed,unknown",
-				Values: []string{"sent", "done", "failed", "unknown", "abandoned"}},
+				Values: []string{"sent", "done", "failed", "unknown", "abandoned",
+					phaseFiled, phaseApproved, phaseRejected, phaseWithdrawn, phaseExpired}},
 			{Name: "object", Kind: search.Exact, Example: "object:43149010"},
 			tab.AmountField,
 			tab.IDField,
 		},
 		Get: map[string]func(*row) string{
-			"person":   func(r *row) string { return r.Person },
+			"person":   involved,
 			"approver": func(r *row) string { return r.Approver },
 			"outcome":  func(r *row) string { return r.Phase },
 			"object":   func(r *row) string { return r.Req.ObjectID },
-			"id":       func(r *row) string { return r.ID },
+			"id":       func(r *row) string { return actionID(*r) },
 		},
 		Amount: map[string]func(*row) money.Decimal{
 			"amount": func(r *row) money.Decimal { return r.Req.Amount.Value },

@@ -23,11 +23,12 @@ type step struct {
 	How    string
 }
 
-// row is one action, its journal lines put together.
+// row is one action, its journal lines put together, or one event of a
+// request for approval (approvals.go): RequestID is set then.
 type row struct {
-	ID          string
-	Sent        time.Time // the time of its sent line (else of its first line)
-	Person      string
+	ID          string    // the action's ID; for an approval event, its request's and the phase
+	Sent        time.Time // the time of its sent line (else of its first line); of an approval event, its time
+	Person      string    // who did it; of an approval event, who asked
 	Approver    string
 	ApproverKey string
 	Req         action.Request // as its sent line (else its first line) gives it
@@ -43,18 +44,29 @@ type row struct {
 	// the oldest row kept only (loadRows).
 	end     string
 	hasSent bool
+
+	// Of an approval event only: the request, who asked (their key), who
+	// decided it (approved, rejected or withdrew it), why (a rejection's
+	// reason), when it would expire; seq is its line in the file.
+	RequestID, PersonKey string
+	Decider, DeciderKey  string
+	Reason               string
+	Expires              time.Time
+	seq                  int
 }
 
 // readActions reads the journal file at path into one row per action,
 // newest first, at most limit of them; cut is how many older ones were
-// left out. The rollover line is left out; the lines a rollover carried
-// into the file are kept, as they are the only lines of those actions in
-// it.
-func readActions(path string, limit int) (rows []row, cut int, err error) {
+// left out; began is the time of the file's rollover line (zero when it
+// was never rolled over). The rollover line is left out; the lines a
+// rollover carried into the file are kept, as they are the only lines of
+// those actions in it.
+func readActions(path string, limit int) (rows []row, cut int, began time.Time, err error) {
 	byID := map[string]*row{}
 	var order []*row
 	err = journal.Scan(path, func(e journal.Entry, _ bool) error {
 		if e.Action == journal.ActionRollover {
+			began = e.Time
 			return nil
 		}
 		id := e.ActionID
@@ -71,7 +83,7 @@ func readActions(path string, limit int) (rows []row, cut int, err error) {
 		return nil
 	})
 	if err != nil && len(order) == 0 {
-		return nil, 0, err
+		return nil, 0, began, err
 	}
 	// A damaged line (a *journal.CorruptError) leaves the others readable:
 	// they are shown, and the error is said beside them.
@@ -84,7 +96,7 @@ func readActions(path string, limit int) (rows []row, cut int, err error) {
 		cut = len(rows) - limit
 		rows = rows[:limit]
 	}
-	return rows, cut, err
+	return rows, cut, began, err
 }
 
 // add puts one line of the action into r.
