@@ -226,9 +226,11 @@ func (sh *teamShared) dashboard(who serve.Session) (serve.Dashboard, error) {
 	cfg.Service = deps.Backend
 	cfg.InTmux = false
 	cfg.Warnings, cfg.Notices = nil, nil
-	// 120 frames a second, Bubble Tea's most: over SSH a key's answer
-	// waits for the next frame, and at the default 60 that wait alone is
-	// up to 16.7 ms (docs/serve.md, "Speed").
+	// A key's answer after a quiet moment is drawn at once
+	// (third_party/bubbletea/PATCHES.md); one that follows another frame
+	// within an interval waits for the next, so 120 frames a second,
+	// Bubble Tea's most, keeps that wait at 8.3 ms, not the default 16.7
+	// (docs/serve.md, "Speed").
 	return serve.Dashboard{Model: ui.New(cfg), Close: t.Close, Options: []tea.ProgramOption{tea.WithFPS(120)}}, nil
 }
 
