@@ -149,7 +149,7 @@ type serveBench struct {
 
 // startServeBench serves people people (bench-0 …) as serveSession does,
 // on a new embedded sandbox whose requests are counted.
-func startServeBench(b *testing.B, people int, refresh time.Duration) *serveBench {
+func startServeBench(b testing.TB, people int, refresh time.Duration) *serveBench {
 	b.Helper()
 	sb := &serveBench{requests: &requestCount{paths: map[string]int{}}}
 	old := sandboxOptions
@@ -187,7 +187,7 @@ func startServeBench(b *testing.B, people int, refresh time.Duration) *serveBenc
 }
 
 // peopleFile gives each person a key of their own, as supervisors.
-func (sb *serveBench) peopleFile(b *testing.B, people int) string {
+func (sb *serveBench) peopleFile(b testing.TB, people int) string {
 	var file strings.Builder
 	for i := range people {
 		_, priv, err := ed25519.GenerateKey(rand.Reader)
@@ -219,7 +219,7 @@ func (sb *serveBench) close() {
 
 // connectAll connects n people at once and waits until each has drawn
 // the merchant's payments.
-func (sb *serveBench) connectAll(b *testing.B, n int) []*benchTerm {
+func (sb *serveBench) connectAll(b testing.TB, n int) []*benchTerm {
 	terms := make([]*benchTerm, n)
 	errs := make([]error, n)
 	var wg sync.WaitGroup
@@ -295,7 +295,7 @@ func (tm *benchTerm) Write(p []byte) (int, error) {
 
 // roundTrip waits until the screen is still, writes key and waits for
 // the first output after it.
-func (tm *benchTerm) roundTrip(b *testing.B, key string) time.Duration {
+func (tm *benchTerm) roundTrip(b testing.TB, key string) time.Duration {
 	tm.quiet(30 * time.Millisecond)
 	tm.mu.Lock()
 	tm.armed, tm.sent = true, time.Now()
@@ -473,7 +473,7 @@ func reportPercentiles(b *testing.B, runs []time.Duration) {
 	b.ReportMetric(float64(len(runs)), "presses")
 }
 
-func must(b *testing.B, err error) {
+func must(b testing.TB, err error) {
 	b.Helper()
 	if err != nil {
 		b.Fatal(err)
