@@ -14,7 +14,9 @@
 // directory, a failed write (a full disk) cut back so that it never
 // damages the next line; and it is locked (backend/flock), so that two
 // servers cannot share it. A damaged line is skipped and reported
-// (Damaged), not fatal.
+// (Damaged), not fatal. Open rolls the file over as the journal's is, when
+// past a size or into a new month, carrying the requests still open
+// (rollover.go).
 package approval
 
 import (
@@ -26,7 +28,7 @@ import (
 	"time"
 
 	"paydash/backend/action"
-	"paydash/backend/flock"
+	"paydash/backend/journal"
 	"paydash/backend/safefile"
 )
 
@@ -75,6 +77,9 @@ type Request struct {
 type Options struct {
 	Now func() time.Time // the clock; nil = time.Now
 	TTL time.Duration    // how long a request waits before it expires; 0 = DefaultTTL
+	// RolloverSize is the size past which Open rolls the file over; 0 =
+	// the journal's, journal.RolloverSize (16 MiB).
+	RolloverSize int64
 }
 
 // DefaultTTL is how long a request waits for a decision by default.
@@ -112,6 +117,7 @@ type Store struct {
 	damaged []DamagedLine
 	subs    map[*subscriber]struct{}
 	closed  bool
+	opened  Opened
 }
 
 // file is what the store needs of its *os.File (a seam for tests).
@@ -125,6 +131,8 @@ type file interface {
 // it until Close: a second Open of the same file (another server) fails
 // with an error wrapping ErrInUse. A symbolic link, a FIFO (without
 // blocking), a device or a directory at path is refused and left as it is.
+// It finishes or undoes a rollover a crash cut short, and rolls the file
+// over when it is due (Opened says what it did).
 func Open(path string, o Options) (_ *Store, err error) {
 	if path == "" {
 		return nil, errors.New("approvals: no path")
@@ -135,29 +143,65 @@ func Open(path string, o Options) (_ *Store, err error) {
 	if o.TTL <= 0 {
 		o.TTL = DefaultTTL
 	}
+	if o.RolloverSize <= 0 {
+		o.RolloverSize = journal.RolloverSize
+	}
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return nil, fmt.Errorf("approvals: %w", err)
 	}
-	f, err := safefile.OpenAppend(path, 0o600)
-	if err != nil {
+	var opened Opened
+	if opened.Recovered, err = finishRollover(path, o.Now()); err != nil {
 		return nil, fmt.Errorf("approvals: %w", err)
 	}
-	defer func() {
-		if err != nil {
-			_ = f.Close()
-		}
-	}()
-	if err := flock.TryLock(f); err != nil {
-		if errors.Is(err, flock.ErrLocked) {
-			return nil, fmt.Errorf("%w: %s is open in another paydash serve; stop it or give another file", ErrInUse, path)
-		}
-		return nil, fmt.Errorf("approvals: locking %s: %w", path, err)
-	}
-	s := &Store{path: path, now: o.Now, ttl: o.TTL, f: f, reqs: map[string]*Request{}, subs: map[*subscriber]struct{}{}}
-	if err := s.read(); err != nil {
+	f, err := openLocked(path)
+	if err != nil {
 		return nil, err
 	}
+	s := &Store{path: path, now: o.Now, ttl: o.TTL, f: f, reqs: map[string]*Request{}, subs: map[*subscriber]struct{}{}}
+	defer func() {
+		if err != nil {
+			_ = s.f.Close()
+		}
+	}()
+	if note, err := removeLeftover(path); err != nil {
+		return nil, fmt.Errorf("approvals: %w", err)
+	} else if note != "" {
+		opened.Recovered = note
+	}
+	s.opened = opened
+	sc, c, err := s.read()
+	if err != nil {
+		return nil, err
+	}
+	if due(sc, o.RolloverSize, s.now()) {
+		s.rollOver(c)
+	}
 	return s, nil
+}
+
+// openLocked opens the file at path for appending and locks it. A file
+// that is no longer the one at path once locked (another server rolled it
+// over meanwhile) is let go and the one there now is tried.
+func openLocked(path string) (*os.File, error) {
+	for try := 1; ; try++ {
+		f, err := safefile.OpenAppend(path, 0o600)
+		if err != nil {
+			return nil, fmt.Errorf("approvals: %w", err)
+		}
+		if err := lock(f, path); err != nil {
+			_ = f.Close()
+			return nil, err
+		}
+		fi, ferr := f.Stat()
+		li, lerr := os.Lstat(path)
+		if ferr == nil && lerr == nil && os.SameFile(fi, li) {
+			return f, nil
+		}
+		_ = f.Close()
+		if try == 3 {
+			return nil, fmt.Errorf("%w: %s keeps being replaced", ErrInUse, path)
+		}
+	}
 }
 
 // Path is the store's file.

@@ -33,6 +33,10 @@ type record struct {
 	Reason       string        `json:"reason,omitempty"`
 	Decided      time.Time     `json:"decided,omitzero"`
 	Outcome      string        `json:"outcome,omitempty"`
+	// Previous and Carried are only on the rollover line that begins a
+	// rolled-over file (rolloverLine).
+	Previous string `json:"previous,omitempty"`
+	Carried  int    `json:"carried,omitempty"`
 }
 
 // phaseRequested is the phase of the action's line in the file: it is a
@@ -61,6 +65,8 @@ func decodeLine(b []byte) (record, error) {
 		return record{}, err
 	}
 	switch {
+	case rec.Event == eventRollover:
+		return rec, nil
 	case rec.ID == "":
 		return record{}, errors.New("no request id")
 	case !known[rec.State]:
@@ -72,45 +78,72 @@ func decodeLine(b []byte) (record, error) {
 }
 
 // read reads the file back: each request as its last whole line has it.
-func (s *Store) read() error {
+// It returns what the scan found and the lines a rollover would carry.
+func (s *Store) read() (scanned, *carrier, error) {
 	rf, err := safefile.OpenRead(s.path)
 	if err != nil {
-		return fmt.Errorf("approvals: %w", err)
+		return scanned{}, nil, fmt.Errorf("approvals: %w", err)
 	}
 	defer rf.Close()
-	s.tail.Size, s.tail.Torn, s.damaged, err = scan(rf, s.path, func(rec record) {
+	c := newCarrier()
+	sc, err := scan(rf, s.path, func(rec record, raw []byte) {
 		r := rec.request()
 		s.reqs[r.ID] = &r
+		c.add(rec, raw)
 	})
-	return err
+	s.tail, s.damaged = safefile.Tail{Size: sc.size, Torn: sc.torn}, sc.damaged
+	return sc, c, err
 }
 
-// scan gives each line of r to fn, in order. A line that cannot be read
-// is skipped and kept in damaged; the last line without its newline (a
-// write cut short by a crash, whose change was never made) is skipped
-// silently (torn), and the next line starts on a new one. size is the
-// bytes read.
-func scan(r io.Reader, path string, fn func(record)) (size int64, torn bool, damaged []DamagedLine, err error) {
+// scanned is what scan found in a file.
+type scanned struct {
+	size    int64 // the bytes read
+	torn    bool  // the last line has no newline: a write cut short
+	damaged []DamagedLine
+	head    *record   // the rollover line a rolled-over file begins with
+	first   time.Time // the time of the file's first line
+	lines   int       // the requests' lines (the head not counted)
+}
+
+// scan gives each line of r to fn, in order, with its bytes. A line that
+// cannot be read is skipped and kept in damaged; the last line without
+// its newline (a write cut short by a crash, whose change was never made)
+// is skipped silently (torn), and the next line starts on a new one. The
+// rollover line at the top of a rolled-over file is kept as head, not
+// given to fn.
+func scan(r io.Reader, path string, fn func(rec record, raw []byte)) (sc scanned, err error) {
 	br := bufio.NewReader(r)
 	for no := 1; ; no++ {
 		b, err := br.ReadBytes('\n')
-		size += int64(len(b))
+		sc.size += int64(len(b))
 		if errors.Is(err, io.EOF) {
-			return size, len(b) > 0, damaged, nil
+			sc.torn = len(b) > 0
+			return sc, nil
 		}
 		if err != nil {
-			return size, false, damaged, fmt.Errorf("approvals: reading %s: %w", path, err)
+			return sc, fmt.Errorf("approvals: reading %s: %w", path, err)
 		}
 		b = bytes.TrimSpace(b)
 		if len(b) == 0 {
 			continue
 		}
 		rec, derr := decodeLine(b)
+		if derr == nil && rec.Event == eventRollover && (sc.head != nil || sc.lines > 0) {
+			derr = errors.New("a rollover line after the file's first line")
+		}
 		if derr != nil {
-			damaged = append(damaged, DamagedLine{Line: no, Err: derr.Error()})
+			sc.damaged = append(sc.damaged, DamagedLine{Line: no, Err: derr.Error()})
 			continue
 		}
-		fn(rec)
+		if sc.first.IsZero() {
+			sc.first = rec.Time
+		}
+		if rec.Event == eventRollover {
+			sc.head = &rec
+			continue
+		}
+		sc.lines++
+		fn(rec, b)
 	}
 }
 
@@ -125,10 +158,10 @@ func History(path string) (events []Event, damaged []DamagedLine, err error) {
 		return nil, nil, fmt.Errorf("approvals: %w", err)
 	}
 	defer rf.Close()
-	_, _, damaged, err = scan(rf, path, func(rec record) {
+	sc, err := scan(rf, path, func(rec record, _ []byte) {
 		events = append(events, Event{Kind: rec.Event, Time: rec.Time, Request: rec.request()})
 	})
-	return events, damaged, err
+	return events, sc.damaged, err
 }
 
 // write appends r after the change ev as one synced line; only then is the

@@ -142,23 +142,35 @@ func rollover(path string, raw [][]byte, now time.Time) (string, error) {
 	if err := writeCarried(tmp, filepath.Base(archive), raw, now); err != nil {
 		return "", fmt.Errorf("journal: rolling %s over: %w", path, err)
 	}
+	if err := InstallRollover(path, tmp, archive, already); err != nil {
+		return "", fmt.Errorf("journal: rolling %s over: %w", path, err)
+	}
+	return archive, nil
+}
+
+// InstallRollover does steps 2 and 3 of a rollover of the file at path
+// (see above), tmp being its new file, whole and synced, and archive the
+// name PickArchive gave (already: the file has it). On failure the file
+// is left as it was under path and tmp is removed. The approvals file
+// (backend/approval) is rolled over by the same steps.
+func InstallRollover(path, tmp, archive string, already bool) error {
 	moved, linked := false, false
 	if !already {
 		if err := os.Link(path, archive); err == nil {
 			linked = true
 		} else if errors.Is(err, fs.ErrExist) {
 			_ = os.Remove(tmp)
-			return "", fmt.Errorf("journal: rolling %s over: %w", path, err)
+			return err
 		} else {
 			// No hard link here (the file system has none): a rename,
 			// into a name checked free just now, under the lock.
 			if _, lerr := os.Lstat(archive); !errors.Is(lerr, fs.ErrNotExist) {
 				_ = os.Remove(tmp)
-				return "", fmt.Errorf("journal: rolling %s over: %s is taken", path, archive)
+				return fmt.Errorf("%s is taken", archive)
 			}
 			if err := os.Rename(path, archive); err != nil {
 				_ = os.Remove(tmp)
-				return "", fmt.Errorf("journal: rolling %s over: %w", path, err)
+				return err
 			}
 			moved = true
 		}
@@ -171,10 +183,20 @@ func rollover(path string, raw [][]byte, now time.Time) (string, error) {
 			_ = os.Remove(archive) // a second name of the journal, no more
 		}
 		_ = os.Remove(tmp)
-		return "", fmt.Errorf("journal: rolling %s over: %w", path, err)
+		return err
 	}
 	safefile.SyncDir(filepath.Dir(path))
-	return archive, nil
+	return nil
+}
+
+// TempPath is where a rollover of the file at path writes its new file
+// before it takes path's name: ".journal.jsonl.rollover" beside it.
+func TempPath(path string) string { return tempPath(path) }
+
+// PickArchive is the name the file at path is archived under by a
+// rollover at now (see pickArchive).
+func PickArchive(path string, now time.Time) (archive string, already bool, err error) {
+	return pickArchive(path, now)
 }
 
 // pickArchive is the name the journal at path is archived under: the

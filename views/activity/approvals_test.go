@@ -235,3 +235,44 @@ func TestActivityShowsTheApprovalEventsSinceTheJournalBegan(t *testing.T) {
 	assert.Equal(t, t0, since(t0, kept, 0), "nothing cut: since the journal's file began")
 	assert.Equal(t, t0.Add(5*time.Minute), since(t0, kept, 3), "actions cut: since the oldest kept")
 }
+
+// The approvals file rolls over at the same start as the journal, on the
+// month boundary: the events since then are all in its new file, and the
+// carried lines (older) are no rows, only steps of their request.
+func TestActivityReadsTheApprovalsFileAfterARollover(t *testing.T) {
+	t.Parallel()
+	oct31, nov1 := time.Date(2026, 10, 31, 22, 0, 0, 0, time.UTC), time.Date(2026, 11, 1, 9, 0, 0, 0, time.UTC)
+	c := &clock{now: oct31}
+	path := filepath.Join(t.TempDir(), "approvals.jsonl")
+	o := approval.Options{Now: c.Now, TTL: 24 * time.Hour}
+	s, err := approval.Open(path, o)
+	require.NoError(t, err)
+	waiting, err := s.File(action.New(backend.ActionRefund, "43149010", rub("500"), backend.V2), "desk-1", "SHA256:desk")
+	require.NoError(t, err)
+	claimed, err := s.File(action.New(backend.ActionRefund, "43149011", rub("600"), backend.V2), "desk-1", "SHA256:desk")
+	require.NoError(t, err)
+	_, err = s.Claim(claimed.ID, "boss-1", "SHA256:boss")
+	require.NoError(t, err)
+	require.NoError(t, s.Close())
+
+	c.now = nov1 // the server's start: the journal's new file begins now too
+	s, err = approval.Open(path, o)
+	require.NoError(t, err)
+	require.NotEmpty(t, s.Opened().Archived)
+	c.now = nov1.Add(5 * time.Minute)
+	_, err = s.Claim(waiting.ID, "boss-1", "SHA256:boss")
+	require.NoError(t, err)
+	require.NoError(t, s.Close())
+
+	rows, damaged, err := readApprovals(path, nov1)
+	require.NoError(t, err)
+	assert.Zero(t, damaged, "the rollover line is not a damaged line")
+	require.Len(t, rows, 1, "only the event since the start; the carried ones are October's")
+	assert.Equal(t, "approved", rows[0].Phase)
+	assert.Equal(t, waiting.ID, rows[0].RequestID)
+	var steps []string
+	for _, st := range rows[0].Steps {
+		steps = append(steps, st.Phase)
+	}
+	assert.Equal(t, []string{"filed", "claimed"}, steps, "its filing, carried, is still among its steps")
+}
