@@ -51,10 +51,7 @@ func TestEndToEndAnActionOfAnotherServiceIsNotSentThere(t *testing.T) {
 	a, b := start("a"), start("b")
 	require.NotEqual(t, a.info.BaseURL, b.info.BaseURL)
 	merchant := a.info.MerchantIDs[0]
-	p := findOrMakePayment(t, a.api, merchant, v2.PaymentStatusSettled)
-	onB, _, err := b.api.Payments.Get(context.Background(), p.ID)
-	require.NoError(t, err, "the same seed: payment %s is on B too", p.ID)
-	require.Equal(t, v2.PaymentStatusSettled, onB.Status)
+	p := settledOnBoth(t, a.api, b.api, merchant, time.Now())
 	beforeA, beforeB := refundsOf(t, a.api, merchant, p.ID), refundsOf(t, b.api, merchant, p.ID)
 
 	// A makes the refund; paydash is killed before its answer: the journal
@@ -110,4 +107,70 @@ func TestEndToEndAnActionOfAnotherServiceIsNotSentThere(t *testing.T) {
 	assert.Contains(t, final.Result, made.ID)
 	assert.Equal(t, onA, *final.Service)
 	assert.Len(t, newRefunds(beforeA, refundsOf(t, a.api, merchant, p.ID)), 1, "A holds one new refund: finding out made no second")
+}
+
+// settledOnBoth is a Settled payment of merchant that the seed of both
+// sandboxes holds alike (the same id, status and amount), worth at least
+// 2 and not refunded, from the 30 days before now. Not one of today only,
+// nor one made when there is none (findOrMakePayment): in the first
+// seconds of a day the seed has no Settled payment of that day
+// (seedClockWithoutSettledToday), and a payment made on A is not on B.
+func settledOnBoth(t *testing.T, a, b *v2.Client, merchant string, now time.Time) v2.PaymentListItem {
+	t.Helper()
+	ctx := context.Background()
+	period := v2.ListParams{MerchantID: merchant, Start: now.AddDate(0, 0, -30), End: now.Add(time.Hour)}
+	refunded := map[string]bool{}
+	for r, err := range a.Refunds.All(ctx, period) {
+		require.NoError(t, err)
+		refunded[r.PaymentID] = true
+	}
+	for p, err := range a.Payments.All(ctx, period) {
+		require.NoError(t, err)
+		if p.Status != v2.PaymentStatusSettled || refunded[p.ID] || p.Amount.Value < money.MustParse("2") {
+			continue
+		}
+		onB, _, err := b.Payments.Get(ctx, p.ID)
+		if err == nil && onB.Status == p.Status && onB.Amount == p.Amount {
+			return p
+		}
+	}
+	require.FailNow(t, "no Settled payment of merchant "+merchant+" in the 30 days before "+now.String()+" on both sandboxes")
+	return v2.PaymentListItem{}
+}
+
+// seedClockWithoutSettledToday is a clock in the first seconds of a day,
+// when the end-to-end tests' seed (5, 2000 payments) has no Settled
+// payment of the first merchant made that day: findOrMakePayment then
+// makes one, on one sandbox only, which failed
+// TestEndToEndAnActionOfAnotherServiceIsNotSentThere when it took its
+// payment from there.
+var seedClockWithoutSettledToday = time.Date(2026, 6, 1, 0, 0, 9, 0, time.UTC)
+
+// TestEndToEndSettledOnBothWhenTheSeedHasNoneToday: two sandboxes of the
+// seed in the test's process, their clocks stopped at that clock, have no
+// Settled payment of that day, and settledOnBoth finds one that both hold.
+func TestEndToEndSettledOnBothWhenTheSeedHasNoneToday(t *testing.T) {
+	skipUnlessE2E(t)
+	now := seedClockWithoutSettledToday
+	var apis []*v2.Client
+	var merchant string
+	for range 2 {
+		srv, err := sandbox.Start(context.Background(), sandbox.Options{Seed: 5, Payments: 2000,
+			SettleDelay: 200 * time.Millisecond, Now: func() time.Time { return now }})
+		require.NoError(t, err)
+		t.Cleanup(func() { _ = srv.Close() })
+		merchant = srv.Info().MerchantIDs[0]
+		today, _ := srv.Store().FilterPayments(sandbox.PaymentFilter{MerchantIDs: []string{merchant},
+			Start: now.Truncate(24 * time.Hour), End: now.Add(time.Hour),
+			Statuses: []sandbox.PaymentStatus{sandbox.PaymentSettled}})
+		require.Empty(t, today, "the seed at %s has a Settled payment of that day: pick another clock", now)
+		dir := t.TempDir()
+		require.NoError(t, srv.WriteInfoFile(filepath.Join(dir, "sandbox.json")))
+		apis = append(apis, sessionOn(t, "", dir, srv.Info(), false).api)
+	}
+	p := settledOnBoth(t, apis[0], apis[1], merchant, now)
+	onB, _, err := apis[1].Payments.Get(context.Background(), p.ID)
+	require.NoError(t, err)
+	assert.Equal(t, v2.PaymentStatusSettled, onB.Status)
+	assert.Equal(t, merchant, onB.MerchantID)
 }
