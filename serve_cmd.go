@@ -101,6 +101,22 @@ func (f *serveFlags) check() error {
 	return nil
 }
 
+// logApprovalsOpened says what opening the approvals file did besides
+// reading it: a monthly rollover, one a crash cut short, or one that
+// failed (docs/approvals.md, "Rollover").
+func logApprovalsOpened(log *slog.Logger, o approval.Opened) {
+	if o.Archived != "" {
+		log.Info("approvals rolled over", "archive", o.Archived)
+	}
+	if o.Recovered != "" {
+		log.Warn("approvals: a rollover cut short was finished", "what", o.Recovered)
+	}
+	if o.RolloverErr != nil {
+		log.Warn("approvals: the rollover that was due failed; the file goes on as it was, and the next start tries again",
+			"error", o.RolloverErr.Error())
+	}
+}
+
 // serveSession opens the shared session and serves until a signal.
 func serveSession(ctx context.Context, s config.Settings, f serveFlags, people *team.People, pem []byte, log *slog.Logger, stdout io.Writer) int {
 	sess, err := openSession(ctx, s, time.Now())
@@ -117,6 +133,7 @@ func serveSession(ctx context.Context, s config.Settings, f serveFlags, people *
 		return 1
 	}
 	defer store.Close()
+	logApprovalsOpened(log, store.Opened())
 	shared := &teamShared{sess: sess, people: team.NewDirectory(people), approvals: store, locks: team.NewLocks(),
 		// Many people watching one merchant and period cost the service
 		// about one person's list requests (docs/pagecache.md).

@@ -1,12 +1,20 @@
 package main
 
 import (
+	"bytes"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"paydash/backend"
+	"paydash/backend/action"
+	"paydash/backend/approval"
+	"paydash/backend/money"
 )
 
 // paydash serve's bad input exits 2 with one line that says what to do,
@@ -36,4 +44,24 @@ func TestServeFlags(t *testing.T) {
 		assert.Equal(t, 2, code, "%v: %s", c.args, stderr)
 		assert.Contains(t, stderr, c.want, "%v", c.args)
 	}
+}
+
+// The server's log says that the approvals file was rolled over at its
+// start (its first request is from an earlier month).
+func TestServeLogsTheApprovalsRollover(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "approvals.jsonl")
+	lastMonth := time.Now().UTC().AddDate(0, -1, 0)
+	old, err := approval.Open(path, approval.Options{Now: func() time.Time { return lastMonth }})
+	require.NoError(t, err)
+	_, err = old.File(action.New(backend.ActionRefund, "43149010", money.Amount{Value: money.MustParse("5.00"), Currency: "RUB"}, backend.V2), "desk-1", "SHA256:x")
+	require.NoError(t, err)
+	require.NoError(t, old.Close())
+
+	store, err := approval.Open(path, approval.Options{})
+	require.NoError(t, err)
+	defer store.Close()
+	var logged bytes.Buffer
+	logApprovalsOpened(slog.New(slog.NewTextHandler(&logged, nil)), store.Opened())
+	assert.Contains(t, logged.String(), "approvals rolled over")
+	assert.Contains(t, logged.String(), "archive="+filepath.Dir(path)+"/approvals.")
 }
