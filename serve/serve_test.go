@@ -167,3 +167,20 @@ func TestASessionWithoutATerminalIsTurnedAway(t *testing.T) {
 	require.NoError(t, err)
 	assert.False(t, ok, "agent forwarding is refused")
 }
+
+func TestPortForwardingIsRefused(t *testing.T) {
+	s := startServer(t, Options{})
+	c, err := gossh.Dial("tcp", s.addr, &gossh.ClientConfig{User: "desk-1", Auth: []gossh.AuthMethod{gossh.PublicKeys(s.signer)},
+		HostKeyCallback: gossh.InsecureIgnoreHostKey()})
+	require.NoError(t, err)
+	defer c.Close()
+
+	// Local forwarding (ssh -L): a direct-tcpip channel to anywhere.
+	_, err = c.Dial("tcp", s.addr)
+	var open *gossh.OpenChannelError
+	require.ErrorAs(t, err, &open, "ssh -L is refused")
+
+	// Remote forwarding (ssh -R): the server asked to listen.
+	_, err = c.Listen("tcp", "127.0.0.1:0")
+	assert.Error(t, err, "ssh -R is refused")
+}
