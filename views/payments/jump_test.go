@@ -277,9 +277,12 @@ func stepJump(e *env, query string) []string {
 	return progress
 }
 
+// On the golden clock: the scope ends an hour after now, so from 23:00
+// UTC its end is tomorrow and the windows' days are counted from there
+// (2026-01-01 23:59 UTC: "back to 27 Dec (6 of 90 days)").
 func TestJumpByOrderNumberSearchesBackWithProgress(t *testing.T) {
 	t.Parallel()
-	e, l := newLookupEnv(t, viewtest.Opts{})
+	e, l := newLookupEnv(t, viewtest.Opts{Fixed: viewtest.GoldenNow})
 	p := e.Tab.(*Payments)
 	old := e.oldPayment(e.Scope.MerchantID, 60)
 
