@@ -132,6 +132,10 @@ type TabStatus struct {
 	// them. While the tab's Context is keys.ContextFilter at least its last
 	// line is taken to be its input.
 	Footer int
+	// SelectedLine is the line of the tab's area (1: its first) that draws
+	// the selected row, 0 when none is on screen: toasts are drawn clear
+	// of it, so that a toast about a row never hides the row.
+	SelectedLine int
 	// StandsOut is how many figures stand out (the Overview's): the
 	// status bar of every other tab says "! N" while it is more than 0.
 	StandsOut int

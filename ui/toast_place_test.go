@@ -67,3 +67,25 @@ func TestToastKeepsTheLastLineWhenTheTabHasNoFooter(t *testing.T) {
 	area := tabAreaLines(ta)
 	assert.Contains(t, area[len(area)-1], "✓ Captured", "no line of the tab's to keep: the toast sits at the bottom")
 }
+
+// A toast about a row (a jump that widened the period, an action's
+// outcome) never hides the row: drawn where it would cover the selected
+// row, it stands above it.
+func TestToastStaysOffTheSelectedRow(t *testing.T) {
+	ta := newTestApp(t)
+	selected := "> 43000965 03 Oct 10:37 ✓ Settled 680.00 RUB"
+	ta.tabs[0].bottom = []string{selected} // the list's cursor on its last line
+	ta.tabs[0].status.SelectedLine = len(tabAreaLines(ta))
+	ta.send(ToastMsg{Level: ToastInfo, Text: "Period widened to 01 Oct 2026 – 27 Nov 2026 to show payment 43000965"})
+
+	area := tabAreaLines(ta)
+	assert.Equal(t, selected, strings.TrimRight(area[len(area)-1], " "), "the selected row is whole")
+	assert.Contains(t, area[len(area)-2], "i Period widened", "the toast stands just above it")
+
+	// Selected higher up, the row is clear of the toast: it stays at the
+	// bottom.
+	ta.tabs[0].status.SelectedLine = 2
+	ta.send(ToastMsg{Level: ToastInfo, Text: "Refreshed"})
+	area = tabAreaLines(ta)
+	assert.Contains(t, area[len(area)-1], "i Refreshed")
+}

@@ -285,12 +285,17 @@ func (app *App) drawToasts(frame []string, w, bodyH, top, bottom int) {
 	}
 	maxW := min(w-2, 72)
 	row := bodyH - app.tabFooter() // frame[0] is the tab bar, so the tab area is rows 1..bodyH
+	sel := app.selectedLine()
 	for k := range app.toasts {
 		t := app.toasts[len(app.toasts)-1-k]
 		lines := app.toastLines(t, maxW)
 		first := row - len(lines) + 1
-		if first <= bottom && row >= top {
+		switch {
+		case first <= bottom && row >= top:
 			row = top - 1 // jump over the dialog
+			first = row - len(lines) + 1
+		case sel > 0 && first <= sel && sel <= row && sel-len(lines) >= 1:
+			row = sel - 1 // and over the selected row
 			first = row - len(lines) + 1
 		}
 		if first < 1 {
@@ -300,6 +305,16 @@ func (app *App) drawToasts(frame []string, w, bodyH, top, bottom int) {
 		overlay(frame, lines, w-bw-1, first, w)
 		row = first - 1
 	}
+}
+
+// selectedLine is the row of the frame (the tab area's line: frame[0] is
+// the tab bar) that shows the active tab's selected row, 0 when none does
+// or the tab is hidden under the help or the messages.
+func (app *App) selectedLine() int {
+	if len(app.tabs) == 0 || app.helpOpen || app.messagesOpen {
+		return 0
+	}
+	return max(app.tabs[app.active].Status().SelectedLine, 0)
 }
 
 // tabFooter is how many lines at the bottom of the active tab's area are

@@ -348,6 +348,17 @@ func (m *Model[T]) SetCursor(pos int) {
 // Offset is the position of the first row on screen.
 func (m Model[T]) Offset() int { return m.c.offset }
 
+// SelectedLine is the line of View that draws the selected row (the
+// header is line 0), and false when no row is selected or it is not on
+// screen.
+func (m Model[T]) SelectedLine() (int, bool) {
+	line, ok := m.c.line()
+	if !ok || line < 0 || line >= m.c.bodyHeight() {
+		return 0, false
+	}
+	return 1 + line, true
+}
+
 // SetLoading shows or hides the "loading more" row after the last row.
 func (m *Model[T]) SetLoading(on bool) {
 	if m.c.loading != on {

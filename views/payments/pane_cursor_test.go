@@ -3,6 +3,7 @@ package payments
 import (
 	"fmt"
 	"testing"
+	"time"
 
 	"paydash/views/internal/viewtest"
 
@@ -47,4 +48,22 @@ func TestTheSelectedRowIsThePanesPaymentAtEverySize(t *testing.T) {
 			}
 		})
 	}
+}
+
+// The toast of a jump that widened the period never hides the payment it
+// jumped to: at this clock (a reading of the real one that failed), the
+// payment's row is the list's last line at 80x24, where the toast would
+// stand.
+func TestTheWideningToastLeavesTheJumpedToRowInSight(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, viewtest.Opts{WithV1: true, Fixed: time.Date(2026, 11, 27, 21, 36, 0, 0, time.UTC)})
+	s := newShell(e, 80, 24)
+	p := e.Tab.(*Payments)
+	old := e.oldPayment(e.Scope.MerchantID, 60)
+	s.jump(old.Invoice.OrderNo)
+	s.press("esc")
+	require.False(t, p.Pane.IsOpen())
+	sc := s.screen()
+	require.Contains(t, sc, "Period widened", "the toast is up")
+	assert.Equal(t, old.ID, markedRow(sc), "the row is in sight:\n%s", sc)
 }

@@ -133,6 +133,9 @@ func (lt *ListTab[T]) Status() ui.TabStatus {
 		lt.Acts.Counts(&st)
 	}
 	st.Loading = st.Loading || lt.Pane.Loading || st.Sending > 0
+	if line, ok := lt.List.Table.SelectedLine(); ok && (!lt.Pane.IsOpen() || lt.List.Beside) {
+		st.SelectedLine = 1 + line // the table is the first thing Frame draws
+	}
 	return st
 }
 
