@@ -200,20 +200,7 @@ func (tm *terminal) holdsFor(t *testing.T, d time.Duration, what string, ok func
 func (tm *terminal) settle() { tm.quiet(150 * time.Millisecond) }
 
 // quiet waits until the program has drawn nothing for d, at most 3 s.
-func (tm *terminal) quiet(d time.Duration) {
-	deadline := time.NewTimer(3 * time.Second)
-	defer deadline.Stop()
-	for {
-		changed := tm.vt.Changed()
-		select {
-		case <-changed:
-		case <-time.After(d):
-			return
-		case <-deadline.C:
-			return
-		}
-	}
-}
+func (tm *terminal) quiet(d time.Duration) { tm.vt.waitQuiet(d, 3*time.Second) }
 
 func (tm *terminal) wait(t *testing.T, timeout time.Duration) int {
 	t.Helper()

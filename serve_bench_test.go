@@ -332,20 +332,7 @@ func (tm *benchTerm) waitFor(ok func(string) bool) error {
 }
 
 // quiet waits until nothing was drawn for d, at most a second.
-func (tm *benchTerm) quiet(d time.Duration) {
-	deadline := time.NewTimer(time.Second)
-	defer deadline.Stop()
-	for {
-		changed := tm.screen.Changed()
-		select {
-		case <-changed:
-		case <-time.After(d):
-			return
-		case <-deadline.C:
-			return
-		}
-	}
-}
+func (tm *benchTerm) quiet(d time.Duration) { tm.screen.waitQuiet(d, time.Second) }
 
 // requestCount is the sandbox's request log (its Logger), counted by
 // method and path.

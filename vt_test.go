@@ -4,6 +4,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 	"unicode/utf8"
 
 	"github.com/charmbracelet/x/ansi"
@@ -461,5 +462,22 @@ func TestVTChangedIsClosedByTheNextWrite(t *testing.T) {
 	case <-v.Changed():
 		t.Fatal("the next channel is already closed")
 	default:
+	}
+}
+
+// waitQuiet waits until nothing was written to the screen for d, at most
+// limit in all.
+func (v *vt) waitQuiet(d, limit time.Duration) {
+	deadline := time.NewTimer(limit)
+	defer deadline.Stop()
+	for {
+		changed := v.Changed()
+		select {
+		case <-changed:
+		case <-time.After(d):
+			return
+		case <-deadline.C:
+			return
+		}
 	}
 }
