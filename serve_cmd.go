@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"flag"
@@ -103,8 +104,10 @@ func (f *serveFlags) check() error {
 
 // logApprovalsOpened says what opening the approvals file did besides
 // reading it: a monthly rollover, one a crash cut short, or one that
-// failed (docs/approvals.md, "Rollover").
-func logApprovalsOpened(log *slog.Logger, o approval.Opened) {
+// failed (docs/approvals.md, "Rollover"), and the lines it could not read
+// (skipped: the requests on them are lost to this server).
+func logApprovalsOpened(log *slog.Logger, store *approval.Store) {
+	o := store.Opened()
 	if o.Archived != "" {
 		log.Info("approvals rolled over", "archive", o.Archived)
 	}
@@ -114,6 +117,11 @@ func logApprovalsOpened(log *slog.Logger, o approval.Opened) {
 	if o.RolloverErr != nil {
 		log.Warn("approvals: the rollover that was due failed; the file goes on as it was, and the next start tries again",
 			"error", o.RolloverErr.Error())
+	}
+	if bad := store.Damaged(); len(bad) > 0 {
+		file := cmp.Or(o.Archived, store.Path()) // the line numbers are of the file read
+		log.Warn("approvals: lines that could not be read were skipped; look at them in the file, and ask again for what they held",
+			"lines", len(bad), "file", file, "first_line", bad[0].Line, "why", bad[0].Err)
 	}
 }
 
@@ -133,7 +141,7 @@ func serveSession(ctx context.Context, s config.Settings, f serveFlags, people *
 		return 1
 	}
 	defer store.Close()
-	logApprovalsOpened(log, store.Opened())
+	logApprovalsOpened(log, store)
 	shared := &teamShared{sess: sess, people: team.NewDirectory(people), approvals: store, locks: team.NewLocks(),
 		// Many people watching one merchant and period cost the service
 		// about one person's list requests (docs/pagecache.md).

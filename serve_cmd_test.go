@@ -47,7 +47,8 @@ func TestServeFlags(t *testing.T) {
 }
 
 // The server's log says that the approvals file was rolled over at its
-// start (its first request is from an earlier month).
+// start (its first request is from an earlier month), and that a line of
+// it could not be read.
 func TestServeLogsTheApprovalsRollover(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "approvals.jsonl")
 	lastMonth := time.Now().UTC().AddDate(0, -1, 0)
@@ -56,12 +57,20 @@ func TestServeLogsTheApprovalsRollover(t *testing.T) {
 	_, err = old.File(action.New(backend.ActionRefund, "43149010", money.Amount{Value: money.MustParse("5.00"), Currency: "RUB"}, backend.V2), "desk-1", "SHA256:x")
 	require.NoError(t, err)
 	require.NoError(t, old.Close())
+	f, err := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
+	require.NoError(t, err)
+	_, err = f.WriteString("not a line of the approvals\n")
+	require.NoError(t, err)
+	require.NoError(t, f.Close())
 
 	store, err := approval.Open(path, approval.Options{})
 	require.NoError(t, err)
 	defer store.Close()
 	var logged bytes.Buffer
-	logApprovalsOpened(slog.New(slog.NewTextHandler(&logged, nil)), store.Opened())
+	logApprovalsOpened(slog.New(slog.NewTextHandler(&logged, nil)), store)
 	assert.Contains(t, logged.String(), "approvals rolled over")
 	assert.Contains(t, logged.String(), "archive="+filepath.Dir(path)+"/approvals.")
+	assert.Contains(t, logged.String(), "lines that could not be read were skipped")
+	assert.Contains(t, logged.String(), "lines=1 ")
+	assert.Contains(t, logged.String(), "first_line=2 ")
 }
